@@ -1,0 +1,54 @@
+// Lint: typescript-eslint recommended rules plus Nx module boundaries with real tags:
+// apps depend on libs only (never on another app); `domain` and `contracts` depend on nothing
+// but themselves; only the one-machine composer (local-suite) may import apps.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import nx from '@nx/eslint-plugin';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.local/**', '**/tmp/**', '**/coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          banTransitiveDependencies: false,
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+            { sourceTag: 'type:composer', onlyDependOnLibsWithTags: ['type:app', 'type:lib', 'type:testing'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'scope:domain', onlyDependOnLibsWithTags: ['scope:domain'] },
+            { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:contracts'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unsafe-function-type': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    // The one-machine composer is the only place that may import apps (through their index.ts).
+    files: ['apps/local-suite/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: ['@courier/intake-api', '@courier/integrations-api', '@courier/status-dispatcher', '@courier/webhook-sender', '@courier/mock-receiver'],
+          depConstraints: [{ sourceTag: 'type:composer', onlyDependOnLibsWithTags: ['type:app', 'type:lib', 'type:testing'] }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

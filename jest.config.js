@@ -1,0 +1,24 @@
+// Root jest configuration: "unit" runs every *.spec.ts (no servers needed), "integration" runs every
+// *.integration-spec.ts against real PostgreSQL and RabbitMQ (see tools/run-tests.mjs).
+const preset = require('./jest.preset.js');
+
+module.exports = {
+  projects: [
+    {
+      ...preset,
+      displayName: 'unit',
+      rootDir: __dirname,
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+      testMatch: ['**/*.spec.ts'],
+    },
+    {
+      ...preset,
+      displayName: 'integration',
+      rootDir: __dirname,
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+      testMatch: ['**/*.integration-spec.ts'],
+      // testTimeout is not a per-project option in jest; the setup file sets it.
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/integration-timeout.js'],
+    },
+  ],
+};

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+// `npm test`: builds (some tests start the built apps), finds PostgreSQL and RabbitMQ, then runs the
+// unit tests and the integration tests (serially) and prints one closing line with the counts.
+// - PostgreSQL: DATABASE_URL, else 127.0.0.1:5432, else an embedded server started for the run.
+// - RabbitMQ: RABBITMQ_URL, else 127.0.0.1:5672; when none answers the broker tests are skipped
+//   with one line saying so, except under CI=true, where a missing broker fails the run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const extraArgs = process.argv.slice(2);
+
+function reachable(url, fallbackPort) {
+  const parsed = new URL(url);
+  const port = Number(parsed.port || fallbackPort);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: parsed.hostname, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+function run(command, args, env) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+const env = { ...process.env };
+if (run(process.execPath, ['tools/build.mjs'], env) !== 0) process.exit(1);
+
+let embedded;
+if (!env.DATABASE_URL) {
+  if (await reachable('postgres://127.0.0.1:5432', 5432)) {
+    env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+  } else {
+    const { startEmbeddedPostgres } = await import(path.join(root, 'dist/libs/persistence/src/embedded-postgres.js'));
+    console.log('tests: no PostgreSQL at 127.0.0.1:5432; starting an embedded server for this run');
+    const dataDir = path.join(root, '.local/test-pgdata');
+    mkdirSync(path.dirname(dataDir), { recursive: true });
+    embedded = await startEmbeddedPostgres({ dataDir, port: 54330, databases: [] });
+    env.DATABASE_URL = embedded.url('postgres');
+  }
+}
+
+const brokerUrl = env.RABBITMQ_URL || 'amqp://guest:guest@127.0.0.1:5672';
+if (await reachable(brokerUrl, 5672)) {
+  env.RABBITMQ_URL = brokerUrl;
+  env.BROKER_TESTS = 'run';
+} else if (env.CI === 'true') {
+  console.error(`tests: RabbitMQ is not reachable at ${new URL(brokerUrl).host} and CI=true: the broker tests must run`);
+  process.exit(1);
+} else {
+  env.BROKER_TESTS = 'skip';
+  console.log(`tests: RabbitMQ is not reachable at ${new URL(brokerUrl).host}: broker tests skipped`);
+}
+// Tests start apps themselves; the URL above is for the broker tests, not a default for every app.
+env.TEST_RABBITMQ_URL = env.RABBITMQ_URL;
+delete env.RABBITMQ_URL;
+
+const reports = path.join(root, 'tmp/test-results');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const jest = path.join(root, 'node_modules/jest/bin/jest.js');
+const common = ['-c', 'jest.config.js', '--ci', '--json'];
+const unit = run(process.execPath, [jest, ...common, '--outputFile', path.join(reports, 'unit.json'), '--selectProjects', 'unit', ...extraArgs], env);
+// --forceExit: a test that leaves a socket open must not hang CI; open handles are still reported by jest.
+const integration = run(process.execPath, [jest, ...common, '--outputFile', path.join(reports, 'integration.json'), '--selectProjects', 'integration', '--runInBand', '--forceExit', ...extraArgs], env);
+await embedded?.stop();
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const name of ['unit.json', 'integration.json']) {
+  const file = path.join(reports, name);
+  if (!existsSync(file)) continue;
+  const result = JSON.parse(readFileSync(file, 'utf8'));
+  passed += result.numPassedTests;
+  failed += result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
+  skipped += result.numPendingTests + result.numTodoTests;
+}
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(unit !== 0 || integration !== 0 ? 1 : 0);
