@@ -1,0 +1,69 @@
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { ToBoolean, ToNumber } from './transforms';
+import { IsBoolean } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Variables every app reads. `DATABASE_URL` is required in the distributed mode; the one-machine
+ * launcher sets it to its embedded server. `RABBITMQ_URL` unset selects the in-process transport.
+ */
+export class BaseConfig {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL!: string;
+
+  @IsOptional()
+  @Matches(/^amqps?:\/\/.+/, { message: 'RABBITMQ_URL must be an amqp:// or amqps:// URL' })
+  RABBITMQ_URL?: string;
+
+  @IsIn(LOG_LEVELS as unknown as string[], { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: string = 'info';
+
+  /** Prefix of every exchange and queue name: lets several suites (or test runs) share one broker. */
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,40}$/, { message: 'RABBITMQ_NAMESPACE must be lowercase letters, digits and dashes' })
+  RABBITMQ_NAMESPACE?: string;
+
+  @ToBoolean()
+  @IsBoolean({ message: 'LOG_PRETTY must be true or false' })
+  LOG_PRETTY: boolean = false;
+
+  /** Run pending migrations at start (under an advisory lock). Off when a Kubernetes Job runs them. */
+  @ToBoolean()
+  @IsBoolean({ message: 'MIGRATIONS_RUN must be true or false' })
+  MIGRATIONS_RUN: boolean = true;
+
+  @ToNumber()
+  @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer' })
+  @Min(2)
+  @Max(200)
+  DATABASE_POOL_SIZE: number = 10;
+
+  @ToNumber()
+  @IsInt({ message: 'RABBITMQ_PREFETCH must be an integer' })
+  @Min(1)
+  @Max(1000)
+  RABBITMQ_PREFETCH: number = 32;
+
+  /** How often the outbox relay looks for rows it was not told about (other replicas' crashes). */
+  @ToNumber()
+  @IsInt({ message: 'OUTBOX_POLL_MS must be an integer' })
+  @Min(10)
+  OUTBOX_POLL_MS: number = 500;
+
+  /** How often due scheduled tasks are looked for when nothing nudged the runner. */
+  @ToNumber()
+  @IsInt({ message: 'TASK_POLL_MS must be an integer' })
+  @Min(10)
+  TASK_POLL_MS: number = 500;
+
+  /** Grace period for in-flight work on SIGTERM, in ms. */
+  @ToNumber()
+  @IsInt({ message: 'SHUTDOWN_GRACE_MS must be an integer' })
+  @Min(0)
+  SHUTDOWN_GRACE_MS: number = 10_000;
+
+  @IsOptional()
+  @IsString()
+  SERVICE_INSTANCE?: string;
+}

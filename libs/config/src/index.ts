@@ -1,0 +1,4 @@
+export * from './validate-config';
+export * from './transforms';
+export * from './base-config';
+export * from './config.module';

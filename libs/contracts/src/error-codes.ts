@@ -1,0 +1,47 @@
+/** Machine-readable error codes carried in the `code` field of every problem JSON body. */
+export enum ErrorCode {
+  MissingRequiredField = 'MISSING_REQUIRED_FIELD',
+  InvalidPayload = 'INVALID_PAYLOAD',
+  AuthenticationFailed = 'AUTHENTICATION_FAILED',
+  IntegrationDisabled = 'INTEGRATION_DISABLED',
+  RestaurantNotFound = 'RESTAURANT_NOT_FOUND',
+  DuplicateOrderId = 'DUPLICATE_ORDER_ID',
+  ValidationError = 'VALIDATION_ERROR',
+  RateLimitExceeded = 'RATE_LIMIT_EXCEEDED',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  IntegrationNotFound = 'INTEGRATION_NOT_FOUND',
+  IntegrationExists = 'INTEGRATION_EXISTS',
+  OrderNotFound = 'ORDER_NOT_FOUND',
+  StatusUpdateNotFound = 'STATUS_UPDATE_NOT_FOUND',
+  DeliveryNotFound = 'DELIVERY_NOT_FOUND',
+  InvalidTransition = 'INVALID_TRANSITION',
+  OrderNotDue = 'ORDER_NOT_DUE',
+  DeliverBeforePrepare = 'DELIVER_BEFORE_PREPARE',
+  AlreadyVerified = 'ALREADY_VERIFIED',
+  OrderCanceled = 'ORDER_CANCELED',
+  NotFound = 'NOT_FOUND',
+  MethodNotAllowed = 'METHOD_NOT_ALLOWED',
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  Forbidden = 'FORBIDDEN',
+  Conflict = 'CONFLICT',
+  ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  InternalError = 'INTERNAL_ERROR',
+}
+
+/** One field-level problem, as listed in `errors` of a 422. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** RFC 9457 problem details, as every error response of the suite carries them. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode | string;
+  errors?: FieldError[];
+  requestId?: string;
+  [extension: string]: unknown;
+}

@@ -1,0 +1,38 @@
+import type { OrderItemPayload } from '../order-created/order-created.event';
+
+/** A platform order's body in the shape of an intake order, as far as the platform tells it. */
+export interface PlatformOrderDetails {
+  customerName: string;
+  customerPhone?: string;
+  deliveryAddress: string;
+  deliveryLatitude?: number;
+  deliveryLongitude?: number;
+  scheduledDeliveryTime?: string;
+  paymentMethod?: string;
+  total?: number;
+  currency: string;
+  notes?: string;
+  items: OrderItemPayload[];
+}
+
+/**
+ * `order.platform_received`: status-dispatcher accepted an order from a delivery platform (webhook,
+ * plugin call or poll). For the courier core: the order exists, with `status` NEW (or VALIDATED when
+ * the platform says it is already accepted), and its status changes are pushed back with
+ * `POST /internal/orders/status` using `providerOrderId` and `platform`.
+ */
+export interface PlatformOrderReceivedEvent {
+  yemekKuryeOrderId: string;
+  /** The platform's order id (the push's providerOrderId). */
+  orderId: string;
+  restaurantId: string;
+  /** Neutral platform code (PLATFORM_A ...). */
+  provider: string;
+  providerRestaurantId: string;
+  integrationId: string;
+  orderNumber: string;
+  status: string;
+  receivedAt: string;
+  scheduledDeliveryTime: string | null;
+  details: PlatformOrderDetails;
+}

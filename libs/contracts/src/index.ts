@@ -1,0 +1,3 @@
+export * from './error-codes';
+export * from './routing-keys';
+export * from './events';

@@ -1,0 +1,4 @@
+export * from './correlation';
+export * from './redaction';
+export * from './logger';
+export * from './logging.module';
