@@ -1,0 +1,64 @@
+import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
+import { ErrorCode, FieldError } from '@courier/contracts';
+import { ProblemException } from './problem.exception';
+
+/** Flattens nested class-validator errors into `{ field: "items[0].quantity", message }`. */
+export function toFieldErrors(errors: ValidationError[], parent = ''): FieldError[] {
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    const isIndex = /^\d+$/.test(error.property);
+    const field = parent ? (isIndex ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
+    for (const message of Object.values(error.constraints ?? {})) {
+      result.push({ field, message: message.replace(/^property (\S+) should not exist$/, 'is not allowed') });
+    }
+    if (error.children?.length) result.push(...toFieldErrors(error.children, field));
+  }
+  return result;
+}
+
+export const STRICT_VALIDATION: ValidationPipeOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  transform: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) =>
+    new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', toFieldErrors(errors)),
+};
+
+/** Deepest nesting of objects and arrays a request may carry (a body, a query). */
+export const MAX_INPUT_DEPTH = 32;
+
+/** Whether objects/arrays in `value` nest deeper than `limit` (iterative: any depth is safe to measure). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * ValidationPipe that first refuses deeply nested input: class-transformer recurses through every
+ * value, unknown fields included, so a 256 KiB body of nested arrays would overflow the stack (a 500).
+ */
+export class StrictValidationPipe extends ValidationPipe {
+  constructor(options: ValidationPipeOptions = STRICT_VALIDATION) {
+    super(options);
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (nestsDeeperThan(value, MAX_INPUT_DEPTH)) {
+      throw new ProblemException(400, ErrorCode.InvalidPayload, `The request ${metadata.type} nests objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`);
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+/** Strict validation everywhere: unknown fields refused, values transformed to the DTO's types. */
+export function strictValidationPipe(): ValidationPipe {
+  return new StrictValidationPipe(STRICT_VALIDATION);
+}

@@ -1,0 +1,5 @@
+export * from './data-source-options';
+export * from './migrations';
+export * from './persistence.module';
+export * from './embedded-postgres';
+export * from './migrate-command';
