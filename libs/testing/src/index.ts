@@ -1,0 +1,5 @@
+export * from './test-database';
+export * from './broker';
+export * from './wait';
+export * from './messaging-harness';
+export * from './prometheus-text';
