@@ -1,0 +1,57 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PlatformNetworkError, platformRequest, platformUrl, retryAfterMs } from './platform-http';
+import { classifyResponse } from './outcomes';
+
+describe('platformRequest', () => {
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 500);
+      if (req.url === '/redirect') {
+        res.writeHead(302, { Location: '/json' });
+        return void res.end();
+      }
+      if (req.url === '/big') return void res.end('x'.repeat(2 * 1024 * 1024));
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ method: req.method, type: req.headers['content-type'] ?? null, body }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('sends JSON and form bodies and parses JSON answers', async () => {
+    expect((await platformRequest({ method: 'POST', url: `${base}/json`, json: { a: 1 }, timeoutMs: 1000 })).body).toEqual({ method: 'POST', type: 'application/json', body: '{"a":1}' });
+    expect((await platformRequest({ method: 'POST', url: `${base}/form`, form: { a: 'b c' }, timeoutMs: 1000 })).body).toEqual({ method: 'POST', type: 'application/x-www-form-urlencoded', body: 'a=b+c' });
+  });
+
+  it('times out, refuses connections as network errors, never follows redirects, bounds bodies', async () => {
+    await expect(platformRequest({ method: 'GET', url: `${base}/slow`, timeoutMs: 100 })).rejects.toThrow(PlatformNetworkError);
+    await expect(platformRequest({ method: 'GET', url: 'http://127.0.0.1:1/', timeoutMs: 1000 })).rejects.toThrow(PlatformNetworkError);
+    expect((await platformRequest({ method: 'GET', url: `${base}/redirect`, timeoutMs: 1000 })).status).toBe(302);
+    const big = await platformRequest({ method: 'GET', url: `${base}/big`, timeoutMs: 2000 });
+    expect(String(big.body).length).toBeLessThan(5000);
+  });
+
+  it('joins base URLs with a path prefix and reads Retry-After', () => {
+    expect(platformUrl('https://api.example.com/integrator/', '/x')).toBe('https://api.example.com/integrator/x');
+    expect(retryAfterMs({ 'retry-after': '20' })).toBe(20_000);
+    expect(retryAfterMs({ 'retry-after': new Date(Date.now() + 5000).toUTCString() })).toBeGreaterThan(3000);
+    expect(retryAfterMs({ 'retry-after': 'soon' })).toBeUndefined();
+  });
+
+  it('classifies answers: 2xx done, "already done" done, 408/429/5xx retry, other 4xx final', () => {
+    const answer = (status: number) => ({ status, headers: {}, body: { code: 2 } });
+    expect(classifyResponse(answer(204)).kind).toBe('done');
+    expect(classifyResponse(answer(400), () => true)).toMatchObject({ kind: 'done', alreadyDone: true });
+    for (const status of [408, 429, 500, 502, 503, 504]) expect(classifyResponse(answer(status)).kind).toBe('retry');
+    for (const status of [400, 401, 403, 404, 409, 422]) expect(classifyResponse(answer(status)).kind).toBe('failed');
+  });
+});

@@ -1,0 +1,114 @@
+import http, { IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+
+/** A request to a platform API. `json` and `form` are mutually exclusive bodies. */
+export interface PlatformRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  timeoutMs: number;
+}
+
+export interface PlatformResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON when the body is JSON, else the text (bounded), else null. */
+  body: unknown;
+}
+
+/** No HTTP answer at all: connection refused or reset, DNS failure, timeout. Always worth a retry. */
+export class PlatformNetworkError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'PlatformNetworkError';
+  }
+}
+
+/** Answers are kept for operators, bounded so a platform cannot fill our memory or tables. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
+// Keep-alive: a busy integration makes many calls to the same host; one TLS handshake per call would
+// dominate the latency. Sockets are shared per process.
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64 });
+
+/** `base` (may carry a path prefix) + `path` (starts with /). */
+export function platformUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}
+
+/**
+ * One HTTP call with node:http (no redirects followed, certificates verified, a hard timeout).
+ * Resolves with any HTTP answer, 4xx and 5xx included; rejects only with PlatformNetworkError.
+ */
+export function platformRequest(request: PlatformRequest): Promise<PlatformResponse> {
+  let body: Buffer | undefined;
+  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+  if (request.json !== undefined) {
+    body = Buffer.from(JSON.stringify(request.json));
+    headers['Content-Type'] = 'application/json';
+  } else if (request.form) {
+    body = Buffer.from(new URLSearchParams(request.form).toString());
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  }
+  if (body) headers['Content-Length'] = String(body.length);
+
+  return new Promise<PlatformResponse>((resolve, reject) => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      reject(new PlatformNetworkError(`invalid platform URL`));
+      return;
+    }
+    const secure = url.protocol === 'https:';
+    const call = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? httpsAgent : httpAgent }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_RESPONSE_BYTES) chunks.push(chunk);
+      });
+      response.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: parseBody(Buffer.concat(chunks), response.headers['content-type']) });
+      });
+      response.on('error', (error) => fail(error));
+    });
+    const fail = (error: Error & { code?: string }) => {
+      clearTimeout(timer);
+      call.destroy();
+      reject(error instanceof PlatformNetworkError ? error : new PlatformNetworkError(error.message, error.code));
+    };
+    const timer = setTimeout(() => fail(new PlatformNetworkError(`no answer within ${request.timeoutMs} ms`, 'ETIMEDOUT')), request.timeoutMs);
+    call.on('error', fail);
+    call.end(body);
+  });
+}
+
+function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return null;
+  const text = raw.toString('utf8');
+  if (/json/i.test(contentType ?? '') || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      /* not JSON after all: keep the text */
+    }
+  }
+  return text.length > 4096 ? `${text.slice(0, 4096)}...` : text;
+}
+
+/** Seconds or an HTTP date in Retry-After, as milliseconds from now (undefined when absent or unreadable). */
+export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): number | undefined {
+  const value = headers['retry-after'];
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

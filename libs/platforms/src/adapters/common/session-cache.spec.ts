@@ -1,0 +1,60 @@
+import type { IntegrationCredentials } from '../platform-adapter';
+import { SessionCache } from './session-cache';
+
+const credentials: IntegrationCredentials = { integrationId: 'int-1', providerRestaurantId: 'r', settings: { username: 'u' }, secrets: { password: 'p' } };
+
+describe('SessionCache', () => {
+  let now: number;
+  let cache: SessionCache;
+  let issued: number;
+  const login = jest.fn(async () => ({ token: `t${++issued}`, expiresAt: now + 3_600_000 }));
+
+  beforeEach(() => {
+    now = 1_000_000;
+    issued = 0;
+    login.mockClear();
+    cache = new SessionCache(300_000, () => now);
+  });
+
+  it('reuses a token until the refresh margin before its expiry, then logs in again', async () => {
+    expect((await cache.session(credentials, login)).token).toBe('t1');
+    now += 3_600_000 - 300_001;
+    expect((await cache.session(credentials, login)).token).toBe('t1');
+    now += 2;
+    expect((await cache.session(credentials, login)).token).toBe('t2');
+    expect(login).toHaveBeenCalledTimes(2);
+  });
+
+  it('runs one login for concurrent callers', async () => {
+    const tokens = await Promise.all(Array.from({ length: 10 }, () => cache.session(credentials, login)));
+    expect(new Set(tokens.map((session) => session.token))).toEqual(new Set(['t1']));
+    expect(login).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts a new session when the credentials change', async () => {
+    await cache.session(credentials, login);
+    expect((await cache.session({ ...credentials, secrets: { password: 'new' } }, login)).token).toBe('t2');
+  });
+
+  it('does not keep a failed login, and drops only the refused token', async () => {
+    const failing = jest.fn(async () => Promise.reject(new Error('down')));
+    await expect(cache.session(credentials, failing)).rejects.toThrow('down');
+    expect((await cache.session(credentials, login)).token).toBe('t1');
+    cache.invalidate('int-1', 'some-older-token');
+    expect((await cache.session(credentials, login)).token).toBe('t1');
+    cache.invalidate('int-1', 't1');
+    expect((await cache.session(credentials, login)).token).toBe('t2');
+  });
+
+  it('withSession repeats a call refused with 401 once, with a new token', async () => {
+    const seen: string[] = [];
+    const response = await cache.withSession(credentials, login, async (token) => {
+      seen.push(token);
+      return { status: token === 't1' ? 401 : 200, headers: {}, body: null };
+    });
+    expect(response.status).toBe(200);
+    expect(seen).toEqual(['t1', 't2']);
+    const twice = await cache.withSession(credentials, login, async () => ({ status: 401, headers: {}, body: null }));
+    expect(twice.status).toBe(401);
+  });
+});

@@ -1,0 +1,36 @@
+import { validateConfig } from '@courier/config';
+import type { PlatformAdapter } from './platform-adapter';
+import { PlatformClientConfig } from './platform-client.config';
+import { SessionCache } from './common/session-cache';
+import { PlatformAAdapter } from './platform-a/platform-a.adapter';
+import { PlatformBAdapter } from './platform-b/platform-b.adapter';
+import { PlatformCAdapter } from './platform-c/platform-c.adapter';
+import { PlatformDAdapter } from './platform-d/platform-d.adapter';
+
+/**
+ * The adapter of each platform, by neutral code. One session cache for all: tokens are per
+ * integration, and integrations belong to one platform. A new platform is one adapter here.
+ */
+export class PlatformAdapters {
+  private readonly byCode: Map<string, PlatformAdapter>;
+  readonly sessions: SessionCache;
+
+  constructor(readonly config: PlatformClientConfig, adapters?: PlatformAdapter[]) {
+    this.sessions = new SessionCache(config.PLATFORM_SESSION_REFRESH_MARGIN_MS);
+    const list = adapters ?? [new PlatformAAdapter(config, this.sessions), new PlatformBAdapter(config, this.sessions), new PlatformCAdapter(config), new PlatformDAdapter(config)];
+    this.byCode = new Map(list.map((adapter) => [adapter.code, adapter]));
+  }
+
+  /** Adapters over the PLATFORM_* variables of `env`; throws ConfigurationError naming bad ones. */
+  static fromEnv(env: Record<string, string | undefined> = process.env): PlatformAdapters {
+    return new PlatformAdapters(validateConfig(PlatformClientConfig, env));
+  }
+
+  get(code: string): PlatformAdapter | undefined {
+    return this.byCode.get(code);
+  }
+
+  codes(): string[] {
+    return [...this.byCode.keys()];
+  }
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { PlatformASimulator } from './platform-a/platform-a.simulator';
+import { PlatformBSimulator } from './platform-b/platform-b.simulator';
+import { PlatformCSimulator } from './platform-c/platform-c.simulator';
+import { PlatformDSimulator } from './platform-d/platform-d.simulator';
+
+export interface LocalPlatformsOptions {
+  /** Where status-dispatcher serves /platforms/... (the one-machine {pos_url}, e.g. http://localhost:3001). */
+  callbackBaseUrl: string;
+  /** Ports of the four simulators on 127.0.0.1 (0 or absent: free ones). */
+  ports?: Partial<Record<'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D', number>>;
+}
+
+export interface LocalPlatforms {
+  a: PlatformASimulator;
+  b: PlatformBSimulator;
+  c: PlatformCSimulator;
+  d: PlatformDSimulator;
+  /** The PLATFORM_* variables that point status-dispatcher and integrations-api at the simulators. */
+  env: Record<string, string>;
+  /** Create bodies of POST /api/v1/my/integrations whose credentials the simulators accept. */
+  integrationBodies: Record<'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D', Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The four platform simulators for the one-machine mode, with a demo restaurant on each and the
+ * keys they share with the suite generated per start. Set `env` before the apps are created,
+ * register `integrationBodies` for the demo account, then drive orders through each simulator's
+ * `/_simulator/...` routes (see libs/platforms/README.md).
+ */
+export async function startLocalPlatforms(options: LocalPlatformsOptions): Promise<LocalPlatforms> {
+  const secret = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
+  const appSecretKey = secret('demo-getir-app');
+  const webhookApiKey = secret('demo-getir-webhook');
+  const pluginToken = secret('demo-ys-plugin');
+  const bodies: LocalPlatforms['integrationBodies'] = {
+    PLATFORM_A: { platform: 'PLATFORM_A', providerRestaurantId: 'demo-getir-restaurant', secretKey: secret('demo-getir-restaurant') },
+    PLATFORM_B: { platform: 'PLATFORM_B', providerRestaurantId: 'demo-ys-vendor', chainCode: 'demo-chain', username: 'demo-pos', password: secret('demo-ys-password') },
+    PLATFORM_C: { platform: 'PLATFORM_C', providerRestaurantId: 'demo-ty-restaurant', supplierId: '100001', apiKey: secret('demo-ty-key'), secretKey: secret('demo-ty-secret'), storeId: '200001' },
+    PLATFORM_D: { platform: 'PLATFORM_D', providerRestaurantId: 'demo-migros-restaurant', providerMerchantId: 'demo-merchant', apiKey: secret('demo-migros-key') },
+  };
+  const callbacks = options.callbackBaseUrl.replace(/\/+$/, '');
+  const a = new PlatformASimulator({
+    appSecretKey,
+    restaurants: [{ restaurantId: bodies.PLATFORM_A.providerRestaurantId, secretKey: bodies.PLATFORM_A.secretKey }],
+    newOrderUrl: `${callbacks}/platforms/platform-a/orders`,
+    cancelledOrderUrl: `${callbacks}/platforms/platform-a/orders/cancelled`,
+    webhookApiKey,
+  });
+  const b = new PlatformBSimulator({ users: [{ username: bodies.PLATFORM_B.username, password: bodies.PLATFORM_B.password }], pluginUrl: `${callbacks}/platforms/platform-b`, pluginToken });
+  const c = new PlatformCSimulator({ suppliers: [{ supplierId: bodies.PLATFORM_C.supplierId, apiKey: bodies.PLATFORM_C.apiKey, secretKey: bodies.PLATFORM_C.secretKey, storeIds: [bodies.PLATFORM_C.storeId] }] });
+  const d = new PlatformDSimulator({
+    merchants: [{ merchantId: bodies.PLATFORM_D.providerMerchantId, restaurantId: bodies.PLATFORM_D.providerRestaurantId, apiKey: bodies.PLATFORM_D.apiKey }],
+    webhookUrl: `${callbacks}/platforms/platform-d/orders`,
+  });
+  const started: Array<{ stop(): Promise<void> }> = [];
+  try {
+    for (const [simulator, code] of [[a, 'PLATFORM_A'], [b, 'PLATFORM_B'], [c, 'PLATFORM_C'], [d, 'PLATFORM_D']] as const) {
+      await simulator.start(options.ports?.[code] ?? 0);
+      started.push(simulator);
+    }
+  } catch (error) {
+    await Promise.all(started.map((simulator) => simulator.stop()));
+    throw error;
+  }
+  return {
+    a,
+    b,
+    c,
+    d,
+    env: {
+      PLATFORM_A_BASE_URL: a.baseUrl,
+      PLATFORM_B_BASE_URL: b.baseUrl,
+      PLATFORM_C_BASE_URL: c.baseUrl,
+      PLATFORM_D_BASE_URL: d.baseUrl,
+      PLATFORM_A_APP_SECRET_KEY: appSecretKey,
+      PLATFORM_A_WEBHOOK_API_KEY: webhookApiKey,
+      PLATFORM_B_PLUGIN_TOKEN: pluginToken,
+      PLATFORM_C_INTEGRATOR_NAME: 'CourierIntegrationSuiteDemo',
+    },
+    integrationBodies: bodies,
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop(), c.stop(), d.stop()]);
+    },
+  };
+}
