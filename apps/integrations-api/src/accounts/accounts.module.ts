@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AccountsController } from './accounts.controller';
+import { AccountsService } from './accounts.service';
+import { ApiCredentialsGuard } from './api-credentials.guard';
+
+/** Restaurant accounts, their authentication, and account events. */
+@Module({
+  controllers: [AccountsController],
+  providers: [AccountsService, ApiCredentialsGuard],
+  exports: [AccountsService, ApiCredentialsGuard],
+})
+export class AccountsModule {}

@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, In } from 'typeorm';
+import { AccountStatus, ErrorCode, RoutingKey } from '@courier/contracts';
+import { constantTimeEqual, generateWebhookSigningSecret, hashCredential, SecretBox } from '@courier/crypto';
+import { ProblemException } from '@courier/http';
+import { UnitOfWork } from '@courier/messaging';
+import { THIRD_PARTY_CODE } from '@courier/platforms';
+import { decodeCursor, encodeCursor } from '../common/cursor';
+import { isRestaurantId, newRestaurantId } from '../common/ids';
+import { WebhookUrlPolicy } from '../common/webhook-url.policy';
+import { IntegrationEntity } from '../integrations/integration.entity';
+import { integrationUpsertedEvent } from '../integrations/integration-events';
+import { changeAccount, publishAccountSnapshot } from './account-snapshot';
+import { ApiKeyPair, newApiKeyPair } from './credentials';
+import { RestaurantEntity } from './restaurant.entity';
+
+/** An account with its THIRD_PARTY integration (null when the customer deleted it). */
+export interface AccountState {
+  restaurant: RestaurantEntity;
+  thirdParty: IntegrationEntity | null;
+}
+
+export interface NewAccount {
+  name: string;
+  providerRestaurantId?: string;
+  statusUrl?: string;
+  cancelUrl?: string;
+  generateSigningSecret?: boolean;
+}
+
+/** What account creation shows once: the key pair and, when asked for, the signing secret. */
+export interface CreatedAccount extends AccountState, ApiKeyPair {
+  signingSecret?: string;
+}
+
+export interface AccountPage {
+  accounts: AccountState[];
+  nextCursor: string | null;
+}
+
+// Compared against when no account has the presented key, so both paths do the same work.
+const ABSENT_SECRET_HASH = hashCredential('no account has this key');
+
+export function restaurantNotFound(): ProblemException {
+  return new ProblemException(404, ErrorCode.RestaurantNotFound, 'No restaurant account with this id.');
+}
+
+/**
+ * Restaurant accounts: provisioning, key rotation, enabling and disabling, authentication. Every
+ * change is published as an account event in the transaction that makes it.
+ */
+@Injectable()
+export class AccountsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly secretBox: SecretBox,
+    private readonly urlPolicy: WebhookUrlPolicy,
+  ) {}
+
+  /** Creates an account, active, with its THIRD_PARTY integration (active). */
+  async create(request: NewAccount): Promise<CreatedAccount> {
+    const urls = await this.urlPolicy.check({ statusUrl: request.statusUrl, cancelUrl: request.cancelUrl });
+    const keys = newApiKeyPair();
+    const signingSecret = request.generateSigningSecret ? generateWebhookSigningSecret() : undefined;
+    const now = new Date();
+    const restaurant: RestaurantEntity = {
+      id: newRestaurantId(),
+      name: request.name,
+      status: 'active',
+      apiKeyHash: hashCredential(keys.apiKey),
+      apiSecretHash: hashCredential(keys.apiSecret),
+      webhookStatusUrl: urls.statusUrl ?? null,
+      webhookCancelUrl: urls.cancelUrl ?? null,
+      webhookSigningSecret: signingSecret ? this.secretBox.encrypt(signingSecret) : null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const thirdParty: IntegrationEntity = {
+      id: randomUUID(),
+      restaurantId: restaurant.id,
+      platform: THIRD_PARTY_CODE,
+      providerRestaurantId: request.providerRestaurantId ?? restaurant.id,
+      isActive: true,
+      settings: {},
+      secrets: {},
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.unitOfWork.run(async (tx) => {
+      await tx.manager.insert(RestaurantEntity, restaurant);
+      await tx.manager.insert(IntegrationEntity, thirdParty);
+      await publishAccountSnapshot(tx, RoutingKey.AccountCreated, restaurant, now);
+      await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(thirdParty, now));
+    });
+    return { restaurant, thirdParty, ...keys, ...(signingSecret ? { signingSecret } : {}) };
+  }
+
+  async list(options: { limit: number; cursor?: string; status?: AccountStatus }): Promise<AccountPage> {
+    const query = this.dataSource.getRepository(RestaurantEntity).createQueryBuilder('r').orderBy('r.createdAt', 'ASC').addOrderBy('r.id', 'ASC').limit(options.limit + 1);
+    if (options.status) query.andWhere('r.status = :status', { status: options.status });
+    if (options.cursor !== undefined) {
+      const position = decodeCursor(options.cursor, isRestaurantId);
+      if (!position) throw new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', [{ field: 'cursor', message: 'is not a cursor of this list' }]);
+      query.andWhere('(r.created_at, r.id) > (:createdAt, :id)', { createdAt: position.createdAt, id: position.id });
+    }
+    const rows = await query.getMany();
+    const page = rows.slice(0, options.limit);
+    const last = page[page.length - 1];
+    return { accounts: await this.withThirdParty(page), nextCursor: rows.length > options.limit && last ? encodeCursor(last) : null };
+  }
+
+  async get(restaurantId: string): Promise<AccountState> {
+    if (!isRestaurantId(restaurantId)) throw restaurantNotFound();
+    const restaurant = await this.dataSource.getRepository(RestaurantEntity).findOne({ where: { id: restaurantId } });
+    if (!restaurant) throw restaurantNotFound();
+    const [state] = await this.withThirdParty([restaurant]);
+    return state;
+  }
+
+  /** Disables or re-enables an account; doing it twice changes nothing the second time. */
+  async setStatus(restaurantId: string, status: AccountStatus): Promise<AccountState> {
+    if (!isRestaurantId(restaurantId)) throw restaurantNotFound();
+    const key = status === 'disabled' ? RoutingKey.AccountDisabled : RoutingKey.AccountUpdated;
+    const changed = await this.unitOfWork.run((tx) =>
+      changeAccount(tx, key, restaurantId, (restaurant) => {
+        if (restaurant.status === status) return false;
+        restaurant.status = status;
+      }),
+    );
+    if (!changed) throw restaurantNotFound();
+    return this.get(restaurantId);
+  }
+
+  /** Replaces the key pair; the old pair stops working at once. Returns the new pair (shown once). */
+  async rotateKeys(restaurantId: string): Promise<ApiKeyPair & { rotatedAt: Date }> {
+    if (!isRestaurantId(restaurantId)) throw restaurantNotFound();
+    const keys = newApiKeyPair();
+    const changed = await this.unitOfWork.run((tx) =>
+      changeAccount(tx, RoutingKey.AccountKeysRotated, restaurantId, (restaurant) => {
+        restaurant.apiKeyHash = hashCredential(keys.apiKey);
+        restaurant.apiSecretHash = hashCredential(keys.apiSecret);
+      }),
+    );
+    if (!changed) throw restaurantNotFound();
+    return { ...keys, rotatedAt: changed.updatedAt };
+  }
+
+  /**
+   * The active account a key pair belongs to, or undefined. The key is found by its hash; the
+   * secret's hash is compared in constant time, also when no account has the key.
+   */
+  async authenticate(apiKey: string, apiSecret: string): Promise<RestaurantEntity | undefined> {
+    const restaurant = await this.dataSource.getRepository(RestaurantEntity).findOne({ where: { apiKeyHash: hashCredential(apiKey) } });
+    const secretMatches = constantTimeEqual(hashCredential(apiSecret), restaurant?.apiSecretHash ?? ABSENT_SECRET_HASH);
+    return restaurant && secretMatches && restaurant.status === 'active' ? restaurant : undefined;
+  }
+
+  private async withThirdParty(restaurants: RestaurantEntity[]): Promise<AccountState[]> {
+    if (restaurants.length === 0) return [];
+    const integrations = await this.dataSource
+      .getRepository(IntegrationEntity)
+      .find({ where: { restaurantId: In(restaurants.map((restaurant) => restaurant.id)), platform: THIRD_PARTY_CODE } });
+    const byRestaurant = new Map(integrations.map((integration) => [integration.restaurantId, integration]));
+    return restaurants.map((restaurant) => ({ restaurant, thirdParty: byRestaurant.get(restaurant.id) ?? null }));
+  }
+}

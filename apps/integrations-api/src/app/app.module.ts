@@ -1,0 +1,49 @@
+import { Module, Type } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
+import { AppConfigModule } from '@courier/config';
+import { HealthModule } from '@courier/health';
+import type { HostResolver } from '@courier/http';
+import { LoggingModule } from '@courier/logging';
+import { MessagingModule } from '@courier/messaging';
+import { MetricsModule } from '@courier/observability';
+import { PersistenceModule } from '@courier/persistence';
+import { AccountsModule } from '../accounts/accounts.module';
+import { AdminModule } from '../admin/admin.module';
+import { CommonModule } from '../common/common.module';
+import { IntegrationCheckModule } from '../integration-check/integration-check.module';
+import { IntegrationsModule } from '../integrations/integrations.module';
+import { WebhookSettingsModule } from '../webhook-settings/webhook-settings.module';
+import { IntegrationsConfig } from './integrations-api.config';
+import { PERSISTENCE } from './persistence';
+
+export interface AppModuleOptions {
+  /** Where log lines go (default stdout): tests read them. */
+  logDestination?: DestinationStream;
+  /** How webhook URL hosts are resolved (default DNS): tests use a fixed table. */
+  hostResolver?: HostResolver;
+}
+
+/** The integrations-api module; options exist for tests (and a composer) to swap log sink and DNS. */
+export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
+  @Module({
+    imports: [
+      AppConfigModule.forRoot(IntegrationsConfig),
+      LoggingModule.forRoot({ service: 'integrations-api', destination: options.logDestination }),
+      PersistenceModule.forRoot(PERSISTENCE),
+      MessagingModule.forRoot({ service: 'integrations-api' }),
+      // The outbox holds events through a broker outage: it is shown, not a reason to stop serving.
+      HealthModule.forRoot({ database: true, broker: 'reported' }),
+      MetricsModule.forRoot({ service: 'integrations-api' }),
+      CommonModule.forRoot({ hostResolver: options.hostResolver }),
+      AccountsModule,
+      AdminModule,
+      IntegrationsModule,
+      IntegrationCheckModule,
+      WebhookSettingsModule,
+    ],
+  })
+  class AppModule {}
+  return AppModule;
+}
+
+export const AppModule = createAppModule();

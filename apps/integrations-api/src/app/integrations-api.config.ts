@@ -1,0 +1,59 @@
+import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
+import { BaseConfig, ToBoolean, ToNumber } from '@courier/config';
+import { parseEncryptionKeys } from '@courier/crypto';
+
+/** Valid when the value parses as a key list; the message is the parser's (it names the variable). */
+export function IsEncryptionKeyList(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isEncryptionKeyList',
+      target: target.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => {
+          try {
+            parseEncryptionKeys(typeof value === 'string' ? value : undefined, propertyName);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage: (args) => {
+          try {
+            parseEncryptionKeys(typeof args?.value === 'string' ? args.value : undefined, propertyName);
+            return `${propertyName} is invalid`;
+          } catch (error) {
+            return (error as Error).message;
+          }
+        },
+      },
+    });
+}
+
+/** Environment of integrations-api (see README, "Configuration"). */
+export class IntegrationsConfig extends BaseConfig {
+  @ToNumber()
+  @IsInt({ message: 'POS_PORT must be an integer port number' })
+  @Min(1)
+  @Max(65535)
+  POS_PORT: number = 3001;
+
+  /**
+   * Token of the admin API (X-Admin-Token). Required in the distributed mode (RABBITMQ_URL set);
+   * the one-machine launcher generates one. Without it the admin API refuses every request.
+   */
+  @ValidateIf((config: IntegrationsConfig) => config.ADMIN_TOKEN !== undefined || Boolean(config.RABBITMQ_URL))
+  @IsString({ message: 'ADMIN_TOKEN is required when RABBITMQ_URL is set' })
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+
+  /** `keyId:base64key,...` (32-byte keys); the first encrypts, all decrypt. */
+  @IsEncryptionKeyList()
+  SECRETS_ENCRYPTION_KEYS!: string;
+
+  /** Development only: webhook URLs may be http and point at private or loopback addresses. */
+  @ToBoolean()
+  @IsBoolean({ message: 'WEBHOOK_ALLOW_INSECURE_URLS must be true or false' })
+  WEBHOOK_ALLOW_INSECURE_URLS: boolean = false;
+}

@@ -1,0 +1,13 @@
+import { MESSAGING_ENTITIES } from '@courier/messaging';
+import { PersistenceSettings } from '@courier/persistence';
+import { RestaurantEntity } from '../accounts/restaurant.entity';
+import { IntegrationEntity } from '../integrations/integration.entity';
+import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
+import { CreateAccountsAndIntegrations1763750000000 } from '../migrations/1763750000000-CreateAccountsAndIntegrations';
+
+/** integrations-api's tables live in its own schema, with its own migrations table. */
+export const PERSISTENCE: PersistenceSettings = {
+  schema: 'integrations',
+  entities: [...MESSAGING_ENTITIES, RestaurantEntity, IntegrationEntity],
+  migrations: [InitMessaging1763740000000, CreateAccountsAndIntegrations1763750000000],
+};

@@ -1,0 +1,39 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A restaurant's credentials on one platform. Clear fields in `settings`; secret fields in
+ * `secrets` as SecretBox ciphertexts (`v1:<keyId>:...`), keyed by field name.
+ */
+@Entity({ name: 'integrations' })
+export class IntegrationEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'restaurant_id', type: 'text' })
+  restaurantId: string;
+
+  /** Neutral platform code (PLATFORM_A ...), not the wire code. */
+  @Column({ type: 'text' })
+  platform: string;
+
+  @Column({ name: 'provider_restaurant_id', type: 'text' })
+  providerRestaurantId: string;
+
+  @Column({ name: 'is_active', type: 'boolean' })
+  isActive: boolean;
+
+  @Column({ type: 'jsonb' })
+  settings: Record<string, string>;
+
+  @Column({ type: 'jsonb' })
+  secrets: Record<string, string>;
+
+  @Column({ type: 'int' })
+  version: number;
+
+  @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}

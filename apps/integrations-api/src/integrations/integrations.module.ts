@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { PlatformRegistry } from '@courier/platforms';
+import { AccountsModule } from '../accounts/accounts.module';
+import { IntegrationPresenter } from './integration.presenter';
+import { describeIntegrationSchemas } from './integration-schemas';
+import { IntegrationsController } from './integrations.controller';
+import { IntegrationsService } from './integrations.service';
+
+/** The seven integration endpoints of interface.md. */
+@Module({
+  imports: [AccountsModule],
+  controllers: [IntegrationsController],
+  providers: [
+    IntegrationsService,
+    IntegrationPresenter,
+    // The OpenAPI document shows the deployment's wire codes (it is generated after providers exist).
+    { provide: 'INTEGRATION_SCHEMAS', inject: [PlatformRegistry], useFactory: (registry: PlatformRegistry) => describeIntegrationSchemas(registry) },
+  ],
+})
+export class IntegrationsModule {}

@@ -1,0 +1,251 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
+import { isMaskedSecret, SecretBox } from '@courier/crypto';
+import { ProblemException } from '@courier/http';
+import { TransactionContext, UnitOfWork } from '@courier/messaging';
+import { PlatformRegistry, THIRD_PARTY_CODE, validateIntegrationCreate, validateIntegrationUpdate } from '@courier/platforms';
+import { changeAccount } from '../accounts/account-snapshot';
+import { RestaurantEntity } from '../accounts/restaurant.entity';
+import { decodeCursor, encodeCursor } from '../common/cursor';
+import { isUuid } from '../common/ids';
+import { DEFAULT_PAGE_SIZE } from '../common/paged.dto';
+import { ListIntegrationsQuery } from './dto/list-integrations.query';
+import { IntegrationEntity } from './integration.entity';
+import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
+import { IntegrationPresenter, IntegrationRecord } from './integration.presenter';
+
+export interface IntegrationPage {
+  data: IntegrationRecord[];
+  nextCursor: string | null;
+}
+
+const UNIQUE_CONSTRAINTS = ['integrations_restaurant_platform_provider_key', 'integrations_one_third_party_key'];
+
+function notFound(): ProblemException {
+  return new ProblemException(404, ErrorCode.IntegrationNotFound, 'No integration with this id.');
+}
+
+function integrationExists(): ProblemException {
+  return new ProblemException(
+    409,
+    ErrorCode.IntegrationExists,
+    'This account already has an integration of this platform with this providerRestaurantId (or, for THIRD_PARTY, any THIRD_PARTY integration).',
+  );
+}
+
+function invalid(errors: FieldError[]): ProblemException {
+  return new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', errors);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
+  return driverError?.code === '23505' && UNIQUE_CONSTRAINTS.includes(driverError.constraint ?? '');
+}
+
+/** Refuses a client sending back the mask it was shown instead of a secret. */
+const VALIDATION_OPTIONS = {
+  refuseSecret: (value: string) =>
+    isMaskedSecret(value) ? 'holds a mask (****...), not a secret: send the new value, or leave the field out to keep it' : undefined,
+};
+
+/**
+ * The integrations of one account ("my" integrations). Each change and its event are written in
+ * one transaction; a change of the THIRD_PARTY integration is also an account change (intake
+ * decides by it), so it publishes account.updated too.
+ */
+@Injectable()
+export class IntegrationsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly registry: PlatformRegistry,
+    private readonly secretBox: SecretBox,
+    private readonly presenter: IntegrationPresenter,
+  ) {}
+
+  async list(restaurant: RestaurantEntity, query: ListIntegrationsQuery): Promise<IntegrationPage> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const builder = this.dataSource
+      .getRepository(IntegrationEntity)
+      .createQueryBuilder('i')
+      .where('i.restaurant_id = :restaurantId', { restaurantId: restaurant.id })
+      .orderBy('i.createdAt', 'ASC')
+      .addOrderBy('i.id', 'ASC')
+      .limit(limit + 1);
+    const errors: FieldError[] = [];
+    if (query.platform !== undefined) {
+      const platform = this.registry.byWireCode(query.platform);
+      if (platform) builder.andWhere('i.platform = :platform', { platform: platform.code });
+      else errors.push({ field: 'platform', message: `must be one of ${this.registry.list().map((entry) => entry.wireCode).join(', ')}` });
+    }
+    if (query.isActive !== undefined) builder.andWhere('i.is_active = :isActive', { isActive: query.isActive === 'true' });
+    if (query.cursor !== undefined) {
+      const position = decodeCursor(query.cursor, isUuid);
+      if (position) builder.andWhere('(i.created_at, i.id) > (:createdAt, :id)', { createdAt: position.createdAt, id: position.id });
+      else errors.push({ field: 'cursor', message: 'is not a cursor of this list' });
+    }
+    if (errors.length > 0) throw invalid(errors);
+    const rows = await builder.getMany();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map((row) => this.presenter.toRecord(row)), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  async get(restaurant: RestaurantEntity, id: string): Promise<IntegrationRecord> {
+    if (!isUuid(id)) throw notFound();
+    const integration = await this.dataSource.getRepository(IntegrationEntity).findOne({ where: { id: id.toLowerCase(), restaurantId: restaurant.id } });
+    if (!integration) throw notFound();
+    return this.presenter.toRecord(integration);
+  }
+
+  async create(restaurant: RestaurantEntity, body: unknown): Promise<IntegrationRecord> {
+    const validation = validateIntegrationCreate(this.registry, body, VALIDATION_OPTIONS);
+    if (!validation.ok) throw invalid(validation.errors);
+    const { input } = validation;
+
+    const now = new Date();
+    const integration: IntegrationEntity = {
+      id: randomUUID(),
+      restaurantId: restaurant.id,
+      platform: input.platform.code,
+      providerRestaurantId: input.providerRestaurantId!,
+      isActive: input.isActive ?? true,
+      settings: input.settings,
+      secrets: Object.fromEntries(Object.entries(input.secrets).map(([field, value]) => [field, this.secretBox.encrypt(value)])),
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.writeOrConflict(async (tx) => {
+      // ON CONFLICT DO NOTHING: a duplicate is an expected answer (409), not a failed query to log.
+      const inserted = await tx.manager.createQueryBuilder().insert().into(IntegrationEntity).values(integration).orIgnore().returning('id').execute();
+      if ((inserted.raw as unknown[]).length === 0) throw integrationExists();
+      await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
+      if (integration.platform === THIRD_PARTY_CODE) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
+    });
+    return this.presenter.toRecord(integration);
+  }
+
+  /** Partial update: only the fields sent change; sending what is already stored changes nothing. */
+  async update(restaurant: RestaurantEntity, id: string, body: unknown): Promise<IntegrationRecord> {
+    if (!isUuid(id)) throw notFound();
+    return this.change(restaurant, id, (integration) => {
+      const validation = validateIntegrationUpdate(this.registry, integration.platform, body, VALIDATION_OPTIONS);
+      if (!validation.ok) throw invalid(validation.errors);
+      const { input } = validation;
+
+      let changed = false;
+      if (input.providerRestaurantId !== undefined && input.providerRestaurantId !== integration.providerRestaurantId) {
+        integration.providerRestaurantId = input.providerRestaurantId;
+        changed = true;
+      }
+      if (input.isActive !== undefined && input.isActive !== integration.isActive) {
+        integration.isActive = input.isActive;
+        changed = true;
+      }
+      for (const [field, value] of Object.entries(input.settings)) {
+        if (integration.settings[field] === value) continue;
+        integration.settings = { ...integration.settings, [field]: value };
+        changed = true;
+      }
+      for (const [field, value] of Object.entries(input.secrets)) {
+        if (this.holds(integration, field, value)) continue;
+        integration.secrets = { ...integration.secrets, [field]: this.secretBox.encrypt(value) };
+        changed = true;
+      }
+      return changed;
+    });
+  }
+
+  /** activate / deactivate; a second call in the same direction is a no-op (200, no event). */
+  async setActive(restaurant: RestaurantEntity, id: string, isActive: boolean): Promise<IntegrationRecord> {
+    if (!isUuid(id)) throw notFound();
+    return this.change(restaurant, id, (integration) => {
+      if (integration.isActive === isActive) return false;
+      integration.isActive = isActive;
+      return true;
+    });
+  }
+
+  async remove(restaurant: RestaurantEntity, id: string): Promise<void> {
+    if (!isUuid(id)) throw notFound();
+    await this.unitOfWork.run(async (tx) => {
+      const integration = await this.lockOwn(tx, restaurant, id);
+      await tx.manager.delete(IntegrationEntity, { id: integration.id });
+      await tx.publish(RoutingKey.IntegrationDeleted, integrationDeletedEvent(integration, new Date()));
+      if (integration.platform === THIRD_PARTY_CODE) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
+    });
+  }
+
+  /** Locks the integration, lets `apply` change it in memory, and stores and announces the change if any. */
+  private async change(restaurant: RestaurantEntity, id: string, apply: (integration: IntegrationEntity) => boolean): Promise<IntegrationRecord> {
+    const result = await this.writeOrConflict(async (tx) => {
+      const integration = await this.lockOwn(tx, restaurant, id);
+      const before = { providerRestaurantId: integration.providerRestaurantId, isActive: integration.isActive };
+      if (!apply(integration)) return integration;
+      if (before.providerRestaurantId !== integration.providerRestaurantId && (await this.taken(tx, integration))) throw integrationExists();
+      const now = new Date();
+      integration.version += 1;
+      integration.updatedAt = now;
+      await tx.manager.update(
+        IntegrationEntity,
+        { id: integration.id },
+        {
+          providerRestaurantId: integration.providerRestaurantId,
+          isActive: integration.isActive,
+          settings: integration.settings,
+          secrets: integration.secrets,
+          version: integration.version,
+          updatedAt: now,
+        },
+      );
+      await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
+      const accountVisible = before.providerRestaurantId !== integration.providerRestaurantId || before.isActive !== integration.isActive;
+      if (integration.platform === THIRD_PARTY_CODE && accountVisible) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
+      return integration;
+    });
+    return this.presenter.toRecord(result);
+  }
+
+  private async lockOwn(tx: TransactionContext, restaurant: RestaurantEntity, id: string): Promise<IntegrationEntity> {
+    const integration = await tx.manager.findOne(IntegrationEntity, {
+      where: { id: id.toLowerCase(), restaurantId: restaurant.id },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!integration) throw notFound();
+    return integration;
+  }
+
+  /** Whether the stored secret already equals `value` (so re-sending it is not a change). */
+  private holds(integration: IntegrationEntity, field: string, value: string): boolean {
+    const ciphertext = integration.secrets[field];
+    if (!ciphertext) return false;
+    try {
+      return this.secretBox.decrypt(ciphertext) === value;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether another integration of the account already has this platform + providerRestaurantId. */
+  private async taken(tx: TransactionContext, integration: IntegrationEntity): Promise<boolean> {
+    const rows: unknown[] = await tx.manager.query(
+      'SELECT 1 FROM integrations WHERE restaurant_id = $1 AND platform = $2 AND provider_restaurant_id = $3 AND id <> $4',
+      [integration.restaurantId, integration.platform, integration.providerRestaurantId, integration.id],
+    );
+    return rows.length > 0;
+  }
+
+  private async writeOrConflict<T>(work: (tx: TransactionContext) => Promise<T>): Promise<T> {
+    try {
+      return await this.unitOfWork.run(work);
+    } catch (error) {
+      // Two requests racing past the checks: the unique constraints decide.
+      if (isUniqueViolation(error)) throw integrationExists();
+      throw error;
+    }
+  }
+}

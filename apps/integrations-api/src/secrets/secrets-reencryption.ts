@@ -1,0 +1,107 @@
+import { DataSource, In } from 'typeorm';
+import { RoutingKey } from '@courier/contracts';
+import { SecretBox } from '@courier/crypto';
+import { UnitOfWork } from '@courier/messaging';
+import { changeAccount } from '../accounts/account-snapshot';
+import { RestaurantEntity } from '../accounts/restaurant.entity';
+import { IntegrationEntity } from '../integrations/integration.entity';
+import { integrationUpsertedEvent } from '../integrations/integration-events';
+
+export interface ReencryptionFailure {
+  kind: 'integration' | 'restaurant';
+  id: string;
+  /** Why the ciphertext could not be opened (e.g. its key is no longer in the keyring). */
+  reason: string;
+}
+
+export interface ReencryptionReport {
+  currentKeyId: string;
+  integrations: number;
+  signingSecrets: number;
+  failures: ReencryptionFailure[];
+}
+
+/**
+ * Re-encrypts every stored secret that is not under the current (first) key of
+ * SECRETS_ENCRYPTION_KEYS, in batches, each row in a transaction with its event: the consumers'
+ * read models receive the new ciphertexts, after which the old key can leave the keyring.
+ * Safe to run again and alongside the API (rows are locked; rows already current are skipped).
+ */
+export class SecretsReencryption {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly secretBox: SecretBox,
+    private readonly batchSize = 100,
+  ) {}
+
+  async run(): Promise<ReencryptionReport> {
+    const report: ReencryptionReport = { currentKeyId: this.secretBox.currentKeyId, integrations: 0, signingSecrets: 0, failures: [] };
+    const currentPrefix = `v1:${this.secretBox.currentKeyId}:%`;
+
+    let after = '';
+    for (;;) {
+      const rows: Array<{ id: string }> = await this.dataSource.query(
+        `SELECT id::text AS id FROM integrations
+          WHERE id::text > $1 AND EXISTS (SELECT 1 FROM jsonb_each_text(secrets) s WHERE s.value NOT LIKE $2)
+          ORDER BY id::text LIMIT $3`,
+        [after, currentPrefix, this.batchSize],
+      );
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      await this.unitOfWork.run(async (tx) => {
+        const integrations = await tx.manager.find(IntegrationEntity, { where: { id: In(rows.map((row) => row.id)) }, lock: { mode: 'pessimistic_write' } });
+        for (const integration of integrations) {
+          let secrets: Record<string, string>;
+          try {
+            secrets = this.reencryptAll(integration.secrets);
+          } catch (error) {
+            report.failures.push({ kind: 'integration', id: integration.id, reason: (error as Error).message });
+            continue;
+          }
+          if (secrets === integration.secrets) continue;
+          integration.secrets = secrets;
+          integration.version += 1;
+          await tx.manager.update(IntegrationEntity, { id: integration.id }, { secrets, version: integration.version });
+          await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, new Date()));
+          report.integrations += 1;
+        }
+      });
+    }
+
+    after = '';
+    for (;;) {
+      const rows: Array<{ id: string }> = await this.dataSource.query(
+        `SELECT id FROM restaurants WHERE id > $1 AND webhook_signing_secret NOT LIKE $2 ORDER BY id LIMIT $3`,
+        [after, currentPrefix, this.batchSize],
+      );
+      if (rows.length === 0) break;
+      after = rows[rows.length - 1].id;
+      for (const { id } of rows) {
+        await this.unitOfWork.run((tx) =>
+          changeAccount(tx, RoutingKey.WebhookSettingsChanged, id, (restaurant: RestaurantEntity) => {
+            const ciphertext = restaurant.webhookSigningSecret;
+            try {
+              if (!ciphertext || !this.secretBox.needsReencryption(ciphertext)) return false;
+              restaurant.webhookSigningSecret = this.secretBox.reencrypt(ciphertext);
+            } catch (error) {
+              report.failures.push({ kind: 'restaurant', id, reason: (error as Error).message });
+              return false;
+            }
+            report.signingSecrets += 1;
+          }),
+        );
+      }
+    }
+    return report;
+  }
+
+  /** The same map when every ciphertext is current, else a new one with the stale ones re-encrypted. */
+  private reencryptAll(secrets: Record<string, string>): Record<string, string> {
+    const stale = Object.entries(secrets).filter(([, ciphertext]) => this.secretBox.needsReencryption(ciphertext));
+    if (stale.length === 0) return secrets;
+    const renewed = { ...secrets };
+    for (const [field, ciphertext] of stale) renewed[field] = this.secretBox.reencrypt(ciphertext);
+    return renewed;
+  }
+}

@@ -1,0 +1,150 @@
+import { RoutingKey } from '@courier/contracts';
+import { SecretBox } from '@courier/crypto';
+import { HostResolver } from '@courier/http';
+import { credentials, CreatedRestaurant, KEY_1, startTestApp, TestApp } from '../../test/harness';
+
+jest.setTimeout(60_000);
+
+const HOOKS = '/api/v1/my/webhooks';
+
+// Host names the tests resolve without DNS.
+const HOSTS: Record<string, string[]> = {
+  'receiver.example': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+  'internal.example': ['10.1.2.3'],
+  'sneaky.example': ['93.184.216.34', '169.254.169.254'],
+  'mapped.example': ['::ffff:127.0.0.1'],
+};
+const resolver: HostResolver = async (host) => {
+  if (HOSTS[host]) return HOSTS[host];
+  throw new Error('ENOTFOUND');
+};
+
+describe('webhook settings (HTTP, real PostgreSQL)', () => {
+  let t: TestApp;
+  let account: CreatedRestaurant;
+
+  beforeAll(async () => {
+    t = await startTestApp({ hostResolver: resolver });
+    account = await t.createRestaurant({ name: 'Hooked' });
+  });
+  afterAll(() => t?.close());
+
+  const settingsEvents = async () =>
+    (await t.outbox(RoutingKey.WebhookSettingsChanged)).filter((row) => row.payload.restaurantId === account.restaurantId).map((row) => row.payload);
+
+  it('starts with no URLs and signing off', async () => {
+    const response = await t.http.get(HOOKS).set(credentials(account));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ statusUrl: null, cancelUrl: null, signingEnabled: false, signingSecret: null, updatedAt: expect.any(String) });
+  });
+
+  it('saves https URLs of public hosts and publishes the settings', async () => {
+    const response = await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: 'https://receiver.example/hooks/status', cancelUrl: 'https://93.184.216.34:8443/cancel?x=1' });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ statusUrl: 'https://receiver.example/hooks/status', cancelUrl: 'https://93.184.216.34:8443/cancel?x=1', signingEnabled: false });
+    const events = await settingsEvents();
+    expect(events[events.length - 1]).toMatchObject({
+      version: 2,
+      webhooks: { statusUrl: 'https://receiver.example/hooks/status', cancelUrl: 'https://93.184.216.34:8443/cancel?x=1', signingSecretCiphertext: null },
+      apiKeyHash: expect.any(String),
+      status: 'active',
+    });
+  });
+
+  it('changes only the fields sent; null clears; the same values again publish nothing', async () => {
+    const only = await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: 'https://receiver.example/hooks/cancel' });
+    expect(only.body).toMatchObject({ statusUrl: 'https://receiver.example/hooks/status', cancelUrl: 'https://receiver.example/hooks/cancel' });
+    const before = (await settingsEvents()).length;
+    await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: 'https://receiver.example/hooks/cancel' }).expect(200);
+    await t.http.put(HOOKS).set(credentials(account)).send({}).expect(200);
+    expect((await settingsEvents()).length).toBe(before);
+    const cleared = await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: null });
+    expect(cleared.body).toMatchObject({ statusUrl: 'https://receiver.example/hooks/status', cancelUrl: null });
+    expect((await settingsEvents()).length).toBe(before + 1);
+    await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: 'https://receiver.example/hooks/cancel' }).expect(200);
+  });
+
+  it.each([
+    ['http', 'http://receiver.example/x', 'must be an https URL'],
+    ['another scheme', 'ftp://receiver.example/x', 'must be an https URL'],
+    ['not a URL', 'receiver.example/x', 'must be an absolute URL'],
+    ['credentials', 'https://user:secret@receiver.example/x', 'must not contain a user name or password'],
+    ['a user name', 'https://user@receiver.example/x', 'must not contain a user name or password'],
+    ['loopback', 'https://127.0.0.1/x', 'host must be a public address (127.0.0.1 is loopback)'],
+    ['loopback in hex', 'https://0x7f000001/x', 'loopback'],
+    ['IPv6 loopback', 'https://[::1]/x', 'loopback'],
+    ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/x', 'loopback'],
+    ['private', 'https://192.168.1.10/x', 'private'],
+    ['link-local (metadata)', 'https://169.254.169.254/latest', 'link-local'],
+    ['CGNAT', 'https://100.64.0.1/x', 'cgnat'],
+    ['unique-local', 'https://[fd00::1]/x', 'unique-local'],
+    ['unspecified', 'https://0.0.0.0/x', 'unspecified'],
+    ['a host resolving to a private address', 'https://internal.example/x', 'internal.example is private'],
+    ['a host with one private address among public ones', 'https://sneaky.example/x', 'link-local'],
+    ['a host resolving to a mapped loopback', 'https://mapped.example/x', 'loopback'],
+    ['localhost', 'https://localhost/x', 'could not be resolved'],
+    ['an unresolvable host', 'https://nowhere.invalid/x', 'could not be resolved'],
+    ['a number', 42, 'statusUrl must be a string'],
+  ])('refuses %s with 422 and keeps the stored URL', async (_case, statusUrl, message) => {
+    const response = await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl });
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
+    expect(response.body.errors).toEqual([{ field: 'statusUrl', message: expect.stringContaining(message) }]);
+    expect((await t.http.get(HOOKS).set(credentials(account))).body.statusUrl).toBe('https://receiver.example/hooks/status');
+  });
+
+  it('lists both fields when both are refused, and refuses unknown fields', async () => {
+    const both = await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: 'http://x.example/', cancelUrl: 'https://10.0.0.1/' });
+    expect(both.body.errors.map((error: { field: string }) => error.field)).toEqual(['statusUrl', 'cancelUrl']);
+    const unknown = await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: 'https://receiver.example/x', signingSecret: 'mine' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ field: 'signingSecret', message: 'is not allowed' }]);
+  });
+
+  it('creates, rotates and removes the signing secret; it travels only encrypted', async () => {
+    const created = await t.http.post(`${HOOKS}/secret`).set(credentials(account));
+    expect(created.status).toBe(200);
+    const secret: string = created.body.signingSecret;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect((await t.http.get(HOOKS).set(credentials(account))).body).toMatchObject({ signingEnabled: true, signingSecret: `****${secret.slice(-4)}` });
+
+    let events = await settingsEvents();
+    const ciphertext = events[events.length - 1].webhooks.signingSecretCiphertext;
+    expect(ciphertext).toMatch(/^v1:k1:/);
+    expect(new SecretBox([{ id: 'k1', key: Buffer.from(KEY_1.split(':')[1], 'base64') }]).decrypt(ciphertext)).toBe(secret);
+    const [row] = await t.sql('SELECT webhook_signing_secret FROM restaurants WHERE id = $1', [account.restaurantId]);
+    expect(row.webhook_signing_secret).toBe(ciphertext);
+
+    const rotated = await t.http.post(`${HOOKS}/secret`).set(credentials(account));
+    expect(rotated.body.signingSecret).not.toBe(secret);
+    const everything = JSON.stringify(await t.sql('SELECT * FROM restaurants')) + JSON.stringify(await t.sql('SELECT payload FROM outbox_messages'));
+    expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(rotated.body.signingSecret);
+
+    await t.http.delete(`${HOOKS}/secret`).set(credentials(account)).expect(204);
+    expect((await t.http.get(HOOKS).set(credentials(account))).body).toMatchObject({ signingEnabled: false, signingSecret: null });
+    events = await settingsEvents();
+    expect(events[events.length - 1].webhooks.signingSecretCiphertext).toBeNull();
+    const count = events.length;
+    await t.http.delete(`${HOOKS}/secret`).set(credentials(account)).expect(204);
+    expect((await settingsEvents()).length).toBe(count);
+    expect((await settingsEvents()).map((event) => event.version)).toEqual([...Array(count).keys()].map((index) => events[0].version + index));
+  });
+});
+
+describe('webhook settings with WEBHOOK_ALLOW_INSECURE_URLS=true', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE_URLS: 'true' } });
+  });
+  afterAll(() => t?.close());
+
+  it('accepts http and private or loopback hosts, but still no credentials', async () => {
+    const account = await t.createRestaurant({ name: 'Dev', statusUrl: 'http://localhost:4444/webhook/status' });
+    expect(account.webhooks).toMatchObject({ statusUrl: 'http://localhost:4444/webhook/status' });
+    const response = await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: 'http://10.0.0.8:4444/webhook/cancel' });
+    expect(response.status).toBe(200);
+    const refused = await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: 'http://u:p@localhost/x' });
+    expect(refused.status).toBe(422);
+  });
+});

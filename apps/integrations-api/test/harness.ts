@@ -1,0 +1,170 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
+import { INestApplication } from '@nestjs/common';
+import { Writable } from 'node:stream';
+import { Pool } from 'pg';
+import request from 'supertest';
+import { Queues } from '@courier/contracts';
+import { generateEncryptionKeyEntry } from '@courier/crypto';
+import { createHttpApp, HostResolver } from '@courier/http';
+import { IncomingMessage, MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
+import { createTestDatabase, TestDatabase } from '@courier/testing';
+import { createAppModule } from '../src/app/app.module';
+import { SERVICE_DESCRIPTION } from '../src/app/openapi';
+
+/** Helpers of the integrations-api integration tests: a real app on a fresh database, through HTTP. */
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const KEY_1 = generateEncryptionKeyEntry('k1');
+export const KEY_2 = generateEncryptionKeyEntry('k2');
+
+export interface OutboxRow {
+  routing_key: string;
+  payload: Record<string, any>;
+  created_at: Date;
+}
+
+export interface CreatedRestaurant {
+  restaurantId: string;
+  apiKey: string;
+  apiSecret: string;
+  signingSecret?: string;
+  thirdParty: { integrationId: string; providerRestaurantId: string; isActive: boolean };
+  [field: string]: unknown;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  http: ReturnType<typeof request>;
+  database: TestDatabase;
+  /** Every log line the app wrote through its pino logger. */
+  logLines: string[];
+  /** Every message delivered to any queue of the suite (a copy per queue). */
+  delivered: Array<IncomingMessage & { queue: string }>;
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+  outbox(routingKey?: string): Promise<OutboxRow[]>;
+  createRestaurant(body?: Record<string, unknown>): Promise<CreatedRestaurant>;
+  /** Stops the app (and drops the database unless keepDatabase). */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Reuse a database (restart scenarios); otherwise a fresh one is created. */
+  database?: TestDatabase;
+  /** SECRETS_ENCRYPTION_KEYS (default KEY_1). */
+  keys?: string;
+  env?: Record<string, string | undefined>;
+  hostResolver?: HostResolver;
+}
+
+export const credentials = (restaurant: { apiKey: string; apiSecret: string }) => ({ 'X-API-Key': restaurant.apiKey, 'X-API-Secret': restaurant.apiSecret });
+export const admin = { 'X-Admin-Token': ADMIN_TOKEN };
+
+/** Valid create bodies, one per platform; secrets are unique strings the tests search for. */
+export function platformBodies(tag = Math.random().toString(36).slice(2, 8)): Record<string, Record<string, string>> {
+  return {
+    PLATFORM_A: { platform: 'PLATFORM_A', providerRestaurantId: `a-${tag}`, secretKey: `plainA-secretKey-${tag}-9a1` },
+    PLATFORM_B: { platform: 'PLATFORM_B', providerRestaurantId: `b-${tag}`, chainCode: `chain-${tag}`, username: `user-${tag}`, password: `plainB-password-${tag}-7b2` },
+    PLATFORM_C: {
+      platform: 'PLATFORM_C',
+      providerRestaurantId: `c-${tag}`,
+      supplierId: `sup-${tag}`,
+      apiKey: `plainC-apiKey-${tag}-3c3`,
+      secretKey: `plainC-secretKey-${tag}-5c4`,
+      storeId: `store-${tag}`,
+    },
+    PLATFORM_D: { platform: 'PLATFORM_D', providerRestaurantId: `d-${tag}`, providerMerchantId: `merchant-${tag}`, apiKey: `plainD-apiKey-${tag}-1d5` },
+  };
+}
+
+export const SECRET_FIELDS: Record<string, string[]> = {
+  PLATFORM_A: ['secretKey'],
+  PLATFORM_B: ['password'],
+  PLATFORM_C: ['apiKey', 'secretKey'],
+  PLATFORM_D: ['apiKey'],
+};
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase('integrations_api'));
+  const env: Record<string, string | undefined> = {
+    DATABASE_URL: database.url,
+    RABBITMQ_URL: undefined,
+    ADMIN_TOKEN,
+    SECRETS_ENCRYPTION_KEYS: options.keys ?? KEY_1,
+    WEBHOOK_ALLOW_INSECURE_URLS: 'false',
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: 'false',
+    SHUTDOWN_GRACE_MS: '500',
+    OUTBOX_POLL_MS: '100',
+    ...options.env,
+  };
+  const previous: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    previous[name] = process.env[name];
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  const restoreEnv = () => {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+
+  const logLines: string[] = [];
+  const logDestination = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(...String(chunk).split('\n').filter((line) => line.length > 0));
+      callback();
+    },
+  });
+  let app: INestApplication;
+  try {
+    app = await createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver }), SERVICE_DESCRIPTION);
+    await app.init();
+  } catch (error) {
+    restoreEnv();
+    if (!options.database) await database.drop();
+    throw error;
+  }
+
+  const delivered: Array<IncomingMessage & { queue: string }> = [];
+  const transport = app.get<MessageTransport>(MESSAGE_TRANSPORT);
+  for (const queue of Object.values(Queues)) {
+    await transport.consume(queue, async (message) => {
+      delivered.push({ ...message, queue: queue.name });
+    });
+  }
+
+  const pool = new Pool({ connectionString: database.url, max: 2, options: '-c search_path=integrations,public' });
+  // pool.end() resolves before its sockets close; dropping the database then terminates them.
+  pool.on('error', () => undefined);
+  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
+  const http = request(app.getHttpServer());
+
+  return {
+    app,
+    http,
+    database,
+    logLines,
+    delivered,
+    sql,
+    outbox: (routingKey?: string) =>
+      routingKey
+        ? sql<OutboxRow>('SELECT routing_key, payload, created_at FROM outbox_messages WHERE routing_key = $1 ORDER BY created_at, id', [routingKey])
+        : sql<OutboxRow>('SELECT routing_key, payload, created_at FROM outbox_messages ORDER BY created_at, id'),
+    createRestaurant: async (body: Record<string, unknown> = {}) => {
+      const response = await http.post('/admin/v1/restaurants').set(admin).send({ name: 'Test Restaurant', ...body });
+      if (response.status !== 201) throw new Error(`restaurant not created: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body as CreatedRestaurant;
+    },
+    close: async ({ keepDatabase = false } = {}) => {
+      try {
+        await app.close();
+      } finally {
+        await pool.end();
+        restoreEnv();
+        if (!keepDatabase) await database.drop();
+      }
+    },
+  };
+}
