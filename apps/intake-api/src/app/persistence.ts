@@ -1,0 +1,14 @@
+import { MESSAGING_ENTITIES } from '@courier/messaging';
+import { PersistenceSettings } from '@courier/persistence';
+import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
+import { CreateIntakeTables1763760000000 } from '../migrations/1763760000000-CreateIntakeTables';
+
+/**
+ * intake-api's tables live in its own schema, with its own migrations table. Its own tables are
+ * read and written with SQL (no entities): the hot path needs single-statement upserts and CTEs.
+ */
+export const PERSISTENCE: PersistenceSettings = {
+  schema: 'intake',
+  entities: [...MESSAGING_ENTITIES],
+  migrations: [InitMessaging1763740000000, CreateIntakeTables1763760000000],
+};

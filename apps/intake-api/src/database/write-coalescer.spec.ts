@@ -1,0 +1,53 @@
+import { WriteCoalescer } from './write-coalescer';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('WriteCoalescer', () => {
+  it('flushes a lone item at once and batches what queues while flushes run', async () => {
+    const batches: number[][] = [];
+    const releases: Array<() => void> = [];
+    const coalescer = new WriteCoalescer<number, number>(
+      async (items) => {
+        batches.push(items);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        return items.map((item) => item * 10);
+      },
+      { maxBatch: 3, maxInFlight: 1 },
+    );
+    const first = coalescer.submit(1);
+    await tick();
+    expect(batches).toEqual([[1]]);
+    const rest = [2, 3, 4, 5].map((item) => coalescer.submit(item));
+    await tick();
+    expect(batches).toHaveLength(1);
+    releases.shift()!();
+    expect(await first).toBe(10);
+    await tick();
+    expect(batches[1]).toEqual([2, 3, 4]);
+    releases.shift()!();
+    await tick();
+    releases.shift()!();
+    expect(await Promise.all(rest)).toEqual([20, 30, 40, 50]);
+    expect(batches).toEqual([[1], [2, 3, 4], [5]]);
+  });
+
+  it('retries a failed batch item by item, so one bad item fails alone', async () => {
+    const coalescer = new WriteCoalescer<number, number>(
+      async (items) => {
+        if (items.includes(13)) throw new Error(`bad batch ${items.join(',')}`);
+        return items;
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
+    const blocker = coalescer.submit(0);
+    const results = await Promise.allSettled([12, 13, 14].map((item) => coalescer.submit(item)));
+    await blocker;
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('bad batch 13');
+  });
+
+  it('refuses a flush that answers the wrong number of results', async () => {
+    const coalescer = new WriteCoalescer<number, number>(async () => [], { maxBatch: 10, maxInFlight: 2 });
+    await expect(coalescer.submit(1)).rejects.toThrow('flush returned 0 results for 1 items');
+  });
+});

@@ -1,0 +1,70 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ErrorCode, FieldError } from '@courier/contracts';
+import { checkDeliveryCoordinates, checkOrderMoney, ItemAmounts, OrderAmounts } from '@courier/domain';
+import { ProblemException, toFieldErrors } from '@courier/http';
+import { ThirdPartyOrderDto } from './dto/third-party-order.dto';
+
+/** The two fields every later check needs, known to be non-empty strings. */
+export interface OrderIdentity {
+  orderId: string;
+  restaurantId: string;
+}
+
+/** Step 4 of the check order: 400 MISSING_REQUIRED_FIELD when orderId or restaurantId is absent, empty or not a string. */
+export function requireOrderIdentity(body: Record<string, unknown>): OrderIdentity {
+  const missing = (['orderId', 'restaurantId'] as const).filter((field) => typeof body[field] !== 'string' || body[field] === '');
+  if (missing.length > 0) {
+    throw new ProblemException(
+      400,
+      ErrorCode.MissingRequiredField,
+      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required.`,
+      missing.map((field) => ({ field, message: 'is required (a non-empty string)' })),
+    );
+  }
+  return { orderId: body.orderId as string, restaurantId: body.restaurantId as string };
+}
+
+const MONEY_FIELDS = ['subtotal', 'deliveryFee', 'serviceFee', 'discount', 'taxAmount', 'total'] as const;
+
+/**
+ * Step 7: every field rule, as one `errors` list — the DTO's (types, lengths, enums, items,
+ * unknown fields), then the domain's money, currency and coordinate rules for fields the DTO did
+ * not already refuse, then strings PostgreSQL could not store. Empty when the order is valid.
+ */
+export function validateOrder(body: Record<string, unknown>): FieldError[] {
+  const dtoErrors = toFieldErrors(
+    validateSync(plainToInstance(ThirdPartyOrderDto, body), {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      stopAtFirstError: true,
+      validationError: { target: false, value: false },
+    }),
+  );
+  const refused = new Set(dtoErrors.map((error) => error.field));
+  const domainErrors = [...checkOrderMoney(amountsOf(body)), ...checkDeliveryCoordinates(body)].filter((error) => !refused.has(error.field));
+  return [...dtoErrors, ...domainErrors, ...unstorableStrings(body)];
+}
+
+/** The money fields as the domain checks take them (items that are not objects are the DTO's to report). */
+function amountsOf(body: Record<string, unknown>): OrderAmounts {
+  const amounts: Record<string, unknown> = { currency: body.currency };
+  for (const field of MONEY_FIELDS) amounts[field] = body[field];
+  if (Array.isArray(body.items)) {
+    amounts.items = body.items.map((item): ItemAmounts => (item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as ItemAmounts) : {}));
+  }
+  return amounts as OrderAmounts;
+}
+
+/** PostgreSQL jsonb refuses NUL characters and unpaired surrogates: such strings are a 422, not a 500. */
+function unstorableStrings(value: unknown, path = ''): FieldError[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') || !(value as string & { isWellFormed(): boolean }).isWellFormed()
+      ? [{ field: path, message: 'must not contain NUL characters or unpaired surrogates' }]
+      : [];
+  }
+  if (value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableStrings(item, `${path}[${index}]`));
+  return Object.entries(value).flatMap(([key, item]) => unstorableStrings(item, path ? `${path}.${key}` : key));
+}

@@ -1,0 +1,263 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RoutingKey } from '@courier/contracts';
+import { CORRELATION_HEADER } from '@courier/logging';
+import { AccountRow, accountFromRow, IntakeAccount } from '../accounts/intake-account';
+import { WriteCoalescer } from '../database/write-coalescer';
+import { CoordinatesSource, IntakeOrderRow } from './intake-order';
+
+/** An order about to be accepted (first time, or again after a failure). */
+export interface AcceptedOrder {
+  restaurantId: string;
+  orderId: string;
+  yemekKuryeOrderId: string;
+  payloadHash: string;
+  payload: Record<string, unknown>;
+  receivedAt: Date;
+  /** The request's correlation id, carried into the event's headers. */
+  correlationId?: string;
+}
+
+/** How an order's processing ended, with the event that says so. */
+export interface ProcessingOutcome {
+  yemekKuryeOrderId: string;
+  state: 'PROCESSED' | 'FAILED';
+  at: Date;
+  failureReason?: string;
+  coordinates?: { latitude: number; longitude: number; source: CoordinatesSource };
+  event: { routingKey: RoutingKey; payload: unknown; headers: Record<string, string> };
+}
+
+export interface OrderToProcess {
+  row: IntakeOrderRow;
+  account: IntakeAccount | null;
+}
+
+/** Statements at once per kind (the pool of DATABASE_POOL_SIZE also serves the relay) and rows each. */
+const INSERT_BATCHING = { maxBatch: 100, maxInFlight: 3 };
+const PROCESSING_BATCHING = { maxBatch: 100, maxInFlight: 2 };
+
+export interface StatusHistoryRow {
+  sequence: number;
+  status: string;
+  previous_status: string | null;
+  occurred_at: Date;
+}
+
+const ORDER_COLUMNS = `restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, state, attempt, received_at, processed_at,
+  failed_at, failure_reason, order_number, delivery_latitude, delivery_longitude, coordinates_source`;
+
+/**
+ * The order.received payload (OrderReceivedEvent) built in SQL from the order's columns. Each
+ * statement that accepts an order writes this outbox row in the same statement (a data-modifying
+ * CTE): one round trip, one transaction, so a 202 always has its event and vice versa.
+ */
+const ORDER_RECEIVED_PAYLOAD = `jsonb_build_object('yemekKuryeOrderId', yemek_kurye_order_id, 'restaurantId', restaurant_id, 'orderId', order_id)`;
+
+/** Outbox headers of an accepted order's event: its request's correlation id. */
+function eventHeaders(order: AcceptedOrder): Record<string, string> {
+  return order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {};
+}
+
+/** intake's orders table and status history, in SQL: the hot paths are one statement per batch of concurrent requests. */
+@Injectable()
+export class OrdersRepository {
+  private readonly inserts = new WriteCoalescer<AcceptedOrder, boolean>((orders) => this.insertBatch(orders), INSERT_BATCHING);
+  private readonly processingReads = new WriteCoalescer<string, OrderToProcess | undefined>((ids) => this.loadBatch(ids), PROCESSING_BATCHING);
+  private readonly processingWrites = new WriteCoalescer<ProcessingOutcome, boolean>((outcomes) => this.completeBatch(outcomes), PROCESSING_BATCHING);
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Stores a new order with its order.received event; false when (restaurant, orderId) already
+   * exists. Concurrent calls share one statement (WriteCoalescer); each still learns whether its
+   * own row went in, and answers only after the commit.
+   */
+  insertAccepted(order: AcceptedOrder): Promise<boolean> {
+    return this.inserts.submit(order);
+  }
+
+  /** Accepts a FAILED order again (new id, payload and time), with its event; false when it is no longer FAILED. */
+  async acceptFailedAgain(order: AcceptedOrder): Promise<boolean> {
+    const rows: Array<{ changed: number }> = await this.dataSource.query(
+      `WITH changed AS (
+         UPDATE orders SET yemek_kurye_order_id = $3, payload_hash = $4, payload = $5::jsonb, state = 'ACCEPTED', attempt = attempt + 1,
+                received_at = $6, processed_at = NULL, failed_at = NULL, failure_reason = NULL, order_number = NULL,
+                delivery_latitude = NULL, delivery_longitude = NULL, coordinates_source = NULL, requeued_at = NULL
+          WHERE restaurant_id = $1 AND order_id = $2 AND state = 'FAILED'
+          RETURNING restaurant_id, order_id, yemek_kurye_order_id
+       ), event AS (
+         INSERT INTO outbox_messages (id, routing_key, payload, headers)
+         SELECT gen_random_uuid(), $7, ${ORDER_RECEIVED_PAYLOAD}, $8::jsonb FROM changed
+       )
+       SELECT count(*)::int AS changed FROM changed`,
+      [
+        order.restaurantId,
+        order.orderId,
+        order.yemekKuryeOrderId,
+        order.payloadHash,
+        JSON.stringify(order.payload),
+        order.receivedAt,
+        RoutingKey.OrderReceived,
+        JSON.stringify(eventHeaders(order)),
+      ],
+    );
+    return rows[0].changed > 0;
+  }
+
+  async find(restaurantId: string, orderId: string): Promise<IntakeOrderRow | undefined> {
+    const rows: IntakeOrderRow[] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE restaurant_id = $1 AND order_id = $2`, [restaurantId, orderId]);
+    return rows[0];
+  }
+
+  /** The order of `yemekKuryeOrderId` with its account, for processing (concurrent reads share a statement). */
+  loadForProcessing(yemekKuryeOrderId: string): Promise<OrderToProcess | undefined> {
+    return this.processingReads.submit(yemekKuryeOrderId);
+  }
+
+  /**
+   * Ends processing: moves the order from ACCEPTED to the outcome's state and writes its event, in
+   * one statement (concurrent outcomes share it). False when the order was no longer ACCEPTED:
+   * the state move is what makes processing idempotent, whatever message asked for it.
+   */
+  completeProcessing(outcome: ProcessingOutcome): Promise<boolean> {
+    return this.processingWrites.submit(outcome);
+  }
+
+  /**
+   * Publishes order.received again for orders ACCEPTED (or last re-published) longer ago than
+   * `olderThanMs`: the cure for an event dead-lettered while the database was down. Rows are
+   * claimed with SKIP LOCKED so replicas sweeping at once take different ones. Returns how many.
+   */
+  async requeueStuck(olderThanMs: number, limit = 100): Promise<number> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH stuck AS (
+         SELECT restaurant_id, order_id FROM orders
+          WHERE state = 'ACCEPTED' AND coalesce(requeued_at, received_at) < now() - ($1::bigint * interval '1 millisecond')
+          ORDER BY received_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), requeued AS (
+         UPDATE orders SET requeued_at = now() FROM stuck
+          WHERE orders.restaurant_id = stuck.restaurant_id AND orders.order_id = stuck.order_id
+          RETURNING orders.restaurant_id, orders.order_id, orders.yemek_kurye_order_id
+       )
+       INSERT INTO outbox_messages (id, routing_key, payload, headers)
+       SELECT gen_random_uuid(), $3, ${ORDER_RECEIVED_PAYLOAD}, '{}'::jsonb FROM requeued
+       RETURNING id`,
+      [olderThanMs, limit, RoutingKey.OrderReceived],
+    );
+    return rows.length;
+  }
+
+  /** Records a status change of an order intake knows; false when it was already recorded or the order is not intake's. */
+  async recordStatus(entry: { yemekKuryeOrderId: string; sequence: number; status: string; previousStatus: string | null; orderNumber: string | null; occurredAt: Date }): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH recorded AS (
+         INSERT INTO order_status_history (yemek_kurye_order_id, sequence, status, previous_status, order_number, occurred_at)
+         SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM orders WHERE yemek_kurye_order_id = $1)
+         ON CONFLICT (yemek_kurye_order_id, sequence) DO NOTHING
+         RETURNING 1
+       ), numbered AS (
+         UPDATE orders SET order_number = $5
+          WHERE yemek_kurye_order_id = $1 AND $5::text IS NOT NULL AND order_number IS DISTINCT FROM $5::text
+       )
+       SELECT 1 FROM recorded`,
+      [entry.yemekKuryeOrderId, entry.sequence, entry.status, entry.previousStatus, entry.orderNumber, entry.occurredAt],
+    );
+    return rows.length > 0;
+  }
+
+  async history(yemekKuryeOrderId: string): Promise<StatusHistoryRow[]> {
+    return this.dataSource.query(
+      'SELECT sequence, status, previous_status, occurred_at FROM order_status_history WHERE yemek_kurye_order_id = $1 ORDER BY sequence',
+      [yemekKuryeOrderId],
+    );
+  }
+
+  /**
+   * One statement for a batch of new orders and their events: rows that conflict with an existing
+   * order (or an earlier row of the batch) are skipped, and only inserted rows get an event.
+   */
+  private async insertBatch(orders: AcceptedOrder[]): Promise<boolean[]> {
+    const rows = orders.map((order) => ({
+      restaurant_id: order.restaurantId,
+      order_id: order.orderId,
+      yemek_kurye_order_id: order.yemekKuryeOrderId,
+      payload_hash: order.payloadHash,
+      payload: order.payload,
+      received_at: order.receivedAt.toISOString(),
+      // The flush runs in one request's async context: each order carries its own correlation id.
+      headers: eventHeaders(order),
+    }));
+    const inserted: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
+      `WITH incoming AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(restaurant_id text, order_id text, yemek_kurye_order_id uuid,
+                                                          payload_hash text, payload jsonb, received_at timestamptz, headers jsonb)
+       ), changed AS (
+         INSERT INTO orders (restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, state, received_at)
+         SELECT restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, 'ACCEPTED', received_at FROM incoming
+         ORDER BY restaurant_id, order_id -- one key order for every batch: concurrent batches cannot deadlock
+         ON CONFLICT (restaurant_id, order_id) DO NOTHING
+         RETURNING yemek_kurye_order_id
+       ), event AS (
+         INSERT INTO outbox_messages (id, routing_key, payload, headers)
+         SELECT gen_random_uuid(), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers
+           FROM changed JOIN incoming USING (yemek_kurye_order_id)
+       )
+       SELECT yemek_kurye_order_id FROM changed`,
+      [JSON.stringify(rows), RoutingKey.OrderReceived],
+    );
+    const insertedIds = new Set(inserted.map((row) => row.yemek_kurye_order_id));
+    return orders.map((order) => insertedIds.has(order.yemekKuryeOrderId));
+  }
+
+  private async loadBatch(ids: string[]): Promise<Array<OrderToProcess | undefined>> {
+    const rows: Array<IntakeOrderRow & { account: AccountRow | null }> = await this.dataSource.query(
+      `SELECT ${ORDER_COLUMNS.replace(/(\w+)/g, 'o.$1')}, CASE WHEN a.restaurant_id IS NULL THEN NULL ELSE to_jsonb(a) END AS account
+         FROM orders o LEFT JOIN accounts a ON a.restaurant_id = o.restaurant_id
+        WHERE o.yemek_kurye_order_id = ANY($1::uuid[])`,
+      [[...new Set(ids)]],
+    );
+    const byId = new Map(rows.map(({ account, ...row }) => [row.yemek_kurye_order_id, { row, account: account ? accountFromRow(account) : null }]));
+    return ids.map((id) => byId.get(id));
+  }
+
+  private async completeBatch(outcomes: ProcessingOutcome[]): Promise<boolean[]> {
+    // One outcome per order per statement (a second one, from a duplicate message, changes nothing).
+    const first = new Map<string, ProcessingOutcome>();
+    for (const outcome of outcomes) if (!first.has(outcome.yemekKuryeOrderId)) first.set(outcome.yemekKuryeOrderId, outcome);
+    const input = [...first.values()].map((outcome) => ({
+      yemek_kurye_order_id: outcome.yemekKuryeOrderId,
+      state: outcome.state,
+      at: outcome.at.toISOString(),
+      failure_reason: outcome.failureReason ?? null,
+      latitude: outcome.coordinates?.latitude ?? null,
+      longitude: outcome.coordinates?.longitude ?? null,
+      coordinates_source: outcome.coordinates?.source ?? null,
+      routing_key: outcome.event.routingKey,
+      event: outcome.event.payload,
+      headers: outcome.event.headers,
+    }));
+    const changed: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(yemek_kurye_order_id uuid, state text, at timestamptz, failure_reason text,
+           latitude double precision, longitude double precision, coordinates_source text, routing_key text, event jsonb, headers jsonb)
+       ), changed AS (
+         UPDATE orders SET state = input.state,
+                processed_at = CASE WHEN input.state = 'PROCESSED' THEN input.at END,
+                failed_at = CASE WHEN input.state = 'FAILED' THEN input.at END,
+                failure_reason = input.failure_reason,
+                delivery_latitude = input.latitude, delivery_longitude = input.longitude, coordinates_source = input.coordinates_source
+           FROM input
+          WHERE orders.yemek_kurye_order_id = input.yemek_kurye_order_id AND orders.state = 'ACCEPTED'
+          RETURNING orders.yemek_kurye_order_id
+       ), event AS (
+         INSERT INTO outbox_messages (id, routing_key, payload, headers)
+         SELECT gen_random_uuid(), input.routing_key, input.event, input.headers FROM input JOIN changed USING (yemek_kurye_order_id)
+       )
+       SELECT yemek_kurye_order_id FROM changed`,
+      [JSON.stringify(input)],
+    );
+    const changedIds = new Set(changed.map((row) => row.yemek_kurye_order_id));
+    return outcomes.map((outcome) => first.get(outcome.yemekKuryeOrderId) === outcome && changedIds.has(outcome.yemekKuryeOrderId));
+  }
+}

@@ -1,0 +1,65 @@
+import { DataSource } from 'typeorm';
+import { WriteCoalescer } from '../database/write-coalescer';
+import { RATE_LIMIT_WINDOW_MS, RateLimitStore } from './rate-limit.store';
+
+interface Hit {
+  scope: string;
+  keyHash: string;
+  windowStart: number;
+}
+
+/**
+ * Counters in the UNLOGGED table rate_limit_counters, so the one-machine mode and deployments
+ * without Redis still share the limit across replicas. Each request is counted by an upsert;
+ * concurrent ones share a statement (`count + n`), and each learns its own position in the
+ * window's count, exactly as if they had run one by one. Old windows are deleted once a minute.
+ */
+export class PostgresRateLimitStore implements RateLimitStore {
+  readonly kind = 'postgres' as const;
+  private readonly purgeTimer: NodeJS.Timeout;
+  private readonly hits = new WriteCoalescer<Hit, number>((hits) => this.countBatch(hits), { maxBatch: 500, maxInFlight: 2 });
+
+  constructor(private readonly dataSource: DataSource) {
+    this.purgeTimer = setInterval(() => void this.purge().catch(() => undefined), RATE_LIMIT_WINDOW_MS);
+    this.purgeTimer.unref();
+  }
+
+  increment(scope: string, keyHash: string, windowStart: number): Promise<number> {
+    return this.hits.submit({ scope, keyHash, windowStart });
+  }
+
+  async purge(now = Date.now()): Promise<void> {
+    await this.dataSource.query('DELETE FROM rate_limit_counters WHERE window_start < $1', [now - 2 * RATE_LIMIT_WINDOW_MS]);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.purgeTimer);
+  }
+
+  private async countBatch(hits: Hit[]): Promise<number[]> {
+    // One row per counter (an upsert may touch a row once per statement), with its number of hits.
+    const counters = new Map<string, { hit: Hit; indexes: number[] }>();
+    hits.forEach((hit, index) => {
+      const id = `${hit.scope}\n${hit.keyHash}\n${hit.windowStart}`;
+      const counter = counters.get(id);
+      if (counter) counter.indexes.push(index);
+      else counters.set(id, { hit, indexes: [index] });
+    });
+    const entries = [...counters.values()];
+    const rows: Array<{ scope: string; key_hash: string; window_start: string; count: number }> = await this.dataSource.query(
+      `INSERT INTO rate_limit_counters (scope, key_hash, window_start, count)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])
+       ON CONFLICT (scope, key_hash, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
+       RETURNING scope, key_hash, window_start, count`,
+      [entries.map((entry) => entry.hit.scope), entries.map((entry) => entry.hit.keyHash), entries.map((entry) => entry.hit.windowStart), entries.map((entry) => entry.indexes.length)],
+    );
+    const counts = new Array<number>(hits.length);
+    for (const row of rows) {
+      // The window's count after this statement; the batch's hits take its last n places.
+      const entry = counters.get(`${row.scope}\n${row.key_hash}\n${row.window_start}`)!;
+      const first = row.count - entry.indexes.length;
+      entry.indexes.forEach((index, position) => (counts[index] = first + position + 1));
+    }
+    return counts;
+  }
+}
