@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { AccountSnapshot, IntegrationUpsertedEvent, Queues, RoutingKey } from '@courier/contracts';
+import { InProcessBroker } from '@courier/messaging';
+import { newRestaurantId, startTestApp, TestApp } from '../../test/harness';
+
+jest.setTimeout(60_000);
+
+function account(restaurantId: string, version: number, changes: Partial<AccountSnapshot> = {}): AccountSnapshot {
+  return {
+    restaurantId,
+    name: `Restaurant v${version}`,
+    status: 'active',
+    apiKeyHash: 'a'.repeat(64),
+    apiSecretHash: 'b'.repeat(64),
+    thirdParty: { integrationId: randomUUID(), providerRestaurantId: 'pos-1', isActive: true },
+    webhooks: { statusUrl: 'https://pos.example.com/status', cancelUrl: null, signingSecretCiphertext: 'v1:k1:secret-ciphertext' },
+    version,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    occurredAt: new Date(Date.UTC(2025, 0, 1, 0, version)).toISOString(),
+    ...changes,
+  };
+}
+
+function integration(restaurantId: string, integrationId: string, version: number, changes: Partial<IntegrationUpsertedEvent> = {}): IntegrationUpsertedEvent {
+  return {
+    integrationId,
+    restaurantId,
+    platform: 'PLATFORM_B',
+    providerRestaurantId: `b-${version}`,
+    isActive: true,
+    settings: { chainCode: 'chain', username: 'user' },
+    secrets: { password: `v1:k1:ciphertext-${version}` },
+    version,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    occurredAt: new Date(Date.UTC(2025, 0, 1, 0, version)).toISOString(),
+    ...changes,
+  };
+}
+
+/** The dispatcher's copy of accounts and integrations, from integrations-api's events. */
+describe('account directory (status-dispatcher.account-events)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  const storedAccount = async (restaurantId: string) => (await t.sql('SELECT name, status, third_party, version FROM restaurant_accounts WHERE restaurant_id = $1', [restaurantId]))[0];
+  const storedIntegration = async (integrationId: string) =>
+    (await t.sql('SELECT provider_restaurant_id, is_active, settings, secrets, version, deleted_at FROM integrations WHERE integration_id = $1', [integrationId]))[0];
+
+  it('keeps the newest account snapshot, whatever the order of arrival; only what the dispatcher needs', async () => {
+    const restaurantId = newRestaurantId();
+    const created = account(restaurantId, 1);
+    await t.deliver(RoutingKey.AccountCreated, created);
+    await t.deliver(RoutingKey.AccountDisabled, account(restaurantId, 3, { status: 'disabled', thirdParty: created.thirdParty }));
+    // Late and duplicate snapshots change nothing.
+    await t.deliver(RoutingKey.AccountUpdated, account(restaurantId, 2, { name: 'stale' }));
+    await t.deliver(RoutingKey.AccountCreated, created);
+    expect(await storedAccount(restaurantId)).toEqual({ name: 'Restaurant v3', status: 'disabled', third_party: created.thirdParty, version: 3 });
+    const columns = await t.sql(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'dispatcher' AND table_name = 'restaurant_accounts'`);
+    expect(columns.map((column) => column.column_name)).not.toEqual(expect.arrayContaining(['api_key_hash']));
+  });
+
+  it('keeps integrations with secret ciphertexts, newest version wins, deletes leave a tombstone', async () => {
+    const restaurantId = newRestaurantId();
+    const integrationId = randomUUID();
+    await t.deliver(RoutingKey.IntegrationUpserted, integration(restaurantId, integrationId, 1));
+    await t.deliver(RoutingKey.IntegrationUpserted, integration(restaurantId, integrationId, 2, { isActive: false }));
+    expect(await storedIntegration(integrationId)).toEqual({
+      provider_restaurant_id: 'b-2',
+      is_active: false,
+      settings: { chainCode: 'chain', username: 'user' },
+      secrets: { password: 'v1:k1:ciphertext-2' },
+      version: 2,
+      deleted_at: null,
+    });
+
+    await t.deliver(RoutingKey.IntegrationDeleted, { integrationId, restaurantId, platform: 'PLATFORM_B', providerRestaurantId: 'b-2', version: 3, occurredAt: '2025-01-01T00:03:00.000Z' });
+    // An upsert that arrives after the delete, with an older version, does not bring it back.
+    await t.deliver(RoutingKey.IntegrationUpserted, integration(restaurantId, integrationId, 2));
+    expect(await storedIntegration(integrationId)).toEqual({
+      provider_restaurant_id: 'b-2',
+      is_active: false,
+      settings: {},
+      secrets: {},
+      version: 3,
+      deleted_at: new Date('2025-01-01T00:03:00.000Z'),
+    });
+  });
+
+  it('a delete that arrives first is kept as a tombstone too', async () => {
+    const restaurantId = newRestaurantId();
+    const integrationId = randomUUID();
+    await t.deliver(RoutingKey.IntegrationDeleted, { integrationId, restaurantId, platform: 'PLATFORM_A', providerRestaurantId: 'a-1', version: 2, occurredAt: '2025-01-01T00:02:00.000Z' });
+    await t.deliver(RoutingKey.IntegrationUpserted, integration(restaurantId, integrationId, 1, { platform: 'PLATFORM_A' }));
+    expect(await storedIntegration(integrationId)).toMatchObject({ version: 2, is_active: false, secrets: {} });
+  });
+
+  it('dead-letters a malformed account event after the delivery limit', async () => {
+    const broker = InProcessBroker.shared();
+    const before = broker.deadLetters(Queues.dispatcherAccountEvents.name).length;
+    const restaurantId = newRestaurantId();
+    await t.deliver(RoutingKey.AccountUpdated, { ...account(restaurantId, 1), version: 0 });
+    expect(broker.deadLetters(Queues.dispatcherAccountEvents.name).length - before).toBe(1);
+    expect(await storedAccount(restaurantId)).toBeUndefined();
+  });
+});

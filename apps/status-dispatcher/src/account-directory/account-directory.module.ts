@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AccountDirectoryConsumer } from './account-directory.consumer';
+
+/**
+ * The dispatcher's read model of restaurant accounts and integrations (tables restaurant_accounts
+ * and integrations). The order lifecycle does not consult it; the platform status push will.
+ */
+@Module({
+  providers: [AccountDirectoryConsumer],
+})
+export class AccountDirectoryModule {}

@@ -1,0 +1,42 @@
+import { Module, Type } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
+import { AppConfigModule } from '@courier/config';
+import { HealthModule } from '@courier/health';
+import { LoggingModule } from '@courier/logging';
+import { MessagingModule } from '@courier/messaging';
+import { MetricsModule } from '@courier/observability';
+import { PersistenceModule } from '@courier/persistence';
+import { AccountDirectoryModule } from '../account-directory/account-directory.module';
+import { OrdersModule } from '../orders/orders.module';
+import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
+import { StatusUpdatesModule } from '../status-updates/status-updates.module';
+import { DispatcherConfig } from './status-dispatcher.config';
+import { PERSISTENCE } from './persistence';
+
+export interface AppModuleOptions {
+  /** Where log lines go (default stdout): tests read them. */
+  logDestination?: DestinationStream;
+}
+
+/** The status-dispatcher module; options exist for tests (and a composer) to swap the log sink. */
+export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
+  @Module({
+    imports: [
+      AppConfigModule.forRoot(DispatcherConfig),
+      LoggingModule.forRoot({ service: 'status-dispatcher', destination: options.logDestination }),
+      PersistenceModule.forRoot(PERSISTENCE),
+      MessagingModule.forRoot({ service: 'status-dispatcher' }),
+      // Transitions and pushes keep working through a broker outage (the outbox holds the events).
+      HealthModule.forRoot({ database: true, broker: 'reported' }),
+      MetricsModule.forRoot({ service: 'status-dispatcher' }),
+      AccountDirectoryModule,
+      OrdersModule,
+      PlatformOrdersModule,
+      StatusUpdatesModule,
+    ],
+  })
+  class AppModule {}
+  return AppModule;
+}
+
+export const AppModule = createAppModule();

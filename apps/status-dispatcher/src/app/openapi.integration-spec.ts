@@ -1,0 +1,82 @@
+import { startTestApp, TestApp } from '../../test/harness';
+
+jest.setTimeout(60_000);
+
+describe('OpenAPI document (/docs-json, /docs) and health', () => {
+  let t: TestApp;
+  let document: any;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    document = (await t.http.get('/docs-json')).body;
+  });
+  afterAll(() => t?.close());
+
+  it('is OpenAPI 3 and served as a page too', async () => {
+    expect(document.openapi).toMatch(/^3\./);
+    const page = await t.http.get('/docs/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger');
+  });
+
+  it('describes every internal endpoint, with the internal key and its error answers', () => {
+    const expected: Array<[string, string, string[]]> = [
+      ['post', '/internal/orders/{yemekKuryeOrderId}/transitions', ['200', '400', '401', '404', '409', '413', '422', '500']],
+      ['get', '/internal/orders/{yemekKuryeOrderId}', ['200', '401', '404', '500']],
+      ['post', '/internal/orders/status', ['202', '400', '401', '404', '409', '413', '422', '500']],
+      ['get', '/internal/status-updates/{statusUpdateId}', ['200', '401', '404', '500']],
+    ];
+    for (const [method, path, statuses] of expected) {
+      const operation = document.paths[path]?.[method];
+      expect({ path, method, found: Boolean(operation) }).toEqual({ path, method, found: true });
+      for (const status of statuses) expect({ path, method, status, found: Boolean(operation.responses[status]) }).toEqual({ path, method, status, found: true });
+      expect(operation.security).toEqual([{ 'X-Internal-Api-Key': [] }]);
+      expect(operation.responses['401'].content['application/problem+json']).toBeDefined();
+    }
+    expect(document.components.securitySchemes).toEqual({
+      'X-Internal-Api-Key': { type: 'apiKey', in: 'header', name: 'X-Internal-Api-Key' },
+      'x-api-key': { type: 'apiKey', in: 'header', name: 'x-api-key' },
+    });
+  });
+
+  it('documents the transition body and the order it answers with', () => {
+    const body = document.components.schemas.TransitionRequestDto;
+    expect(body.required).toEqual(['trigger']);
+    expect(body.properties.trigger.enum).toEqual(['APPROVE', 'ROUTE', 'ASSIGN', 'ACCEPT', 'PREPARE', 'PICK_UP', 'DELIVER', 'CANCEL']);
+    expect(Object.keys(body.properties).sort()).toEqual(['cancelReasonId', 'canceledBy', 'occurredAt', 'reason', 'trigger']);
+    const order = document.components.schemas.OrderDto;
+    expect(order.properties).toEqual(expect.objectContaining({ id: expect.anything(), orderId: expect.anything(), orderNumber: expect.anything(), status: expect.anything(), history: expect.anything() }));
+    expect(document.paths['/internal/orders/{yemekKuryeOrderId}/transitions'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/OrderDto');
+  });
+
+  it('documents the status push body, its 202 and the status update', () => {
+    const body = document.components.schemas.StatusUpdateRequestDto;
+    expect(body.required.sort()).toEqual(['action', 'platform', 'providerOrderId']);
+    expect(body.properties.action.enum).toEqual(['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER', 'CANCEL', 'REJECT']);
+    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason']);
+    expect(document.paths['/internal/orders/status'].post.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/StatusUpdateAcceptedDto');
+    expect(document.components.schemas.StatusUpdateDto.properties.state.enum).toEqual(['queued', 'held', 'sent', 'retrying', 'failed', 'skipped']);
+    expect(document.components.schemas.StatusUpdateDto.properties).toEqual(expect.objectContaining({ releaseAt: expect.anything(), attempts: expect.anything(), platformAnswer: expect.anything() }));
+  });
+
+  it('documents the platform callbacks with their own authentication (not the internal key)', () => {
+    const callbacks: Array<[string, string, string[]]> = [
+      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '422']],
+      ['post', '/platforms/platform-a/orders/cancelled', ['200', '401', '422']],
+      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '401', '403', '404', '422']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '401', '404', '422']],
+      ['post', '/platforms/platform-d/orders', ['200', '401', '403', '422']],
+    ];
+    for (const [method, path, statuses] of callbacks) {
+      const operation = document.paths[path]?.[method];
+      expect({ path, found: Boolean(operation) }).toEqual({ path, found: true });
+      for (const status of statuses) expect({ path, status, found: Boolean(operation.responses[status]) }).toEqual({ path, status, found: true });
+      expect(JSON.stringify(operation.security ?? [])).not.toContain('X-Internal-Api-Key');
+    }
+  });
+
+  it('answers /health and /health/ready without a key', async () => {
+    expect((await t.http.get('/health')).status).toBe(200);
+    expect((await t.http.get('/health/ready')).status).toBe(200);
+  });
+});

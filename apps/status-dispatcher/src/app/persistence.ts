@@ -1,0 +1,14 @@
+import { MESSAGING_ENTITIES } from '@courier/messaging';
+import { PersistenceSettings } from '@courier/persistence';
+import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
+import { CreateOrders1763800000000 } from '../migrations/1763800000000-CreateOrders';
+import { CreateAccountDirectory1763800001000 } from '../migrations/1763800001000-CreateAccountDirectory';
+import { CreatePlatformDispatch1763900000000 } from '../migrations/1763900000000-CreatePlatformDispatch';
+
+/** status-dispatcher's tables live in its own schema, with its own migrations table. */
+export const PERSISTENCE: PersistenceSettings = {
+  schema: 'dispatcher',
+  // Orders, status updates and poll cursors are read and written with plain SQL: no entities of their own.
+  entities: [...MESSAGING_ENTITIES],
+  migrations: [InitMessaging1763740000000, CreateOrders1763800000000, CreateAccountDirectory1763800001000, CreatePlatformDispatch1763900000000],
+};

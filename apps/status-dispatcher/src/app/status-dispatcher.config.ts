@@ -1,0 +1,120 @@
+import { IsInt, IsOptional, IsString, Max, Min, MinLength, registerDecorator, ValidationOptions } from 'class-validator';
+import { BaseConfig, ToList, ToNumber } from '@courier/config';
+import { parseEncryptionKeys } from '@courier/crypto';
+
+/** Shortest internal key accepted: a guessable key would open every order's lifecycle. */
+export const MIN_INTERNAL_API_KEY_LENGTH = 16;
+
+/** Why a key list is refused, naming the variable but never echoing a key. */
+export function internalKeyListProblem(value: unknown, variable: string): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) {
+    return `${variable} is required: comma-separated keys, each at least ${MIN_INTERNAL_API_KEY_LENGTH} characters`;
+  }
+  const short = value.findIndex((key) => typeof key !== 'string' || key.length < MIN_INTERNAL_API_KEY_LENGTH);
+  if (short >= 0) return `${variable}: key ${short + 1} is shorter than ${MIN_INTERNAL_API_KEY_LENGTH} characters`;
+  return undefined;
+}
+
+function IsInternalKeyList(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isInternalKeyList',
+      target: target.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => internalKeyListProblem(value, propertyName) === undefined,
+        defaultMessage: (args) => internalKeyListProblem(args?.value, propertyName) ?? `${propertyName} is invalid`,
+      },
+    });
+}
+
+function IsEncryptionKeyList(options?: ValidationOptions) {
+  const problem = (value: unknown, variable: string): string | undefined => {
+    try {
+      parseEncryptionKeys(typeof value === 'string' ? value : undefined, variable);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isEncryptionKeyList',
+      target: target.constructor,
+      propertyName,
+      options,
+      validator: {
+        validate: (value: unknown) => problem(value, propertyName) === undefined,
+        defaultMessage: (args) => problem(args?.value, propertyName) ?? `${propertyName} is invalid`,
+      },
+    });
+}
+
+/** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig (libs/platforms). */
+export class DispatcherConfig extends BaseConfig {
+  @ToNumber()
+  @IsInt({ message: 'STATUS_DISPATCHER_PORT must be an integer port number' })
+  @Min(1)
+  @Max(65535)
+  STATUS_DISPATCHER_PORT: number = 3002;
+
+  /**
+   * Keys of the internal endpoints (X-Internal-Api-Key), comma-separated; every one is accepted,
+   * so a new key can be added, callers moved to it, and the old one removed (rotation).
+   */
+  @ToList()
+  @IsInternalKeyList()
+  INTERNAL_API_KEYS!: string[];
+
+  /** Opens the integrations' secret ciphertexts (the platform calls need the credentials). */
+  @IsEncryptionKeyList()
+  SECRETS_ENCRYPTION_KEYS!: string;
+
+  /** PLATFORM_A's PREPARE waits this long after approval (guard 4), and each step this long after the previous one. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_PREPARE_HOLD_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_PREPARE_HOLD_MS: number = 60_000;
+
+  /** The static `x-api-key` PLATFORM_A sends with its new- and cancelled-order webhooks. Unset: they are refused (401). */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'PLATFORM_A_WEBHOOK_API_KEY must be at least 16 characters' })
+  PLATFORM_A_WEBHOOK_API_KEY?: string;
+
+  /** The bearer token PLATFORM_B's middleware sends to our plugin endpoints. Unset: they are refused (401). */
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'PLATFORM_B_PLUGIN_TOKEN must be at least 16 characters' })
+  PLATFORM_B_PLUGIN_TOKEN?: string;
+
+  /** How often each active PLATFORM_C integration's packages are polled. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_C_POLL_INTERVAL_MS must be an integer' })
+  @Min(100)
+  PLATFORM_C_POLL_INTERVAL_MS: number = 30_000;
+
+  /** How far back the first poll of an integration looks. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_C_POLL_LOOKBACK_MS must be an integer' })
+  @Min(0)
+  PLATFORM_C_POLL_LOOKBACK_MS: number = 3_600_000;
+
+  /** First retry delay of a platform call (doubles per attempt, ±20 % jitter). */
+  @ToNumber()
+  @IsInt({ message: 'STATUS_PUSH_RETRY_BASE_MS must be an integer' })
+  @Min(10)
+  STATUS_PUSH_RETRY_BASE_MS: number = 1_000;
+
+  @ToNumber()
+  @IsInt({ message: 'STATUS_PUSH_RETRY_MAX_DELAY_MS must be an integer' })
+  @Min(10)
+  STATUS_PUSH_RETRY_MAX_DELAY_MS: number = 60_000;
+
+  /** A status update still not sent this long after it was accepted is failed. */
+  @ToNumber()
+  @IsInt({ message: 'STATUS_PUSH_RETRY_MAX_AGE_MS must be an integer' })
+  @Min(1_000)
+  STATUS_PUSH_RETRY_MAX_AGE_MS: number = 3_600_000;
+}

@@ -1,0 +1,74 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CANCEL_REASON_IDS, CANCELING_PARTIES, ORDER_STATUSES, ORDER_TRIGGERS } from '@courier/domain';
+
+/** One state of the order: its creation (trigger null, sequence 0) or a move. */
+export class OrderStatusChangeDto {
+  @ApiProperty({ example: 1, description: '0 at creation, +1 per move; the `sequence` of the change\'s event.' })
+  sequence: number;
+
+  @ApiProperty({ enum: ORDER_STATUSES, example: 'VALIDATED' })
+  status: string;
+
+  @ApiProperty({ enum: ORDER_STATUSES, nullable: true, example: 'NEW' })
+  previousStatus: string | null;
+
+  @ApiProperty({ enum: ORDER_TRIGGERS, nullable: true, example: 'APPROVE' })
+  trigger: string | null;
+
+  @ApiProperty({ example: '2025-06-01T09:30:00.000Z', description: 'Time of the change (UTC), as its event carries it.' })
+  timestamp: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  reason: string | null;
+
+  @ApiProperty({ enum: CANCEL_REASON_IDS, nullable: true })
+  cancelReasonId: string | null;
+
+  @ApiProperty({ enum: CANCELING_PARTIES, nullable: true })
+  canceledBy: string | null;
+}
+
+/** An order as the internal endpoints return it. */
+export class OrderDto {
+  @ApiProperty({ format: 'uuid', description: 'The yemekKuryeOrderId.' })
+  id: string;
+
+  @ApiProperty({ example: 'POS-10045', description: 'The sender\'s order id.' })
+  orderId: string;
+
+  @ApiProperty({ example: '17', description: 'Per-restaurant sequence number (1, 2, ...), as a string.' })
+  orderNumber: string;
+
+  @ApiProperty({ example: 'rest_Q2x9...' })
+  restaurantId: string;
+
+  @ApiProperty({ example: 'THIRD_PARTY' })
+  provider: string;
+
+  @ApiProperty({ description: 'The customer\'s own id for the restaurant.' })
+  providerRestaurantId: string;
+
+  @ApiProperty({ enum: ORDER_STATUSES })
+  status: string;
+
+  @ApiProperty({ description: 'Number of status changes so far.' })
+  sequence: number;
+
+  @ApiProperty({ description: 'When intake accepted the order.' })
+  receivedAt: string;
+
+  @ApiProperty({ nullable: true, type: String })
+  scheduledDeliveryTime: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: 'Scheduled orders only: delivery time minus one hour; ROUTE and ASSIGN wait for it.' })
+  finalApprovalDueAt: string | null;
+
+  @ApiProperty({ nullable: true, type: String, description: 'When the final approval was marked (order.final_approval_due published).' })
+  finalApprovedAt: string | null;
+
+  @ApiProperty({ description: 'Time of the latest status change.' })
+  statusChangedAt: string;
+
+  @ApiProperty({ type: [OrderStatusChangeDto], description: 'Every state of the order, oldest first.' })
+  history: OrderStatusChangeDto[];
+}

@@ -1,0 +1,77 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Queues, RoutingKey } from '@courier/contracts';
+import { finalApprovalDueAt, INITIAL_ORDER_STATUS, isScheduledOrder } from '@courier/domain';
+import { IncomingMessage, Messaging, TransactionContext, UnitOfWork } from '@courier/messaging';
+import { parseMessagePayload } from '../common/message-payload';
+import { FinalApprovalScheduler } from './final-approval.scheduler';
+import { OrderCreatedPayload, scheduledDeliveryTimeOf } from './order-created.payload';
+import { Order } from './order.model';
+import { findOrderOfSender, insertOrder, lockOrderNumbers, nextOrderNumber } from './order.store';
+
+export const ORDER_CREATION_CONSUMER = 'status-dispatcher.order-creation';
+
+/**
+ * Creates orders from `order.created`, once: the inbox (consumeOnce) drops a redelivered message,
+ * and the per-restaurant counter lock plus an existence check drop a second message for the same
+ * order. The order number comes from that counter, in the same transaction (no gaps, no repeats).
+ */
+@Injectable()
+export class OrderCreationConsumer implements OnModuleInit {
+  private readonly logger = new Logger('OrderCreation');
+
+  constructor(
+    private readonly messaging: Messaging,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly finalApproval: FinalApprovalScheduler,
+  ) {}
+
+  onModuleInit(): void {
+    this.messaging.subscribe(Queues.dispatcherOrderEvents, (message) => this.apply(message));
+  }
+
+  async apply(message: IncomingMessage): Promise<void> {
+    if (message.routingKey !== RoutingKey.OrderCreated) {
+      this.logger.warn({ routingKey: message.routingKey, messageId: message.messageId }, 'order event of an unknown kind ignored');
+      return;
+    }
+    const event = parseMessagePayload(OrderCreatedPayload, message.routingKey, message.payload);
+    const scheduledDeliveryTime = scheduledDeliveryTimeOf(event.details);
+    const applied = await this.unitOfWork.consumeOnce(ORDER_CREATION_CONSUMER, message, (tx) => this.create(tx, event, scheduledDeliveryTime));
+    if (!applied) this.logger.log({ messageId: message.messageId, yemekKuryeOrderId: event.yemekKuryeOrderId }, 'order.created redelivered; already applied');
+  }
+
+  private async create(tx: TransactionContext, event: OrderCreatedPayload, scheduledDeliveryTime: Date | null): Promise<void> {
+    const yemekKuryeOrderId = event.yemekKuryeOrderId.toLowerCase();
+    await lockOrderNumbers(tx.manager, event.restaurantId);
+    const existing = await findOrderOfSender(tx.manager, yemekKuryeOrderId, event.restaurantId, event.provider, event.orderId);
+    if (existing) {
+      const sameOrder = existing === yemekKuryeOrderId;
+      this.logger[sameOrder ? 'log' : 'warn'](
+        { yemekKuryeOrderId, existingId: existing, restaurantId: event.restaurantId },
+        sameOrder ? 'order already exists; order.created ignored' : 'restaurant already has an order with this orderId under another id; order.created ignored',
+      );
+      return;
+    }
+
+    const receivedAt = new Date(event.receivedAt);
+    const scheduled = isScheduledOrder({ scheduledDeliveryTime, acceptedAt: receivedAt });
+    const order: Order = {
+      id: yemekKuryeOrderId,
+      orderId: event.orderId,
+      restaurantId: event.restaurantId,
+      provider: event.provider,
+      providerRestaurantId: event.providerRestaurantId,
+      orderNumber: await nextOrderNumber(tx.manager, event.restaurantId),
+      status: INITIAL_ORDER_STATUS,
+      sequence: 0,
+      receivedAt,
+      scheduledDeliveryTime,
+      finalApprovalDueAt: scheduled ? finalApprovalDueAt(scheduledDeliveryTime!) : null,
+      finalApprovedAt: null,
+      statusChangedAt: receivedAt,
+    };
+    await insertOrder(tx.manager, order, event.details);
+    if (order.finalApprovalDueAt) await this.finalApproval.schedule(tx, order.id, order.finalApprovalDueAt);
+    this.logger.log({ yemekKuryeOrderId, restaurantId: order.restaurantId, orderNumber: order.orderNumber, scheduled }, 'order created');
+  }
+}

@@ -1,0 +1,101 @@
+import type { EntityManager } from 'typeorm';
+import { Order, OrderStatusChange } from './order.model';
+
+/**
+ * SQL of the orders tables. Plain SQL rather than TypeORM's query builder: the transition is the
+ * hot path (a few hundred a second), and building and hydrating through the ORM cost more CPU
+ * than the queries themselves. Every function takes the manager of the caller's transaction.
+ */
+type Queryable = Pick<EntityManager, 'query'>;
+
+export const ORDER_COLUMNS = `id, order_id AS "orderId", restaurant_id AS "restaurantId", provider, provider_restaurant_id AS "providerRestaurantId",
+  order_number AS "orderNumber", status, sequence, received_at AS "receivedAt", scheduled_delivery_time AS "scheduledDeliveryTime",
+  final_approval_due_at AS "finalApprovalDueAt", final_approved_at AS "finalApprovedAt", status_changed_at AS "statusChangedAt"`;
+
+const CHANGE_COLUMNS = `sequence, status, previous_status AS "previousStatus", trigger, occurred_at AS "occurredAt", reason,
+  cancel_reason_id AS "cancelReasonId", canceled_by AS "canceledBy"`;
+
+export async function findOrder(db: Queryable, id: string): Promise<Order | undefined> {
+  const [order] = await db.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id]);
+  return order;
+}
+
+/** The order of `provider`, locked until the transaction ends: moves of one order run one at a time. */
+export async function lockOrder(db: Queryable, id: string, provider?: string): Promise<Order | undefined> {
+  const [order] = await db.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 AND ($2::text IS NULL OR provider = $2) FOR UPDATE`, [id, provider ?? null]);
+  return order;
+}
+
+export function orderHistory(db: Queryable, id: string): Promise<OrderStatusChange[]> {
+  return db.query(`SELECT ${CHANGE_COLUMNS} FROM order_status_changes WHERE order_id = $1 ORDER BY sequence`, [id]);
+}
+
+/** Creates and locks the restaurant's order-number counter: creations of one restaurant run one at a time. */
+export async function lockOrderNumbers(db: Queryable, restaurantId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO restaurant_order_counters (restaurant_id, last_number) VALUES ($1, 0)
+     ON CONFLICT (restaurant_id) DO UPDATE SET last_number = restaurant_order_counters.last_number`,
+    [restaurantId],
+  );
+}
+
+/** The restaurant's next order number, as a string (an upsert: TypeORM answers an UPDATE with [rows, count]). */
+export async function nextOrderNumber(db: Queryable, restaurantId: string): Promise<string> {
+  const [counter]: Array<{ last_number: string }> = await db.query(
+    `INSERT INTO restaurant_order_counters (restaurant_id, last_number) VALUES ($1, 1)
+     ON CONFLICT (restaurant_id) DO UPDATE SET last_number = restaurant_order_counters.last_number + 1 RETURNING last_number`,
+    [restaurantId],
+  );
+  return String(counter.last_number);
+}
+
+/** The id of the order with this id, or of the restaurant's order with this sender orderId. */
+export async function findOrderOfSender(db: Queryable, id: string, restaurantId: string, provider: string, orderId: string): Promise<string | undefined> {
+  const [row]: Array<{ id: string }> = await db.query(
+    'SELECT id FROM orders WHERE id = $1 OR (restaurant_id = $2 AND provider = $3 AND order_id = $4) LIMIT 1',
+    [id, restaurantId, provider, orderId],
+  );
+  return row?.id;
+}
+
+/** The order (with `details`, the intake order body) and the first entry of its history, in one statement. */
+export async function insertOrder(db: Queryable, order: Order, details: object): Promise<void> {
+  await db.query(
+    `WITH created AS (
+       INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details,
+                           received_at, scheduled_delivery_time, final_approval_due_at, final_approved_at, status_changed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id)
+     INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, $8, $7, $14 FROM created`,
+    [
+      order.id,
+      order.orderId,
+      order.restaurantId,
+      order.provider,
+      order.providerRestaurantId,
+      order.orderNumber,
+      order.status,
+      order.sequence,
+      JSON.stringify(details),
+      order.receivedAt,
+      order.scheduledDeliveryTime,
+      order.finalApprovalDueAt,
+      order.finalApprovedAt,
+      order.statusChangedAt,
+    ],
+  );
+}
+
+/** Stores a move: the order's new status, sequence and time, and its history entry, in one statement. */
+export async function recordMove(db: Queryable, id: string, change: OrderStatusChange): Promise<void> {
+  await db.query(
+    `WITH moved AS (
+       UPDATE orders SET status = $2, sequence = $3, status_changed_at = $4, updated_at = now() WHERE id = $1 RETURNING id)
+     INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
+     SELECT id, $3, $2, $5, $6, $4, $7, $8, $9 FROM moved`,
+    [id, change.status, change.sequence, change.occurredAt, change.previousStatus, change.trigger, change.reason, change.cancelReasonId, change.canceledBy],
+  );
+}
+
+export async function markFinalApproved(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.query('UPDATE orders SET final_approved_at = $2, updated_at = now() WHERE id = $1', [id, at]);
+}

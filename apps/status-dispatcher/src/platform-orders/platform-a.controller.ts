@@ -1,0 +1,58 @@
+import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { parsePlatformAOrder } from '@courier/platforms';
+import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { ApiProblems } from '../common/problem.dto';
+import { IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requireActiveIntegration } from './platform-callback.auth';
+import { PlatformOrdersService } from './platform-orders.service';
+
+const PLATFORM = 'PLATFORM_A';
+const FOOD_ORDER = { type: 'object', description: 'A PLATFORM_A food order (id, status, restaurant.id, confirmationId, deliveryType, client, products, ...).', additionalProperties: true };
+
+/** PLATFORM_A's partner webhooks (new order, cancelled order), authenticated by the static `x-api-key`. */
+@ApiTags('platform callbacks')
+@ApiSecurity('x-api-key')
+@ApiHeader({ name: 'x-api-key', required: true, description: 'PLATFORM_A_WEBHOOK_API_KEY' })
+@ApiProblems([401, 'AUTHENTICATION_FAILED: x-api-key missing or not PLATFORM_A_WEBHOOK_API_KEY.'], 400, 413, [422, 'VALIDATION_ERROR: the food order lacks id or restaurant.id, or has malformed fields.'], 500)
+@Controller('platforms/platform-a')
+export class PlatformAController {
+  constructor(
+    private readonly config: DispatcherConfig,
+    private readonly directory: IntegrationDirectory,
+    private readonly orders: PlatformOrdersService,
+  ) {}
+
+  @Post('orders')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'PLATFORM_A new-order webhook.',
+    description: 'The order becomes an order of the restaurant whose PLATFORM_A integration has restaurant.id as providerRestaurantId. The same order again (the platform repeating itself) answers 200 with the same yemekKuryeOrderId and changes nothing.',
+  })
+  @ApiBody({ schema: FOOD_ORDER })
+  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, yemekKuryeOrderId: { type: 'string', format: 'uuid' }, duplicate: { type: 'boolean' } } } })
+  @ApiProblems([403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled.'], [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_A integration has this restaurant.'])
+  async newOrder(@Headers('x-api-key') key: unknown, @Body() body: unknown) {
+    if (!presentedKeyMatches(key, this.config.PLATFORM_A_WEBHOOK_API_KEY)) throw callbackUnauthorized('x-api-key');
+    const parsed = parsePlatformAOrder(body);
+    if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
+    const integration = requireActiveIntegration(await this.directory.forPlatformRestaurant(PLATFORM, parsed.order.providerRestaurantId), PLATFORM, parsed.order.providerRestaurantId);
+    const received = await this.orders.receive(integration, parsed.order);
+    return { received: true, yemekKuryeOrderId: received.yemekKuryeOrderId, duplicate: !received.created };
+  }
+
+  @Post('orders/cancelled')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'PLATFORM_A cancelled-order webhook.',
+    description: 'Cancels the order (order.canceled with OTHER / System and the platform\'s note). A repeat, or an order never received, answers 200 too (`result` says which): the platform would otherwise repeat it.',
+  })
+  @ApiBody({ schema: FOOD_ORDER })
+  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown'] } } } })
+  async cancelledOrder(@Headers('x-api-key') key: unknown, @Body() body: unknown) {
+    if (!presentedKeyMatches(key, this.config.PLATFORM_A_WEBHOOK_API_KEY)) throw callbackUnauthorized('x-api-key');
+    const parsed = parsePlatformAOrder(body, { restaurantRequired: false });
+    if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
+    return { received: true, result: await this.orders.cancel(PLATFORM, parsed.order.platformOrderId, parsed.order.cancelNote) };
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SecretDecryptionError } from '@courier/crypto';
+import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
+import { PlatformAdapters } from '@courier/platforms';
+import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { PlatformOrdersService } from './platform-orders.service';
+
+const PLATFORM = 'PLATFORM_C';
+export const PLATFORM_C_POLL_TASK = 'platform-c.poll';
+export const PLATFORM_C_POLL_PLANNER_TASK = 'platform-c.poll-planner';
+
+/** Modifications may become visible a little late on the platform: each window overlaps the last one. */
+export const POLL_OVERLAP_MS = 60_000;
+/** A refused poll (credentials) is tried again this much less often than a normal one. */
+const REFUSED_BACKOFF_FACTOR = 10;
+
+export function pollTaskKey(integrationId: string): string {
+  return `platform-c-poll:${integrationId}`;
+}
+
+/**
+ * PLATFORM_C's orders are polled: one durable task per active integration (`platform-c.poll`, due
+ * every PLATFORM_C_POLL_INTERVAL_MS, never two at once: one dedupe key per integration), reading the
+ * packages modified since the stored cursor. A planner task adds the task of every active
+ * integration (new or re-activated ones) each interval; a poll task of an integration no longer
+ * active ends itself. Replicas share the tasks through the task runner; restarts lose nothing.
+ */
+@Injectable()
+export class PlatformCPoller implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger('PlatformCPoller');
+
+  constructor(
+    private readonly messaging: Messaging,
+    private readonly unitOfWork: UnitOfWork,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: DispatcherConfig,
+    private readonly adapters: PlatformAdapters,
+    private readonly directory: IntegrationDirectory,
+    private readonly orders: PlatformOrdersService,
+  ) {}
+
+  onModuleInit(): void {
+    this.messaging.registerTask<{ integrationId: string }>(PLATFORM_C_POLL_TASK, (task) => this.poll(task.payload.integrationId));
+    this.messaging.registerTask(PLATFORM_C_POLL_PLANNER_TASK, () => this.plan());
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.unitOfWork.run((tx) => tx.schedule({ kind: PLATFORM_C_POLL_PLANNER_TASK, dueAt: new Date(), payload: {}, dedupeKey: PLATFORM_C_POLL_PLANNER_TASK }));
+  }
+
+  /** Adds a poll task for every active integration that has none. */
+  async plan(): Promise<TaskOutcome> {
+    const ids = await this.directory.activeIds(PLATFORM);
+    if (ids.length > 0) {
+      await this.unitOfWork.run(async (tx) => {
+        for (const integrationId of ids) await tx.schedule({ kind: PLATFORM_C_POLL_TASK, dueAt: new Date(), payload: { integrationId }, dedupeKey: pollTaskKey(integrationId) });
+      });
+    }
+    return { rescheduleAt: new Date(Date.now() + this.config.PLATFORM_C_POLL_INTERVAL_MS) };
+  }
+
+  async poll(integrationId: string): Promise<TaskOutcome> {
+    const integration = await this.directory.byId(integrationId);
+    if (!integration || integration.platform !== PLATFORM || integration.deleted || !integration.isActive || !integration.accountActive) {
+      this.logger.log({ integrationId }, 'PLATFORM_C integration no longer active: polling stops');
+      return;
+    }
+    const adapter = this.adapters.get(PLATFORM)!;
+    const interval = this.config.PLATFORM_C_POLL_INTERVAL_MS;
+    const untilMs = Date.now();
+    const [cursor]: Array<{ cursor_ms: string }> = await this.dataSource.query('SELECT cursor_ms FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]);
+    const sinceMs = cursor ? Number(cursor.cursor_ms) - POLL_OVERLAP_MS : untilMs - this.config.PLATFORM_C_POLL_LOOKBACK_MS;
+
+    let credentials;
+    try {
+      credentials = this.directory.credentials(integration);
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error;
+      await this.saveCursor(integrationId, cursor ? Number(cursor.cursor_ms) : sinceMs, 'the integration\'s secrets cannot be decrypted');
+      return { rescheduleAt: new Date(untilMs + interval * REFUSED_BACKOFF_FACTOR), note: 'secrets cannot be decrypted' };
+    }
+    const result = await adapter.pollOrders!(credentials, sinceMs, untilMs);
+    if (result.kind !== 'ok') {
+      const error = result.kind === 'failed' ? result.reason : `the platform answered ${result.answer.httpStatus ?? result.answer.error}`;
+      await this.saveCursor(integrationId, cursor ? Number(cursor.cursor_ms) : sinceMs, error);
+      this.logger.warn({ integrationId, httpStatus: result.answer.httpStatus, outcome: result.kind }, 'PLATFORM_C poll failed; the cursor stays');
+      const wait = result.kind === 'failed' ? interval * REFUSED_BACKOFF_FACTOR : Math.max(interval, result.retryAfterMs ?? 0);
+      return { rescheduleAt: new Date(untilMs + wait), note: error };
+    }
+
+    let received = 0;
+    for (const parsed of result.orders) {
+      if (!parsed.ok) {
+        this.logger.warn({ integrationId, errors: parsed.errors }, 'PLATFORM_C package skipped: malformed');
+        continue;
+      }
+      const order = parsed.order;
+      if (order.state === 'canceled') {
+        await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote);
+      } else if ((await this.orders.receive(integration, order)).created) {
+        received += 1;
+      }
+    }
+    await this.saveCursor(integrationId, result.cursorMs, null);
+    if (received > 0) this.logger.log({ integrationId, received, seen: result.orders.length }, 'PLATFORM_C packages polled');
+    return { rescheduleAt: new Date(Date.now() + interval) };
+  }
+
+  private async saveCursor(integrationId: string, cursorMs: number, error: string | null): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO platform_poll_cursors (integration_id, cursor_ms, polled_at, last_error) VALUES ($1, $2, now(), $3)
+       ON CONFLICT (integration_id) DO UPDATE SET cursor_ms = EXCLUDED.cursor_ms, polled_at = now(), last_error = EXCLUDED.last_error, updated_at = now()`,
+      [integrationId, Math.floor(cursorMs), error],
+    );
+  }
+}

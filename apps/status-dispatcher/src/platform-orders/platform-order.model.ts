@@ -1,0 +1,10 @@
+import type { Order } from '../orders/order.model';
+
+/** An order that came from a delivery platform (`provider` = the neutral platform code). */
+export interface PlatformOrderRow extends Order {
+  integrationId: string;
+  /** What the adapter kept for later status calls (delivery type, token, item ids, ...). */
+  platformData: Record<string, unknown>;
+  /** When the platform said the order was accepted (not through a VERIFY push). */
+  approvedAt: Date | null;
+}

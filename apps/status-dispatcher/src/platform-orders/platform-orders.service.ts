@@ -1,0 +1,100 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
+import { isFinalOrderStatus } from '@courier/domain';
+import { TransactionContext, UnitOfWork } from '@courier/messaging';
+import type { PlatformOrder } from '@courier/platforms';
+import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import { moveOrder } from './platform-order-moves';
+import { PlatformOrderRow } from './platform-order.model';
+import { insertPlatformOrder, lockPlatformOrder, lockPlatformOrderById, platformOrderId } from './platform-order.store';
+
+export interface ReceivedOrder {
+  yemekKuryeOrderId: string;
+  /** False when the platform order was already known (a retry or replay): nothing was written. */
+  created: boolean;
+}
+
+export type CancellationResult = 'canceled' | 'already_final' | 'unknown';
+
+/**
+ * Platform orders in: an accepted platform order becomes an order of the integration's restaurant
+ * (once, whatever the platform repeats), and a cancellation from the platform cancels it.
+ */
+@Injectable()
+export class PlatformOrdersService {
+  private readonly logger = new Logger('PlatformOrders');
+
+  constructor(private readonly unitOfWork: UnitOfWork) {}
+
+  async receive(integration: DirectoryIntegration, order: PlatformOrder): Promise<ReceivedOrder> {
+    const received = await this.unitOfWork.run(async (tx) => {
+      const now = new Date();
+      const row: PlatformOrderRow = {
+        id: randomUUID(),
+        orderId: order.platformOrderId,
+        restaurantId: integration.restaurantId,
+        provider: integration.platform,
+        providerRestaurantId: integration.providerRestaurantId,
+        orderNumber: order.orderNumber,
+        status: order.state === 'accepted' ? 'VALIDATED' : 'NEW',
+        sequence: 0,
+        receivedAt: now,
+        scheduledDeliveryTime: order.scheduledDeliveryTime,
+        finalApprovalDueAt: null,
+        finalApprovedAt: null,
+        statusChangedAt: now,
+        integrationId: integration.integrationId,
+        platformData: order.platformData,
+        approvedAt: order.state === 'accepted' ? now : null,
+      };
+      if (!(await insertPlatformOrder(tx.manager, { row, details: order.details }))) {
+        const existing = await platformOrderId(tx.manager, integration.platform, order.platformOrderId);
+        return { yemekKuryeOrderId: existing!, created: false };
+      }
+      await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order));
+      if (order.state === 'canceled') await this.cancelLocked(tx, (await lockPlatformOrderById(tx.manager, row.id, row.provider))!, order.cancelNote);
+      return { yemekKuryeOrderId: row.id, created: true };
+    });
+    this.logger.log(
+      { platform: integration.platform, platformOrderId: order.platformOrderId, yemekKuryeOrderId: received.yemekKuryeOrderId, integrationId: integration.integrationId, created: received.created },
+      received.created ? 'platform order received' : 'platform order received again; already known',
+    );
+    return received;
+  }
+
+  /** A cancellation from the platform, by the platform's order id. */
+  cancel(provider: string, platformOrderIdValue: string, note?: string): Promise<CancellationResult> {
+    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrder(tx.manager, provider, platformOrderIdValue), note));
+  }
+
+  /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
+  cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
+    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrderById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
+  }
+
+  private async cancelLocked(tx: TransactionContext, order: PlatformOrderRow | undefined, note?: string): Promise<CancellationResult> {
+    if (!order) return 'unknown';
+    if (isFinalOrderStatus(order.status)) return 'already_final';
+    const reason = note?.trim() ? note.trim().slice(0, 500) : `Cancelled on ${order.provider}`;
+    await moveOrder(tx, order, ['CANCELED'], 'PLATFORM_CANCEL', { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
+    this.logger.log({ yemekKuryeOrderId: order.id, platform: order.provider, previousStatus: order.status }, 'platform order cancelled by the platform');
+    return 'canceled';
+  }
+}
+
+function platformOrderReceivedEvent(row: PlatformOrderRow, order: PlatformOrder): PlatformOrderReceivedEvent {
+  return {
+    yemekKuryeOrderId: row.id,
+    orderId: row.orderId,
+    restaurantId: row.restaurantId,
+    provider: row.provider,
+    providerRestaurantId: row.providerRestaurantId,
+    integrationId: row.integrationId,
+    orderNumber: row.orderNumber,
+    status: row.status,
+    receivedAt: row.receivedAt.toISOString(),
+    scheduledDeliveryTime: row.scheduledDeliveryTime?.toISOString() ?? null,
+    details: order.details,
+  };
+}

@@ -1,0 +1,80 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { SecretBox } from '@courier/crypto';
+import type { IntegrationCredentials } from '@courier/platforms';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+/** An integration of the account read model (table `integrations`), secrets still encrypted. */
+export interface DirectoryIntegration {
+  integrationId: string;
+  restaurantId: string;
+  platform: string;
+  providerRestaurantId: string;
+  isActive: boolean;
+  deleted: boolean;
+  /** The account is not disabled (an unknown account counts as active: the read model may lag). */
+  accountActive: boolean;
+  settings: Record<string, string>;
+  /** SecretBox ciphertexts by field name. */
+  secrets: Record<string, string>;
+}
+
+const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restaurantId", i.platform, i.provider_restaurant_id AS "providerRestaurantId",
+  i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets`;
+
+/**
+ * The integrations the platform adapters work for, from the read model account-directory/ keeps.
+ * Secrets are decrypted only to make a platform call, and only into memory.
+ */
+@Injectable()
+export class IntegrationDirectory {
+  private readonly logger = new Logger('IntegrationDirectory');
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secretBox: SecretBox,
+  ) {}
+
+  /**
+   * The integration of a restaurant on a platform. Two accounts may register the same platform
+   * restaurant: an active one wins, then the lowest integration id (deterministic), and it is logged.
+   */
+  async forPlatformRestaurant(platform: string, providerRestaurantId: string): Promise<DirectoryIntegration | undefined> {
+    const rows: DirectoryIntegration[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id
+        WHERE i.platform = $1 AND i.provider_restaurant_id = $2 AND i.deleted_at IS NULL
+        ORDER BY i.is_active DESC, i.integration_id LIMIT 2`,
+      [platform, providerRestaurantId],
+    );
+    if (rows.length > 1) this.logger.warn({ platform, providerRestaurantId, chosen: rows[0].integrationId, other: rows[1].integrationId }, 'several integrations share this platform restaurant');
+    return rows[0];
+  }
+
+  async byId(integrationId: string, db: Queryable = this.dataSource): Promise<DirectoryIntegration | undefined> {
+    const [row]: DirectoryIntegration[] = await db.query(
+      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id WHERE i.integration_id = $1`,
+      [integrationId],
+    );
+    return row;
+  }
+
+  async activeIds(platform: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT integration_id AS id FROM integrations WHERE platform = $1 AND is_active AND deleted_at IS NULL ORDER BY integration_id',
+      [platform],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The credentials with secrets opened; throws SecretDecryptionError when a key is missing. */
+  credentials(integration: Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'>): IntegrationCredentials {
+    return {
+      integrationId: integration.integrationId,
+      providerRestaurantId: integration.providerRestaurantId,
+      settings: integration.settings ?? {},
+      secrets: Object.fromEntries(Object.entries(integration.secrets ?? {}).map(([field, ciphertext]) => [field, this.secretBox.decrypt(ciphertext)])),
+    };
+  }
+}

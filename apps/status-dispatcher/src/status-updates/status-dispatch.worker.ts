@@ -1,0 +1,222 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { SecretDecryptionError } from '@courier/crypto';
+import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
+import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
+import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { StatusUpdateRow, StoredAnswer, UPDATE_COLUMNS } from './status-update.store';
+import { STATUS_UPDATE_TASK, StatusUpdateTaskPayload } from './status-push.service';
+
+/** Room for the call's timeout before another run may take an update over as abandoned. */
+const SENDING_MARGIN_MS = 5_000;
+/** An update waiting for another run's call, or behind an earlier update, looks again after this at the latest. */
+const RECHECK_MS = 1_000;
+
+type ClaimedUpdate = StatusUpdateRow & {
+  integrationId: string | null;
+  platformData: Record<string, unknown>;
+  /** The order's integration as the read model has it (null: gone). */
+  integration: Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'> | null;
+};
+
+type Claim = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'send'; update: ClaimedUpdate };
+
+const PENDING = `('queued', 'held', 'retrying')`;
+/** The order's integration, read with the claim (no second round trip); only what the call needs. */
+const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS NOT NULL THEN NULL ELSE json_build_object(
+  'integrationId', i.integration_id, 'providerRestaurantId', i.provider_restaurant_id, 'settings', i.settings, 'secrets', i.secrets) END`;
+const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
+
+/**
+ * Sends accepted status updates to the platforms. A task only wakes an update up; the row decides.
+ * Claiming marks the update as being sent (`sending_until`) if it is pending, due, first of its
+ * order and past the platform's spacing: one UPDATE when all holds (the common case), else a look
+ * under the order's row lock that says when to come back. The call runs outside any transaction;
+ * its outcome is stored, and an update that ended wakes the order's next one under the row lock
+ * (pushes of the order take the same lock, so no new update is missed).
+ */
+@Injectable()
+export class StatusDispatchWorker implements OnModuleInit {
+  private readonly logger = new Logger('StatusDispatch');
+  /** `PLATFORM:ACTION` of the steps a platform spaces out (PLATFORM_A: verify, prepare, handover, deliver). */
+  private readonly spacedSteps: string[];
+
+  constructor(
+    private readonly messaging: Messaging,
+    private readonly unitOfWork: UnitOfWork,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly adapters: PlatformAdapters,
+    private readonly directory: IntegrationDirectory,
+    private readonly config: DispatcherConfig,
+  ) {
+    this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => `${code}:${action}`));
+  }
+
+  onModuleInit(): void {
+    this.messaging.registerTask<StatusUpdateTaskPayload>(STATUS_UPDATE_TASK, (task) => this.dispatch(task.payload.statusUpdateId));
+  }
+
+  async dispatch(statusUpdateId: string): Promise<TaskOutcome> {
+    const claim = (await this.claimAtOnce(statusUpdateId)) ?? (await this.unitOfWork.run((tx) => this.claimOrExplain(tx, statusUpdateId)));
+    if (claim.kind === 'nothing') return;
+    if (claim.kind === 'later') return { rescheduleAt: claim.at };
+    const { update } = claim;
+    const credentials = this.credentialsOf(update.integration);
+    const outcome: PlatformCallOutcome =
+      'problem' in credentials
+        ? { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem }
+        : await this.adapters.get(update.platform)!.sendStatus(credentials, this.orderRef(update), update.action, update.reason);
+    return this.record(update, outcome);
+  }
+
+  /** The common case in one statement: the update is pending, due, not being sent, first of its order, past the spacing. */
+  private async claimAtOnce(id: string): Promise<Claim | undefined> {
+    const now = new Date();
+    // TypeORM's postgres driver answers an UPDATE ... RETURNING with [rows, affectedCount].
+    const [rows]: [ClaimedUpdate[], number] = await this.dataSource.query(
+      `UPDATE status_updates su
+          SET sending_until = $3, attempts = su.attempts + 1, first_attempt_at = coalesce(su.first_attempt_at, $2), last_attempt_at = $2,
+              state = CASE WHEN su.state = 'held' THEN 'queued' ELSE su.state END, hold_reason = NULL, updated_at = now()
+         FROM orders o LEFT JOIN integrations i ON i.integration_id = o.integration_id
+        WHERE su.id = $1 AND o.id = su.order_id AND su.state IN ${PENDING} AND su.not_before <= $2
+          AND (su.sending_until IS NULL OR su.sending_until <= $2)
+          AND NOT EXISTS (SELECT 1 FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING})
+          AND NOT ((su.platform || ':' || su.action) = ANY($4::text[]) AND EXISTS (
+                SELECT 1 FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
+                   AND (s.platform || ':' || s.action) = ANY($4::text[]) AND s.sent_at > $2::timestamptz - ($5::bigint * interval '1 millisecond')))
+      RETURNING ${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration`,
+      [id, now, this.sendingUntil(now), this.spacedSteps, this.config.PLATFORM_A_PREPARE_HOLD_MS],
+    );
+    return rows[0] ? { kind: 'send', update: rows[0] } : undefined;
+  }
+
+  /** Under the order's row lock: why the update cannot go now, and when to look again (or claim it after all). */
+  private async claimOrExplain(tx: TransactionContext, id: string): Promise<Claim> {
+    const [locked] = await tx.manager.query(`SELECT o.id FROM orders o JOIN status_updates su ON su.order_id = o.id WHERE su.id = $1 FOR UPDATE OF o`, [id]);
+    if (!locked) return { kind: 'nothing' };
+    const [update]: Array<ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null }> = await tx.manager.query(
+      `SELECT ${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration,
+              (SELECT e.not_before FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING}
+                ORDER BY e.seq LIMIT 1) AS "blockerNotBefore",
+              (SELECT max(s.sent_at) FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
+                  AND (s.platform || ':' || s.action) = ANY($2::text[])) AS "lastStepSentAt"
+         FROM status_updates su JOIN orders o ON o.id = su.order_id LEFT JOIN integrations i ON i.integration_id = o.integration_id WHERE su.id = $1`,
+      [id, this.spacedSteps],
+    );
+    const now = new Date();
+    if (!['queued', 'held', 'retrying'].includes(update.state)) return { kind: 'nothing' };
+    // Another run is calling the platform for it: look again once that call must have ended.
+    if (update.sendingUntil && update.sendingUntil > now) return { kind: 'later', at: new Date(Math.min(update.sendingUntil.getTime(), now.getTime() + RECHECK_MS)) };
+    if (update.notBefore > now) return { kind: 'later', at: update.notBefore };
+    // Updates reach the platform in order: the earlier one wakes this one when it ends; the
+    // recheck only covers a wake-up lost in a crash.
+    if (update.blockerNotBefore) return { kind: 'later', at: new Date(Math.max(update.blockerNotBefore.getTime(), now.getTime()) + RECHECK_MS) };
+    if (update.lastStepSentAt && this.spacedSteps.includes(`${update.platform}:${update.action}`)) {
+      const earliest = new Date(update.lastStepSentAt.getTime() + this.config.PLATFORM_A_PREPARE_HOLD_MS);
+      if (earliest > now) {
+        await tx.manager.query(
+          `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
+            WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
+          [id, earliest, now],
+        );
+        return { kind: 'later', at: earliest };
+      }
+    }
+    // Conditional: a wake-up taking the one-statement path does not wait for the order's lock.
+    const [claimed]: [unknown[], number] = await tx.manager.query(
+      `UPDATE status_updates SET sending_until = $3, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2,
+              state = CASE WHEN state = 'held' THEN 'queued' ELSE state END, hold_reason = NULL, updated_at = now()
+        WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $2) RETURNING id`,
+      [id, now, this.sendingUntil(now)],
+    );
+    if (claimed.length === 0) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
+    return { kind: 'send', update: { ...update, attempts: update.attempts + 1, firstAttemptAt: update.firstAttemptAt ?? now } };
+  }
+
+  private sendingUntil(now: Date): Date {
+    return new Date(now.getTime() + this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS * 2 + SENDING_MARGIN_MS);
+  }
+
+  private orderRef(update: ClaimedUpdate): PlatformOrderRef {
+    return { platformOrderId: update.providerOrderId, yemekKuryeOrderId: update.orderId, platformData: update.platformData };
+  }
+
+  private credentialsOf(integration: ClaimedUpdate['integration']): IntegrationCredentials | { problem: string } {
+    if (!integration) return { problem: 'INTEGRATION_DELETED: the order\'s integration no longer exists, so its credentials are gone' };
+    try {
+      return this.directory.credentials(integration);
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error;
+      return { problem: `the integration's secrets cannot be decrypted (key ${error.keyId ?? 'unknown'} is not in SECRETS_ENCRYPTION_KEYS)` };
+    }
+  }
+
+  private async record(update: ClaimedUpdate, outcome: PlatformCallOutcome): Promise<TaskOutcome> {
+    const now = new Date();
+    const at = now.toISOString();
+    switch (outcome.kind) {
+      case 'done':
+        return this.finish(update, 'sent', { ...outcome.answer, outcome: 'done', alreadyDone: outcome.alreadyDone, at }, null, now);
+      case 'skipped':
+        return this.finish(update, 'skipped', { httpStatus: null, body: null, outcome: 'skipped', at }, outcome.reason);
+      case 'failed':
+        return this.finish(update, 'failed', { ...outcome.answer, outcome: 'failed', at }, outcome.reason);
+      case 'retry': {
+        const answer: StoredAnswer = { ...outcome.answer, outcome: 'retry', at };
+        const next = this.nextAttempt(update, outcome, now);
+        if ('giveUp' in next) return this.finish(update, 'failed', answer, next.giveUp);
+        // Still pending: nothing behind it moves, so no row lock is needed.
+        await this.dataSource.query(
+          `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
+          [update.id, next.at, JSON.stringify(answer)],
+        );
+        this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: answer.httpStatus, nextAttemptAt: next.at.toISOString() }, 'platform call to be retried');
+        return { rescheduleAt: next.at };
+      }
+    }
+  }
+
+  /** When to try again: the platform's own pacing when it has one, else exponential backoff with jitter. */
+  private nextAttempt(update: ClaimedUpdate, outcome: PlatformCallOutcome & { kind: 'retry' }, now: Date): { at: Date } | { giveUp: string } {
+    if (outcome.pacing) {
+      const at = new Date(now.getTime() + outcome.pacing.intervalMs);
+      const windowEnd = (update.firstAttemptAt ?? now).getTime() + outcome.pacing.windowMs;
+      return at.getTime() > windowEnd ? { giveUp: `${outcome.pacing.rule}: still refused ${Math.round(outcome.pacing.windowMs / 1000)} s after the first attempt` } : { at };
+    }
+    const backoff = Math.min(this.config.STATUS_PUSH_RETRY_BASE_MS * 2 ** Math.max(0, update.attempts - 1), this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS) * (0.8 + Math.random() * 0.4);
+    const at = new Date(now.getTime() + Math.max(backoff, outcome.retryAfterMs ?? 0));
+    if (at.getTime() - update.acceptedAt.getTime() > this.config.STATUS_PUSH_RETRY_MAX_AGE_MS) {
+      return { giveUp: `not sent within STATUS_PUSH_RETRY_MAX_AGE_MS (${this.config.STATUS_PUSH_RETRY_MAX_AGE_MS} ms) after acceptance; last answer kept` };
+    }
+    return { at };
+  }
+
+  /**
+   * Ends the update and wakes the order's next pending one. One statement, without the order's
+   * lock: a push committing meanwhile gets its update woken by its own task, whose claim either
+   * sees this one ended or looks again a second later.
+   */
+  private async finish(update: ClaimedUpdate, state: 'sent' | 'skipped' | 'failed', answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<TaskOutcome> {
+    const [next] = await endAndFindNext(this.dataSource, update, state, answer, error, sentAt);
+    if (next) {
+      await this.unitOfWork.run((tx) =>
+        tx.schedule({ kind: STATUS_UPDATE_TASK, dueAt: new Date(Math.max(next.notBefore.getTime(), Date.now())), payload: { statusUpdateId: next.id } satisfies StatusUpdateTaskPayload }),
+      );
+    }
+    const log = { statusUpdateId: update.id, platform: update.platform, action: update.action, state, attempts: update.attempts, httpStatus: answer.httpStatus };
+    if (state === 'failed') this.logger.warn({ ...log, error }, 'status update failed');
+    else this.logger.log(log, `status update ${state}`);
+  }
+}
+
+/** One statement: the update's end, and the order's next pending update (the update itself excluded: same snapshot). */
+function endAndFindNext(db: Pick<EntityManager, 'query'>, update: StatusUpdateRow, state: string, answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<Array<{ id: string; notBefore: Date }>> {
+  return db.query(
+    `WITH ended AS (
+       UPDATE status_updates SET state = $2, sending_until = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1)
+     SELECT id, not_before AS "notBefore" FROM status_updates WHERE order_id = $6 AND id <> $1 AND state IN ${PENDING} ORDER BY seq LIMIT 1`,
+    [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId],
+  );
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { InternalAuthModule } from '../internal-auth/internal-auth.module';
+import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
+import { StatusDispatchWorker } from './status-dispatch.worker';
+import { StatusPushService } from './status-push.service';
+import { StatusUpdatesController } from './status-updates.controller';
+import { StatusUpdatesService } from './status-updates.service';
+
+/** Status updates out: the internal push, the durable platform commands, and their read. */
+@Module({
+  imports: [InternalAuthModule, PlatformSessionsModule],
+  controllers: [StatusUpdatesController],
+  providers: [StatusPushService, StatusUpdatesService, StatusDispatchWorker],
+})
+export class StatusUpdatesModule {}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ErrorCode } from '@courier/contracts';
+import { ProblemException } from '@courier/http';
+import { PlatformRegistry } from '@courier/platforms';
+import { isUuid } from '../common/ids';
+import { StatusUpdateDto } from './dto/status-update.dto';
+import { findStatusUpdate, StatusUpdateRow } from './status-update.store';
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** Reads status updates for operators and callers. */
+@Injectable()
+export class StatusUpdatesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly registry: PlatformRegistry,
+  ) {}
+
+  async get(statusUpdateId: string): Promise<StatusUpdateDto> {
+    const notFound = new ProblemException(404, ErrorCode.StatusUpdateNotFound, 'No status update has this id.');
+    if (!isUuid(statusUpdateId)) throw notFound;
+    const row = await findStatusUpdate(this.dataSource.manager, statusUpdateId.toLowerCase());
+    if (!row) throw notFound;
+    return this.present(row, new Date());
+  }
+
+  present(row: StatusUpdateRow & { waitingFor: string | null }, now: Date): StatusUpdateDto {
+    // A held update past its release time waits only for its wake-up: it is queued.
+    const state = row.state === 'held' && row.notBefore.getTime() <= now.getTime() ? 'queued' : row.state;
+    return {
+      statusUpdateId: row.id,
+      yemekKuryeOrderId: row.orderId,
+      providerOrderId: row.providerOrderId,
+      platform: this.registry.wireCodeOf(row.platform),
+      action: row.action,
+      state,
+      releaseAt: state === 'held' ? row.notBefore.toISOString() : null,
+      holdReason: state === 'held' ? row.holdReason : null,
+      nextAttemptAt: state === 'retrying' ? row.notBefore.toISOString() : null,
+      waitingFor: state === 'queued' || state === 'held' || state === 'retrying' ? row.waitingFor : null,
+      attempts: row.attempts,
+      previousStatus: row.previousStatus,
+      reason: row.reason,
+      acceptedAt: row.acceptedAt.toISOString(),
+      firstAttemptAt: iso(row.firstAttemptAt),
+      lastAttemptAt: iso(row.lastAttemptAt),
+      sentAt: iso(row.sentAt),
+      platformAnswer: row.lastAnswer,
+      error: row.lastError,
+    };
+  }
+}

@@ -1,0 +1,188 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
+import { INestApplication } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Pool } from 'pg';
+import request from 'supertest';
+import type { AddressInfo } from 'node:net';
+import { OrderCreatedEvent, Queues, RoutingKey } from '@courier/contracts';
+import { generateEncryptionKeyEntry } from '@courier/crypto';
+import { createHttpApp } from '@courier/http';
+import { IncomingMessage, MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
+import { createTestDatabase, TestDatabase } from '@courier/testing';
+import { createAppModule } from '../src/app/app.module';
+import { SERVICE_DESCRIPTION } from '../src/app/openapi';
+
+/** Helpers of the status-dispatcher integration tests: a real app on a fresh database, through HTTP. */
+
+export const INTERNAL_KEY = 'internal-key-current-0123456789abcdef';
+/** A second configured key: both work at once while callers rotate. */
+export const PREVIOUS_INTERNAL_KEY = 'internal-key-previous-fedcba9876543210';
+export const internal = (key = INTERNAL_KEY) => ({ 'X-Internal-Api-Key': key });
+/** SECRETS_ENCRYPTION_KEYS of the test apps (the integrations' secrets are sealed with it). */
+export const SECRETS_KEYS = generateEncryptionKeyEntry('test1');
+
+/** ISO 8601 with an offset (Z included), as the events carry times. */
+export const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export interface OutboxRow {
+  id: string;
+  routing_key: string;
+  payload: Record<string, any>;
+  created_at: Date;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  http: ReturnType<typeof request>;
+  database: TestDatabase;
+  logLines: string[];
+  /** Messages the app's events reached (a copy per queue it does not consume itself). */
+  delivered: Array<IncomingMessage & { queue: string }>;
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Outbox rows (events published by the app), oldest first; optionally of one order only. */
+  outbox(routingKey?: string, yemekKuryeOrderId?: string): Promise<OutboxRow[]>;
+  /** Delivers a message to the app's queues through the in-process broker; resolves once handled (or dead-lettered). */
+  deliver(routingKey: string, payload: unknown, messageId?: string): Promise<void>;
+  /** Sends order.created and returns the stored order (GET /internal/orders/{id}). */
+  createOrder(overrides?: Partial<OrderCreatedEvent>): Promise<any>;
+  transition(id: string, body: Record<string, unknown>, headers?: Record<string, string>): Promise<request.Response>;
+  /** With `listen`: the app's own URL on 127.0.0.1 (simulated platforms call it). */
+  baseUrl: string;
+  /** Stops the app (and drops the database unless keepDatabase). */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Reuse a database (restart scenarios); otherwise a fresh one is created. */
+  database?: TestDatabase;
+  env?: Record<string, string | undefined>;
+  /** Listen on a random port of 127.0.0.1 (for callers outside the process, such as the platform simulators). */
+  listen?: boolean;
+}
+
+export function newRestaurantId(): string {
+  return `rest_${randomBytes(18).toString('base64url')}`;
+}
+
+/** A valid order.created payload (an ordinary, unscheduled order received now). */
+export function orderCreatedEvent(overrides: Partial<OrderCreatedEvent> = {}): OrderCreatedEvent {
+  return {
+    yemekKuryeOrderId: randomUUID(),
+    orderId: `POS-${randomBytes(4).toString('hex')}`,
+    restaurantId: newRestaurantId(),
+    provider: 'THIRD_PARTY',
+    providerRestaurantId: `pos-rest-${randomBytes(3).toString('hex')}`,
+    receivedAt: new Date().toISOString(),
+    details: {
+      customerName: 'Ada Lovelace',
+      deliveryAddress: 'Moda Cd. 1, Kadıköy, İstanbul',
+      currency: 'TRY',
+      total: 120.5,
+      items: [{ productCode: 'P1', productName: 'Lahmacun', quantity: 2, unitPrice: 60.25, totalAmount: 120.5 }],
+    },
+    ...overrides,
+  };
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase('status_dispatcher'));
+  const env: Record<string, string | undefined> = {
+    DATABASE_URL: database.url,
+    RABBITMQ_URL: undefined,
+    INTERNAL_API_KEYS: `${INTERNAL_KEY},${PREVIOUS_INTERNAL_KEY}`,
+    SECRETS_ENCRYPTION_KEYS: SECRETS_KEYS,
+    LOG_LEVEL: 'info',
+    LOG_PRETTY: 'false',
+    SHUTDOWN_GRACE_MS: '500',
+    OUTBOX_POLL_MS: '100',
+    TASK_POLL_MS: '100',
+    ...options.env,
+  };
+  const previous: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) {
+    previous[name] = process.env[name];
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  const restoreEnv = () => {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+
+  const logLines: string[] = [];
+  const logDestination = new Writable({
+    write(chunk, _encoding, callback) {
+      logLines.push(...String(chunk).split('\n').filter((line) => line.length > 0));
+      callback();
+    },
+  });
+  let app: INestApplication;
+  try {
+    app = await createHttpApp(createAppModule({ logDestination }), SERVICE_DESCRIPTION);
+    if (options.listen) await app.listen(0, '127.0.0.1');
+    else await app.init();
+  } catch (error) {
+    restoreEnv();
+    if (!options.database) await database.drop();
+    throw error;
+  }
+
+  // Stand-ins for the other apps' consumers, so the relay can hand the app's events over; the
+  // dispatcher's own queues are left to the app (a second consumer there would take its messages).
+  const own = new Set<string>([Queues.dispatcherOrderEvents.name, Queues.dispatcherAccountEvents.name]);
+  const delivered: Array<IncomingMessage & { queue: string }> = [];
+  const transport = app.get<MessageTransport>(MESSAGE_TRANSPORT);
+  for (const queue of Object.values(Queues)) {
+    if (own.has(queue.name)) continue;
+    await transport.consume(queue, async (message) => {
+      delivered.push({ ...message, queue: queue.name });
+    });
+  }
+
+  const pool = new Pool({ connectionString: database.url, max: 3, options: '-c search_path=dispatcher,public' });
+  // pool.end() resolves before its sockets close; dropping the database then terminates them.
+  pool.on('error', () => undefined);
+  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
+  const http = request(app.getHttpServer());
+  const address = options.listen ? (app.getHttpServer().address() as AddressInfo) : undefined;
+  const deliver = (routingKey: string, payload: unknown, messageId: string = randomUUID()) => transport.publish([{ messageId, routingKey, payload }]);
+
+  return {
+    app,
+    http,
+    database,
+    logLines,
+    delivered,
+    sql,
+    deliver,
+    baseUrl: address ? `http://127.0.0.1:${address.port}` : '',
+    outbox: (routingKey?: string, yemekKuryeOrderId?: string) =>
+      sql<OutboxRow>(
+        `SELECT id, routing_key, payload, created_at FROM outbox_messages
+          WHERE ($1::text IS NULL OR routing_key = $1) AND ($2::text IS NULL OR payload->>'yemekKuryeOrderId' = $2)
+          ORDER BY created_at, id`,
+        [routingKey ?? null, yemekKuryeOrderId ?? null],
+      ),
+    createOrder: async (overrides: Partial<OrderCreatedEvent> = {}) => {
+      const event = orderCreatedEvent(overrides);
+      await deliver(RoutingKey.OrderCreated, event);
+      const response = await http.get(`/internal/orders/${event.yemekKuryeOrderId}`).set(internal());
+      if (response.status !== 200) throw new Error(`order not created: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body;
+    },
+    transition: (id: string, body: Record<string, unknown>, headers: Record<string, string> = internal()) =>
+      http.post(`/internal/orders/${id}/transitions`).set(headers).send(body),
+    close: async ({ keepDatabase = false } = {}) => {
+      try {
+        await app.close();
+      } finally {
+        await pool.end();
+        restoreEnv();
+        if (!keepDatabase) await database.drop();
+      }
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
+import { SecretBox } from '@courier/crypto';
+import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms';
+import { waitFor } from '@courier/testing';
+import { internal, newRestaurantId, SECRETS_KEYS, startTestApp, TestApp, TestAppOptions } from './harness';
+
+/** The four simulated platforms, the credentials they know, and the app wired to them. */
+
+export const APP_SECRET_KEY = 'getir-app-secret-key-0001';
+export const A_WEBHOOK_KEY = 'getir-partner-webhook-key-0001';
+export const B_PLUGIN_TOKEN = 'dh-plugin-bearer-token-0000001';
+
+export const CREDENTIALS = {
+  PLATFORM_A: { providerRestaurantId: 'getir-rest-1', settings: {}, secrets: { secretKey: 'getir-restaurant-secret-1' } },
+  PLATFORM_B: { providerRestaurantId: 'ys-vendor-1', settings: { chainCode: 'chain-1', username: 'pos-user-1' }, secrets: { password: 'pos-password-1' } },
+  PLATFORM_C: { providerRestaurantId: 'ty-rest-1', settings: { supplierId: '104523', storeId: '88211' }, secrets: { apiKey: 'ty-api-key-1', secretKey: 'ty-secret-1' } },
+  PLATFORM_D: { providerRestaurantId: 'migros-rest-1', settings: { providerMerchantId: 'm-20931' }, secrets: { apiKey: 'migros-merchant-key-1' } },
+} as const;
+
+export type PlatformCode = keyof typeof CREDENTIALS;
+
+export interface Platforms {
+  a: PlatformASimulator;
+  b: PlatformBSimulator;
+  c: PlatformCSimulator;
+  d: PlatformDSimulator;
+  /** PLATFORM_* variables pointing the app at the simulators. */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startPlatforms(options: { minStepIntervalMs?: number } = {}): Promise<Platforms> {
+  const a = new PlatformASimulator({
+    appSecretKey: APP_SECRET_KEY,
+    restaurants: [{ restaurantId: CREDENTIALS.PLATFORM_A.providerRestaurantId, secretKey: CREDENTIALS.PLATFORM_A.secrets.secretKey }],
+    minStepIntervalMs: options.minStepIntervalMs ?? 0,
+    webhookApiKey: A_WEBHOOK_KEY,
+  });
+  const b = new PlatformBSimulator({ users: [{ username: CREDENTIALS.PLATFORM_B.settings.username, password: CREDENTIALS.PLATFORM_B.secrets.password }], pluginToken: B_PLUGIN_TOKEN });
+  const c = new PlatformCSimulator({
+    suppliers: [{ supplierId: CREDENTIALS.PLATFORM_C.settings.supplierId, apiKey: CREDENTIALS.PLATFORM_C.secrets.apiKey, secretKey: CREDENTIALS.PLATFORM_C.secrets.secretKey, storeIds: [CREDENTIALS.PLATFORM_C.settings.storeId] }],
+  });
+  const d = new PlatformDSimulator({ merchants: [{ merchantId: CREDENTIALS.PLATFORM_D.settings.providerMerchantId, restaurantId: CREDENTIALS.PLATFORM_D.providerRestaurantId, apiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey }] });
+  await Promise.all([a.start(), b.start(), c.start(), d.start()]);
+  return {
+    a,
+    b,
+    c,
+    d,
+    env: {
+      PLATFORM_A_BASE_URL: a.baseUrl,
+      PLATFORM_B_BASE_URL: b.baseUrl,
+      PLATFORM_C_BASE_URL: c.baseUrl,
+      PLATFORM_D_BASE_URL: d.baseUrl,
+      PLATFORM_A_APP_SECRET_KEY: APP_SECRET_KEY,
+      PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
+      PLATFORM_B_PLUGIN_TOKEN: B_PLUGIN_TOKEN,
+      PLATFORM_C_INTEGRATOR_NAME: 'CourierSuiteTests',
+      PLATFORM_HTTP_TIMEOUT_MS: '2000',
+    },
+    stop: async () => {
+      await Promise.all([a.stop(), b.stop(), c.stop(), d.stop()]);
+    },
+  };
+}
+
+/** The app listening on 127.0.0.1, wired to the simulators both ways. */
+export async function startPlatformApp(platforms: Platforms, options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await startTestApp({ ...options, listen: true, env: { STATUS_PUSH_RETRY_BASE_MS: '50', STATUS_PUSH_RETRY_MAX_DELAY_MS: '200', ...platforms.env, ...options.env } });
+  platforms.a.options.newOrderUrl = `${t.baseUrl}/platforms/platform-a/orders`;
+  platforms.a.options.cancelledOrderUrl = `${t.baseUrl}/platforms/platform-a/orders/cancelled`;
+  platforms.b.options.pluginUrl = `${t.baseUrl}/platforms/platform-b`;
+  platforms.d.options.webhookUrl = `${t.baseUrl}/platforms/platform-d/orders`;
+  return t;
+}
+
+const versions = new Map<string, number>();
+
+/** Puts an integration into the app's read model as integrations-api would (integration.upserted, secrets sealed). */
+export async function upsertIntegration(
+  t: TestApp,
+  platform: PlatformCode,
+  overrides: { integrationId?: string; restaurantId?: string; isActive?: boolean; providerRestaurantId?: string; settings?: Record<string, string>; secrets?: Record<string, string> } = {},
+): Promise<{ integrationId: string; restaurantId: string }> {
+  const box = SecretBox.fromKeyList(SECRETS_KEYS);
+  const integrationId = overrides.integrationId ?? randomUUID();
+  const version = (versions.get(integrationId) ?? 0) + 1;
+  versions.set(integrationId, version);
+  const now = new Date().toISOString();
+  const event: IntegrationUpsertedEvent = {
+    integrationId,
+    restaurantId: overrides.restaurantId ?? newRestaurantId(),
+    platform,
+    providerRestaurantId: overrides.providerRestaurantId ?? CREDENTIALS[platform].providerRestaurantId,
+    isActive: overrides.isActive ?? true,
+    settings: { ...CREDENTIALS[platform].settings, ...overrides.settings },
+    secrets: Object.fromEntries(Object.entries(overrides.secrets ?? CREDENTIALS[platform].secrets).map(([field, value]) => [field, box.encrypt(value)])),
+    version,
+    createdAt: now,
+    updatedAt: now,
+    occurredAt: now,
+  };
+  await t.deliver(RoutingKey.IntegrationUpserted, event);
+  return { integrationId, restaurantId: event.restaurantId };
+}
+
+export function push(t: TestApp, body: Record<string, unknown>, headers: Record<string, string> = internal()) {
+  return t.http.post('/internal/orders/status').set(headers).send(body);
+}
+
+export function statusUpdate(t: TestApp, id: string) {
+  return t.http.get(`/internal/status-updates/${id}`).set(internal());
+}
+
+/** Waits until the status update is in one of `states`; returns it. */
+export async function waitForState(t: TestApp, id: string, states: string[], timeoutMs = 15_000): Promise<any> {
+  let last: any;
+  try {
+    await waitFor(
+      `status update ${id} in ${states.join('|')}`,
+      async () => {
+        last = (await statusUpdate(t, id)).body;
+        return states.includes(last.state);
+      },
+      timeoutMs,
+      25,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`);
+  }
+  return last;
+}
+
+/** A PLATFORM_A order that reached the app through the new-order webhook; returns the simulator's order and ours. */
+export async function platformAOrder(platforms: Platforms, t: TestApp, overrides: Parameters<PlatformASimulator['placeOrder']>[1] = {}) {
+  const { order, response } = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId, overrides);
+  if (response.status !== 200) throw new Error(`new-order webhook answered ${response.status} ${JSON.stringify(response.body)}`);
+  return { simulated: order, yemekKuryeOrderId: (response.body as any).yemekKuryeOrderId as string };
+}
+
+export function randomHex(bytes = 6): string {
+  return randomBytes(bytes).toString('hex');
+}
