@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { AccountEventsConsumer } from './account-events.consumer';
+import { ApiCredentialsGuard } from './api-credentials.guard';
+import { WebhookAccountsService } from './webhook-accounts.service';
+
+/** The accounts read model (from account.* events) and the delivery log API's authentication. */
+@Module({
+  providers: [WebhookAccountsService, AccountEventsConsumer, ApiCredentialsGuard],
+  exports: [WebhookAccountsService, ApiCredentialsGuard],
+})
+export class AccountsModule {}

@@ -1,0 +1,37 @@
+import { Module, Type } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
+import { AppConfigModule } from '@courier/config';
+import { HealthModule } from '@courier/health';
+import { LoggingModule } from '@courier/logging';
+import { MessagingModule } from '@courier/messaging';
+import { MetricsModule } from '@courier/observability';
+import { PersistenceModule } from '@courier/persistence';
+import { DeliveriesModule } from '../deliveries/deliveries.module';
+import { SendingOptions } from '../sending/sending.module';
+import { PERSISTENCE } from './persistence';
+import { WebhookSenderConfig } from './webhook-sender.config';
+
+export interface AppModuleOptions extends SendingOptions {
+  /** Where log lines go (default stdout): tests read them. */
+  logDestination?: DestinationStream;
+}
+
+/** The webhook-sender module; options exist for tests to swap the log sink, DNS and trusted CAs. */
+export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
+  @Module({
+    imports: [
+      AppConfigModule.forRoot(WebhookSenderConfig),
+      LoggingModule.forRoot({ service: 'webhook-sender', destination: options.logDestination }),
+      PersistenceModule.forRoot(PERSISTENCE),
+      MessagingModule.forRoot({ service: 'webhook-sender' }),
+      // A broker outage is shown but does not take the delivery log API or pending retries out of service.
+      HealthModule.forRoot({ database: true, broker: 'reported' }),
+      MetricsModule.forRoot({ service: 'webhook-sender' }),
+      DeliveriesModule.forRoot({ hostResolver: options.hostResolver, trustedCa: options.trustedCa }),
+    ],
+  })
+  class AppModule {}
+  return AppModule;
+}
+
+export const AppModule = createAppModule();

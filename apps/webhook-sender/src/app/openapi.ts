@@ -1,0 +1,8 @@
+import { HttpAppOptions } from '@courier/http';
+
+export const SERVICE_DESCRIPTION: HttpAppOptions = {
+  title: 'Webhook sender ({pos_url}/api/v1/my/webhooks/deliveries)',
+  description:
+    'The log of the webhooks (order.status_changed, order.canceled) sent to your receivers: every delivery with its attempts, and redelivery. Authenticate with X-API-Key and X-API-Secret. Errors are problem JSON with a `code`.',
+  apiKeyHeaders: ['X-API-Key', 'X-API-Secret'],
+};

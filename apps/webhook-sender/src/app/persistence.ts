@@ -1,0 +1,14 @@
+import { MESSAGING_ENTITIES } from '@courier/messaging';
+import { PersistenceSettings } from '@courier/persistence';
+import { WebhookAccountEntity } from '../accounts/webhook-account.entity';
+import { WebhookAttemptEntity } from '../deliveries/webhook-attempt.entity';
+import { WebhookDeliveryEntity, WebhookDeliveryQueueEntity } from '../deliveries/webhook-delivery.entity';
+import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
+import { CreateWebhookTables1763760000000 } from '../migrations/1763760000000-CreateWebhookTables';
+
+/** webhook-sender's tables live in its own schema, with its own migrations table. */
+export const PERSISTENCE: PersistenceSettings = {
+  schema: 'webhooks',
+  entities: [...MESSAGING_ENTITIES, WebhookAccountEntity, WebhookDeliveryEntity, WebhookDeliveryQueueEntity, WebhookAttemptEntity],
+  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000],
+};

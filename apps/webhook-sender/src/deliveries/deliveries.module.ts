@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { SendingModule, SendingOptions } from '../sending/sending.module';
+import { DeliveriesController } from './deliveries.controller';
+import { DeliveriesService } from './deliveries.service';
+import { OrderEventsConsumer } from './order-events.consumer';
+
+/** Order events become deliveries; the delivery log API. */
+@Module({})
+export class DeliveriesModule {
+  static forRoot(sending: SendingOptions = {}) {
+    return {
+      module: DeliveriesModule,
+      imports: [AccountsModule, SendingModule.forRoot(sending)],
+      controllers: [DeliveriesController],
+      providers: [DeliveriesService, OrderEventsConsumer],
+    };
+  }
+}

@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { DELIVERY_STATUSES, DeliveryStatus, WEBHOOK_EVENTS, WebhookEvent } from '../webhook-delivery.entity';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export class ListDeliveriesQueryDto {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status.' })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES as unknown as string[])
+  status?: DeliveryStatus;
+
+  @ApiPropertyOptional({ enum: WEBHOOK_EVENTS, description: 'Only webhooks of this event.' })
+  @IsOptional()
+  @IsIn(WEBHOOK_EVENTS as unknown as string[])
+  event?: WebhookEvent;
+
+  @ApiPropertyOptional({ description: 'Only webhooks of this order (the orderId you sent at intake).', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  orderId?: string;
+
+  @ApiPropertyOptional({ description: 'Only webhooks of this order (its yemekKuryeOrderId).', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  yemekKuryeOrderId?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size.' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Opaque cursor: the `nextCursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  cursor?: string;
+}
+
+export class DeliveryDto {
+  @ApiProperty({ format: 'uuid', description: 'The webhook id: X-Webhook-Id and webhook-id of every attempt.' })
+  id: string;
+
+  @ApiProperty({ enum: WEBHOOK_EVENTS })
+  event: WebhookEvent;
+
+  @ApiProperty({ example: 'pos-1001' })
+  orderId: string;
+
+  @ApiProperty({ format: 'uuid' })
+  yemekKuryeOrderId: string;
+
+  @ApiProperty({
+    enum: DELIVERY_STATUSES,
+    description:
+      'pending: first attempt (of the delivery or of a redelivery) not made yet; retrying: failed, next attempt at nextAttemptAt; delivered: a 2xx was received; failed: no 2xx within WEBHOOK_MAX_AGE (3 days); skipped: no URL configured for the event.',
+  })
+  status: DeliveryStatus;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The receiver URL when the webhook was created (each attempt shows the URL it used).' })
+  url: string | null;
+
+  @ApiProperty({ description: 'Attempts made so far.' })
+  attemptCount: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  nextAttemptAt: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  lastAttemptAt: string | null;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the last answer (null when there was none).' })
+  lastStatusCode: number | null;
+
+  @ApiProperty({ type: String, nullable: true, example: 'HTTP 503: Service Unavailable' })
+  lastError: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  deliveredAt: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the support alert was raised: the delivery had been failing for 24 hours.' })
+  alertRaisedAt: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  createdAt: string;
+}
+
+export class AttemptDto {
+  @ApiProperty({ description: 'X-Webhook-Attempt of this attempt.' })
+  attempt: number;
+
+  @ApiProperty({ type: String, nullable: true, description: 'URL used (null when the attempt could not be made).' })
+  url: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  startedAt: string;
+
+  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status answered; null for no answer (timeout, refused connection, TLS or URL refused).' })
+  statusCode: number | null;
+
+  @ApiProperty({ description: 'Time to the status line, in ms.' })
+  latencyMs: number;
+
+  @ApiProperty({ type: String, nullable: true, example: 'timed out after 5000 ms' })
+  error: string | null;
+}
+
+export class DeliveryDetailDto extends DeliveryDto {
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The webhook body (the exact bytes sent are its compact JSON).' })
+  payload: Record<string, unknown>;
+
+  @ApiProperty({ type: [AttemptDto], description: 'Every attempt, oldest first.' })
+  attempts: AttemptDto[];
+}
+
+export class DeliveryPageDto {
+  @ApiProperty({ type: [DeliveryDto], description: 'Newest first.' })
+  data: DeliveryDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Cursor of the next page; null on the last page.' })
+  nextCursor: string | null;
+}

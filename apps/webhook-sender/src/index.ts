@@ -1,0 +1,3 @@
+// What the one-machine composer (apps/local-suite) needs to run this app in its process.
+export { AppModule } from './app/app.module';
+export { SERVICE_DESCRIPTION } from './app/openapi';

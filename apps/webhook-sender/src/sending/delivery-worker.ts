@@ -1,0 +1,119 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RoutingKey } from '@courier/contracts';
+import { SecretBox, SecretDecryptionError } from '@courier/crypto';
+import { WebhookSenderConfig } from '../app/webhook-sender.config';
+import { nextStepAfterFailure, RetryPolicy } from '../deliveries/retry-policy';
+import { DeliveryStatus, WebhookEvent } from '../deliveries/webhook-delivery.entity';
+import { HostLimiter, hostKey } from './host-limiter';
+import { ReceiverClient, ReceiverOutcome } from './receiver-client';
+import { webhookHeaders } from './webhook-headers';
+
+/** A delivery as the pump claims it: the row with its account's URLs and secret as they are now. */
+export interface ClaimedDelivery {
+  id: string;
+  restaurant_id: string;
+  event: WebhookEvent;
+  order_id: string;
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  cycle: number;
+  cycle_started_at: Date;
+  cycle_failures: number;
+  alert_raised: boolean;
+  account_known: boolean;
+  status_url: string | null;
+  cancel_url: string | null;
+  signing_secret_ciphertext: string | null;
+}
+
+/** What one turn of a claimed delivery comes to, for the pump to record. */
+export type AttemptRecord =
+  | {
+      kind: 'attempt';
+      delivery: ClaimedDelivery;
+      number: number;
+      url: string | null;
+      startedAt: Date;
+      outcome: ReceiverOutcome;
+      status: 'delivered' | 'retrying' | 'failed';
+      nextAttemptAt: Date | null;
+      raiseAlert: boolean;
+    }
+  /** No receiver URL for the event: nothing to send to (a redelivery after setting one sends it). */
+  | { kind: 'skip'; delivery: ClaimedDelivery; error: string }
+  /** The receiver's host has no free slot: put off, no attempt counted. */
+  | { kind: 'defer'; delivery: ClaimedDelivery; until: Date };
+
+/**
+ * One turn of a claimed delivery, without touching the database: the URL and signing secret are the
+ * account's as they are now (a rotated secret or a fixed URL applies to retries), the stored bytes
+ * are sent through the safe client within the host's concurrency limit, and the retry policy says
+ * what comes next.
+ */
+@Injectable()
+export class DeliveryWorker {
+  private readonly logger = new Logger('WebhookDelivery');
+  private readonly policy: RetryPolicy;
+
+  constructor(
+    private readonly config: WebhookSenderConfig,
+    private readonly secretBox: SecretBox,
+    private readonly client: ReceiverClient,
+    private readonly limiter: HostLimiter,
+  ) {
+    this.policy = { scheduleMs: config.WEBHOOK_RETRY_SCHEDULE, alertAfterMs: config.WEBHOOK_ALERT_AFTER, maxAgeMs: config.WEBHOOK_MAX_AGE };
+  }
+
+  async attempt(delivery: ClaimedDelivery): Promise<AttemptRecord> {
+    // The account events travel on another queue and may lag behind the order's: try again later.
+    if (!delivery.account_known) return this.failedWithoutRequest(delivery, null, 'the account of this delivery is not known to the sender yet');
+    const url = delivery.event === RoutingKey.OrderStatusChanged ? delivery.status_url : delivery.cancel_url;
+    if (!url) return { kind: 'skip', delivery, error: `no ${delivery.event === RoutingKey.OrderStatusChanged ? 'status' : 'cancel'} URL configured` };
+
+    let signingSecret: string | null = null;
+    if (delivery.signing_secret_ciphertext !== null) {
+      try {
+        signingSecret = this.secretBox.decrypt(delivery.signing_secret_ciphertext);
+      } catch (error) {
+        if (!(error instanceof SecretDecryptionError)) throw error;
+        // Never sent unsigned when a secret is set: the operator must supply the key.
+        this.logger.error({ deliveryId: delivery.id, restaurantId: delivery.restaurant_id, keyId: error.keyId }, 'signing secret cannot be opened with SECRETS_ENCRYPTION_KEYS; webhook not sent');
+        return this.failedWithoutRequest(delivery, url, 'the signing secret cannot be opened by the sender (operator notified)');
+      }
+    }
+
+    const host = hostKey(url);
+    const release = await this.limiter.acquire(host);
+    if (!release) return { kind: 'defer', delivery, until: new Date(Date.now() + this.limiter.retryDelayMs(host)) };
+    const number = delivery.attempts + 1;
+    const startedAt = new Date();
+    let outcome: ReceiverOutcome | undefined;
+    try {
+      const body = Buffer.from(delivery.body, 'utf8');
+      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt });
+      outcome = await this.client.post({ url, headers, body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
+    } finally {
+      release(outcome?.latencyMs ?? this.config.WEBHOOK_TIMEOUT_MS);
+    }
+    return this.concluded(delivery, url, startedAt, outcome);
+  }
+
+  private failedWithoutRequest(delivery: ClaimedDelivery, url: string | null, error: string): AttemptRecord {
+    return this.concluded(delivery, url, new Date(), { ok: false, statusCode: null, latencyMs: 0, error });
+  }
+
+  private concluded(delivery: ClaimedDelivery, url: string | null, startedAt: Date, outcome: ReceiverOutcome): AttemptRecord {
+    const base = { kind: 'attempt' as const, delivery, number: delivery.attempts + 1, url, startedAt, outcome };
+    if (outcome.ok) return { ...base, status: 'delivered', nextAttemptAt: null, raiseAlert: false };
+    const step = nextStepAfterFailure(this.policy, {
+      cycleStartedAt: delivery.cycle_started_at,
+      failures: delivery.cycle_failures + 1,
+      alertRaised: delivery.alert_raised,
+      now: new Date(),
+    });
+    return step.kind === 'retry'
+      ? { ...base, status: 'retrying', nextAttemptAt: step.at, raiseAlert: step.raiseAlert }
+      : { ...base, status: 'failed', nextAttemptAt: null, raiseAlert: step.raiseAlert };
+  }
+}

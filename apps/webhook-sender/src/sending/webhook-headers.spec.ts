@@ -1,0 +1,29 @@
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { generateWebhookSigningSecret } from '@courier/crypto';
+import { webhookHeaders } from './webhook-headers';
+
+describe('webhookHeaders', () => {
+  const body = Buffer.from('{"event":"order.canceled","orderId":"pos-1","reason":"Kapalı"}', 'utf8');
+  const now = new Date('2026-11-21T10:00:00.900Z');
+
+  it('carries the ids, the attempt, both signatures and a Standard Webhooks timestamp in seconds', () => {
+    const secret = generateWebhookSigningSecret();
+    const headers = webhookHeaders({ webhookId: 'a1b2', attempt: 3, body, signingSecret: secret, signatureHeader: 'X-Service-Signature', now });
+    expect(headers).toMatchObject({ 'Content-Type': 'application/json', 'X-Webhook-Id': 'a1b2', 'X-Webhook-Attempt': '3', 'webhook-id': 'a1b2', 'webhook-timestamp': '1795255200' });
+    expect(headers['X-Service-Signature']).toBe(createHmac('sha256', secret).update(body).digest('hex'));
+    const webhook = new Webhook(secret);
+    expect(headers['webhook-signature']).toBe(webhook.sign('a1b2', new Date(1795255200 * 1000), body.toString('utf8')));
+  });
+
+  it('uses the configured name for the hex signature', () => {
+    const headers = webhookHeaders({ webhookId: 'x', attempt: 1, body, signingSecret: 'whsec_c2VjcmV0', signatureHeader: 'X-Yemekkurye-Signature', now });
+    expect(headers['X-Yemekkurye-Signature']).toMatch(/^[0-9a-f]{64}$/);
+    expect(headers).not.toHaveProperty('X-Service-Signature');
+  });
+
+  it('has no signature headers when signing is off', () => {
+    const headers = webhookHeaders({ webhookId: 'x', attempt: 1, body, signingSecret: null, signatureHeader: 'X-Service-Signature', now });
+    expect(Object.keys(headers).sort()).toEqual(['Content-Type', 'User-Agent', 'X-Webhook-Attempt', 'X-Webhook-Id', 'webhook-id', 'webhook-timestamp']);
+  });
+});
