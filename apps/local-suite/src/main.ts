@@ -1,0 +1,119 @@
+import 'reflect-metadata';
+import { INestApplication } from '@nestjs/common';
+import http from 'node:http';
+import path from 'node:path';
+import { createHttpApp, reportStartupFailure } from '@courier/http';
+import { EmbeddedPostgresHandle, startEmbeddedPostgres } from '@courier/persistence';
+import { AppModule as IntakeModule, SERVICE_DESCRIPTION as INTAKE_API } from '@courier/intake-api';
+import { AppModule as IntegrationsModule, SERVICE_DESCRIPTION as INTEGRATIONS_API } from '@courier/integrations-api';
+import { AppModule as DispatcherModule, SERVICE_DESCRIPTION as DISPATCHER_API } from '@courier/status-dispatcher';
+import { AppModule as SenderModule, SERVICE_DESCRIPTION as SENDER_API } from '@courier/webhook-sender';
+import { createReceiverApp } from '@courier/mock-receiver';
+import { ensureDemoRestaurant } from './demo-restaurant';
+import { loadLocalSettings } from './local-settings';
+import { createPosGateway } from './pos-gateway';
+
+/**
+ * The one-machine mode: every app of the suite in this process, sharing the in-process broker
+ * (unless RABBITMQ_URL is set), on an embedded PostgreSQL (unless DATABASE_URL is set), with the
+ * demo restaurant provisioned and the reference receiver wired to it.
+ */
+async function main(): Promise<void> {
+  const settings = loadLocalSettings();
+  const started = Date.now();
+  let database: EmbeddedPostgresHandle | undefined;
+  if (!process.env.DATABASE_URL) {
+    process.stdout.write(`Starting embedded PostgreSQL (data in ${path.join(settings.dataDir, 'pgdata')})...\n`);
+    database = await startEmbeddedPostgres({ dataDir: path.join(settings.dataDir, 'pgdata'), port: settings.embeddedPostgresPort, databases: ['courier'] });
+    process.env.DATABASE_URL = database.url('courier');
+  }
+  process.env.ADMIN_TOKEN = settings.secrets.adminToken;
+  process.env.INTERNAL_API_KEYS = process.env.INTERNAL_API_KEYS || settings.secrets.internalApiKey;
+  process.env.SECRETS_ENCRYPTION_KEYS = settings.secrets.secretsEncryptionKeys;
+  // The receiver runs on localhost over plain HTTP: allowed here, and only here, by default.
+  process.env.WEBHOOK_ALLOW_INSECURE_URLS ??= 'true';
+  process.env.LOG_LEVEL ??= 'warn';
+
+  const apps: INestApplication[] = [];
+  const servers: http.Server[] = [];
+  const shutdown = async (signal: string) => {
+    process.stdout.write(`\n${signal}: stopping the suite...\n`);
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    for (const app of [...apps].reverse()) await app.close().catch((error) => process.stderr.write(`close failed: ${String(error)}\n`));
+    await database?.stop().catch(() => undefined);
+    process.exit(0);
+  };
+  const takeOverSignals = () => {
+    // Each app registers Nest's shutdown hooks, which close that app and re-raise the signal; here
+    // one handler closes every app in order and then exits, so they must not race it.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.removeAllListeners(signal);
+      process.once(signal, () => void shutdown(signal));
+    }
+  };
+  takeOverSignals();
+
+  const [integrations, dispatcher, sender, intake] = await Promise.all([
+    createHttpApp(IntegrationsModule, INTEGRATIONS_API),
+    createHttpApp(DispatcherModule, DISPATCHER_API),
+    createHttpApp(SenderModule, SENDER_API),
+    createHttpApp(IntakeModule, INTAKE_API),
+  ]);
+  apps.push(integrations, dispatcher, sender, intake);
+  for (const app of apps) await app.init();
+
+  await intake.listen(settings.intakePort, '0.0.0.0');
+  const gateway = createPosGateway({ integrations, dispatcher, sender });
+  servers.push(gateway);
+  await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.posPort, '0.0.0.0', resolve));
+
+  const intakeUrl = `http://localhost:${settings.intakePort}`;
+  const posUrl = `http://localhost:${settings.posPort}`;
+  const receiverUrl = `http://localhost:${settings.receiverPort}`;
+  const demo = await ensureDemoRestaurant({
+    posUrl,
+    intakeUrl,
+    receiverUrl,
+    dataDir: settings.dataDir,
+    adminToken: settings.secrets.adminToken,
+    internalApiKey: settings.secrets.internalApiKey,
+  });
+
+  const receiver = await createReceiverApp({
+    SERVICE_API_URL: intakeUrl,
+    SERVICE_API_KEY: demo.apiKey,
+    SERVICE_RESTAURANT_ID: demo.restaurantId,
+    WEBHOOK_SECRET: demo.signingSecret,
+    PORT: settings.receiverPort,
+    LOCAL_DATA_DIR: settings.dataDir,
+  });
+  apps.unshift(receiver);
+  await receiver.listen(settings.receiverPort, '0.0.0.0');
+  takeOverSignals();
+
+  process.stdout.write(
+    [
+      '',
+      `Courier integration suite is up (${((Date.now() - started) / 1000).toFixed(1)} s).`,
+      `  Intake        {base_url}  ${intakeUrl}   (POST /webhook/third-party/order, OpenAPI ${intakeUrl}/docs)`,
+      `  Management    {pos_url}   ${posUrl}   (/api/v1/my/..., /internal/..., /admin/v1/..., OpenAPI ${posUrl}/docs)`,
+      `  Receiver      {mock_url}  ${receiverUrl}   (dashboard: open it in a browser)`,
+      '',
+      'Demo restaurant (also in ' + path.join(settings.dataDir, 'demo.json') + '):',
+      `  restaurantId      ${demo.restaurantId}`,
+      `  apiKey            ${demo.apiKey}`,
+      `  apiSecret         ${demo.apiSecret}`,
+      `  signingSecret     ${demo.signingSecret}`,
+      `  internalApiKey    ${demo.internalApiKey}`,
+      `  adminToken        ${demo.adminToken}`,
+      '',
+      'Ctrl+C stops the suite; data stays in ' + settings.dataDir + '.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  reportStartupFailure(error);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+import { posRouteFor } from './pos-gateway';
+
+describe('posRouteFor', () => {
+  it.each([
+    ['/internal/orders/status', 'dispatcher'],
+    ['/internal/orders/abc/transitions', 'dispatcher'],
+    ['/internal', 'dispatcher'],
+    ['/internalx', 'integrations'],
+    ['/api/v1/my/webhooks/deliveries', 'sender'],
+    ['/api/v1/my/webhooks/deliveries?status=failed', 'sender'],
+    ['/api/v1/my/webhooks/deliveries/123/redeliver', 'sender'],
+    ['/api/v1/my/webhooks', 'integrations'],
+    ['/api/v1/my/webhooks/secret', 'integrations'],
+    ['/api/v1/my/integrations', 'integrations'],
+    ['/admin/v1/restaurants', 'integrations'],
+    ['/health', 'integrations'],
+  ])('%s -> %s', (url, app) => {
+    expect(posRouteFor(url)).toBe(app);
+  });
+});

@@ -1,0 +1,30 @@
+import { INestApplication } from '@nestjs/common';
+import http from 'node:http';
+import type { RequestListener } from 'node:http';
+
+export interface PosRoutes {
+  integrations: INestApplication;
+  dispatcher: INestApplication;
+  sender: INestApplication;
+}
+
+/** Which app serves a {pos_url} path: the same table as the Kubernetes Ingress (k8s/base/ingress.yaml). */
+export function posRouteFor(url: string): keyof PosRoutes {
+  const pathname = url.split('?')[0];
+  if (pathname === '/internal' || pathname.startsWith('/internal/')) return 'dispatcher';
+  if (pathname === '/api/v1/my/webhooks/deliveries' || pathname.startsWith('/api/v1/my/webhooks/deliveries/')) return 'sender';
+  return 'integrations';
+}
+
+/**
+ * {pos_url} in the one-machine mode: one port, three apps, routed by path in-process (no proxy hop),
+ * the way the Ingress routes them in a cluster. Each app keeps its own middleware and error handling.
+ */
+export function createPosGateway(routes: PosRoutes): http.Server {
+  const handlers: Record<keyof PosRoutes, RequestListener> = {
+    integrations: routes.integrations.getHttpAdapter().getInstance(),
+    dispatcher: routes.dispatcher.getHttpAdapter().getInstance(),
+    sender: routes.sender.getHttpAdapter().getInstance(),
+  };
+  return http.createServer((req, res) => handlers[posRouteFor(req.url ?? '/')](req, res));
+}

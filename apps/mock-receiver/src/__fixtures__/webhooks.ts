@@ -1,0 +1,61 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/** A signing secret in the form the panel shows it. */
+export const TEST_SECRET = `whsec_${Buffer.from('mock-receiver-test-secret-0123456789').toString('base64')}`;
+
+export interface StatusWebhookFields {
+  orderId: string;
+  yemekKuryeOrderId: string;
+  status: string;
+  previousStatus?: string;
+  timestamp: string;
+}
+
+export function statusPayload(fields: StatusWebhookFields): Record<string, unknown> {
+  return {
+    event: 'order.status_changed',
+    orderId: fields.orderId,
+    yemekKuryeOrderId: fields.yemekKuryeOrderId,
+    orderNumber: '1001',
+    status: fields.status,
+    previousStatus: fields.previousStatus ?? 'NEW',
+    timestamp: fields.timestamp,
+    provider: 'THIRD_PARTY',
+    providerRestaurantId: 'store-42',
+  };
+}
+
+export function cancelPayload(fields: { orderId: string; yemekKuryeOrderId: string; timestamp: string }): Record<string, unknown> {
+  return {
+    event: 'order.canceled',
+    orderId: fields.orderId,
+    yemekKuryeOrderId: fields.yemekKuryeOrderId,
+    reason: 'Müşteri iptal etti',
+    cancelReasonId: 'CUSTOMER_REQUEST',
+    canceledBy: 'Restaurant',
+    timestamp: fields.timestamp,
+  };
+}
+
+/**
+ * Headers a sender following decisions.md puts on a webhook: X-Service-Signature over the exact
+ * bytes (keyed with the secret string), X-Webhook-Id, and the Standard Webhooks trio.
+ */
+export function signedHeaders(body: string, options: { secret?: string; id?: string; standard?: boolean; attempt?: number } = {}): Record<string, string> {
+  const secret = options.secret ?? TEST_SECRET;
+  const id = options.id ?? `wh_${randomUUID()}`;
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'X-Service-Signature': createHmac('sha256', secret).update(body).digest('hex'),
+    'X-Webhook-Id': id,
+    'X-Webhook-Attempt': String(options.attempt ?? 1),
+  };
+  if (options.standard !== false && secret.startsWith('whsec_')) {
+    const now = new Date();
+    headers['webhook-id'] = id;
+    headers['webhook-timestamp'] = String(Math.floor(now.getTime() / 1000));
+    headers['webhook-signature'] = new Webhook(secret).sign(id, now, body);
+  }
+  return headers;
+}

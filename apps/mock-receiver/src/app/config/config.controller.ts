@@ -1,0 +1,41 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RECEIVER_CONFIG } from '../receiver.tokens';
+import { maskSecret, ReceiverConfig, resolveDataFile } from '../receiver.config';
+import { INTAKE_PATH } from '../orders/intake.client';
+import { standardWebhooksKey } from '../webhooks/signature';
+
+@ApiTags('config')
+@Controller('api/config')
+export class ConfigController {
+  constructor(@Inject(RECEIVER_CONFIG) private readonly config: ReceiverConfig) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The configuration, secrets masked' })
+  show() {
+    const config = this.config;
+    const secret = config.WEBHOOK_SECRET;
+    return {
+      variables: {
+        PORT: config.PORT,
+        SERVICE_API_URL: config.SERVICE_API_URL,
+        SERVICE_API_KEY: maskSecret(config.SERVICE_API_KEY),
+        SERVICE_RESTAURANT_ID: config.SERVICE_RESTAURANT_ID,
+        WEBHOOK_SECRET: maskSecret(secret),
+        RECEIVER_DATA_FILE: resolveDataFile(config),
+        RECEIVER_HISTORY_LIMIT: config.RECEIVER_HISTORY_LIMIT,
+        SERVICE_TIMEOUT_MS: config.SERVICE_TIMEOUT_MS,
+      },
+      intakeUrl: `${config.SERVICE_API_URL.replace(/\/+$/, '')}${INTAKE_PATH}`,
+      signatureVerification: {
+        serviceSignature: secret ? 'required: X-Service-Signature must match' : 'off: WEBHOOK_SECRET is empty',
+        standardWebhooks: !secret
+          ? 'off: WEBHOOK_SECRET is empty'
+          : standardWebhooksKey(secret)
+            ? 'checked when present: webhook-signature must match'
+            : 'off: WEBHOOK_SECRET is not in the whsec_ + base64 form',
+      },
+      receiverPaths: { status: '/webhook/status', cancel: '/webhook/cancel', health: '/health' },
+    };
+  }
+}

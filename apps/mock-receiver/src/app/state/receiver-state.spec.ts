@@ -1,0 +1,101 @@
+import { ReceivedWebhook, ReceiverState, SentOrder } from './receiver-state';
+
+function sentOrder(n: number, extra: Partial<SentOrder> = {}): SentOrder {
+  return {
+    sendId: `send-${n}`,
+    orderId: `order-${n}`,
+    sentAt: new Date(Date.UTC(2025, 0, 1, 0, 0, n)).toISOString(),
+    intakeUrl: 'http://127.0.0.1:1/webhook/third-party/order',
+    request: { orderId: `order-${n}` },
+    ...extra,
+  };
+}
+
+function webhook(n: number): ReceivedWebhook {
+  return {
+    receiptId: `r-${n}`,
+    webhookId: `wh-${n}`,
+    webhookIdSource: 'x-webhook-id',
+    kind: 'status',
+    receivedAt: new Date().toISOString(),
+    outcome: 'applied',
+    httpStatus: 200,
+    verdicts: { serviceSignature: { state: 'valid', detail: '' }, standardWebhooks: { state: 'missing', detail: '' } },
+  };
+}
+
+const apply = (state: ReceiverState, ykId: string, status: string, timestamp: string, orderId = 'order-1') =>
+  state.applyStatus({ yemekKuryeOrderId: ykId, orderId, status, timestamp, webhookId: `${ykId}-${status}`, receivedAt: timestamp });
+
+describe('ReceiverState', () => {
+  it('lists orders and webhooks newest first, keeping only the newest `limit`', () => {
+    const state = new ReceiverState(3);
+    for (let n = 1; n <= 5; n += 1) {
+      state.addOrder(sentOrder(n));
+      state.addWebhook(webhook(n));
+    }
+    expect(state.listOrders().map((order) => order.orderId)).toEqual(['order-5', 'order-4', 'order-3']);
+    expect(state.listWebhooks().map((entry) => entry.webhookId)).toEqual(['wh-5', 'wh-4', 'wh-3']);
+    expect(state.listWebhooks(1)).toHaveLength(1);
+  });
+
+  it('remembers accepted webhook ids beyond the history, up to 4 x limit', () => {
+    const state = new ReceiverState(2);
+    for (let n = 1; n <= 9; n += 1) state.markSeen(`wh-${n}`, `hash-${n}`);
+    expect(state.seenBodyHash('wh-1')).toBeUndefined();
+    expect(state.seenBodyHash('wh-2')).toBe('hash-2');
+    expect(state.seenBodyHash('wh-9')).toBe('hash-9');
+  });
+
+  it('shows a sent order with the status its webhooks reported, matched by yemekKuryeOrderId', () => {
+    const state = new ReceiverState(10);
+    const order = sentOrder(1, { yemekKuryeOrderId: 'yk-1' });
+    state.addOrder(order);
+    expect(state.view(order)).toMatchObject({ status: null, statusHistory: [] });
+    apply(state, 'yk-1', 'VALIDATED', '2025-01-01T10:00:00Z');
+    apply(state, 'yk-1', 'CANCELED', '2025-01-01T10:05:00Z');
+    expect(state.view(order)).toMatchObject({ status: 'CANCELED', statusAt: '2025-01-01T10:05:00Z' });
+    expect(state.view(order).statusHistory.map((entry) => entry.status)).toEqual(['CANCELED', 'VALIDATED']);
+    expect(state.ordersFor('yk-1', 'whatever')).toEqual([order]);
+    expect(state.ordersFor('yk-2', 'order-1')).toEqual([]);
+  });
+
+  it('falls back to the orderId for an order whose answer carried no yemekKuryeOrderId', () => {
+    const state = new ReceiverState(10);
+    const order = sentOrder(7);
+    state.addOrder(order);
+    apply(state, 'yk-7', 'VALIDATED', '2025-01-01T10:00:00Z', 'order-7');
+    expect(state.view(order).status).toBe('VALIDATED');
+    expect(state.ordersFor('yk-7', 'order-7')).toEqual([order]);
+  });
+
+  it('survives a snapshot round trip through JSON', () => {
+    const state = new ReceiverState(5);
+    state.addOrder(sentOrder(1, { yemekKuryeOrderId: 'yk-1' }));
+    state.addOrder(sentOrder(2, { yemekKuryeOrderId: 'yk-2' }));
+    state.addWebhook(webhook(1));
+    apply(state, 'yk-1', 'VALIDATED', '2025-01-01T10:00:00Z');
+    apply(state, 'yk-2', 'PREPARED', '2025-01-01T10:00:00Z');
+    apply(state, 'yk-1', 'ROUTED', '2025-01-01T10:01:00Z');
+    state.markSeen('wh-1', 'h1');
+    state.markSeen('wh-2', 'h2');
+
+    const restored = new ReceiverState(5, JSON.parse(JSON.stringify(state.snapshot())));
+    expect(restored.listOrders()).toEqual(state.listOrders());
+    expect(restored.listWebhooks()).toEqual(state.listWebhooks());
+    expect(restored.track('yk-1')?.status).toBe('ROUTED');
+    expect(restored.seenBodyHash('wh-1')).toBe('h1');
+    expect(restored.snapshot()).toEqual(state.snapshot());
+  });
+
+  it('keeps the tracks of the `limit` most recently updated orders', () => {
+    const state = new ReceiverState(2);
+    apply(state, 'yk-1', 'VALIDATED', '2025-01-01T10:00:00Z');
+    apply(state, 'yk-2', 'VALIDATED', '2025-01-01T10:00:00Z');
+    apply(state, 'yk-1', 'ROUTED', '2025-01-01T10:01:00Z');
+    apply(state, 'yk-3', 'VALIDATED', '2025-01-01T10:00:00Z');
+    expect(state.track('yk-2')).toBeUndefined();
+    expect(state.track('yk-1')?.status).toBe('ROUTED');
+    expect(state.track('yk-3')).toBeDefined();
+  });
+});

@@ -1,0 +1,29 @@
+import { cancelPayload, statusPayload } from '../../__fixtures__/webhooks';
+import { checkWebhookPayload } from './webhook-payload';
+
+const ids = { orderId: 'o-1', yemekKuryeOrderId: '3f7c1f6e-0000-4000-8000-000000000001' };
+
+describe('checkWebhookPayload', () => {
+  it('accepts the payloads of interface.md, extra fields included', () => {
+    expect(checkWebhookPayload('status', { ...statusPayload({ ...ids, status: 'VALIDATED', timestamp: '2025-01-01T10:00:00+03:00' }), extra: 1 })).toEqual([]);
+    expect(checkWebhookPayload('cancel', cancelPayload({ ...ids, timestamp: '2025-01-01T10:00:00.123Z' }))).toEqual([]);
+  });
+
+  it('names every missing or mistyped field', () => {
+    const errors = checkWebhookPayload('status', { event: 'order.status_changed', orderId: 7, timestamp: 'yesterday', provider: 1 });
+    expect(errors.map((error) => error.field).sort()).toEqual(['orderId', 'provider', 'status', 'timestamp', 'yemekKuryeOrderId']);
+  });
+
+  it('refuses a payload sent to the other URL, and anything that is not an object', () => {
+    expect(checkWebhookPayload('cancel', statusPayload({ ...ids, status: 'VALIDATED', timestamp: '2025-01-01T10:00:00Z' }))).toEqual([
+      { field: 'event', message: 'must be order.canceled' },
+    ]);
+    expect(checkWebhookPayload('status', [])).toEqual([{ field: '', message: 'must be a JSON object' }]);
+    expect(checkWebhookPayload('status', null)).toHaveLength(1);
+  });
+
+  it('requires the timestamp to carry an offset', () => {
+    const payload = statusPayload({ ...ids, status: 'VALIDATED', timestamp: '2025-01-01T10:00:00' });
+    expect(checkWebhookPayload('status', payload)).toEqual([{ field: 'timestamp', message: 'must be an ISO 8601 date-time with offset' }]);
+  });
+});

@@ -1,0 +1,58 @@
+import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ListQueryDto } from '../orders/dto/list-query.dto';
+import type { WebhookKind } from '../state/receiver-state';
+import type { RequestWithRawBody } from './raw-body.middleware';
+import { WebhookAck, WebhooksService } from './webhooks.service';
+
+const SIGNATURE_HEADERS = [
+  { name: 'X-Service-Signature', required: false, description: 'Hex HMAC-SHA256 of the raw body; required when WEBHOOK_SECRET is set' },
+  { name: 'X-Webhook-Id', required: false, description: 'Duplicate detection (falls back to webhook-id, then a hash of the body)' },
+  { name: 'webhook-signature', required: false, description: 'Standard Webhooks signature, checked when present and WEBHOOK_SECRET has the whsec_ form' },
+];
+
+@ApiTags('webhooks')
+@Controller()
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post('webhook/status')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Receives order.status_changed' })
+  @ApiHeader(SIGNATURE_HEADERS[0])
+  @ApiHeader(SIGNATURE_HEADERS[1])
+  @ApiHeader(SIGNATURE_HEADERS[2])
+  @ApiResponse({ status: 200, description: '{ received: true, webhookId, outcome: applied | duplicate | stale }' })
+  @ApiResponse({ status: 401, description: 'INVALID_SIGNATURE' })
+  @ApiResponse({ status: 400, description: 'INVALID_PAYLOAD (not JSON)' })
+  @ApiResponse({ status: 422, description: 'VALIDATION_ERROR (not an order.status_changed payload)' })
+  status(@Req() req: RequestWithRawBody): WebhookAck {
+    return this.receive('status', req);
+  }
+
+  @Post('webhook/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Receives order.canceled' })
+  @ApiHeader(SIGNATURE_HEADERS[0])
+  @ApiHeader(SIGNATURE_HEADERS[1])
+  @ApiHeader(SIGNATURE_HEADERS[2])
+  @ApiResponse({ status: 200, description: '{ received: true, webhookId, outcome: applied | duplicate | stale }' })
+  @ApiResponse({ status: 401, description: 'INVALID_SIGNATURE' })
+  @ApiResponse({ status: 400, description: 'INVALID_PAYLOAD (not JSON)' })
+  @ApiResponse({ status: 422, description: 'VALIDATION_ERROR (not an order.canceled payload)' })
+  cancel(@Req() req: RequestWithRawBody): WebhookAck {
+    return this.receive('cancel', req);
+  }
+
+  @Get('api/webhooks')
+  @ApiOperation({ summary: 'Webhooks received, newest first, with outcome and signature verdicts' })
+  list(@Query() query: ListQueryDto) {
+    return { data: this.webhooks.list(query.limit) };
+  }
+
+  private receive(kind: WebhookKind, req: RequestWithRawBody): WebhookAck {
+    // Without the raw bytes no signature can be checked; this is a wiring fault, not bad input.
+    if (!req.rawBody) throw new Error('raw body capture is not installed for /webhook');
+    return this.webhooks.receive(kind, req.rawBody, req.headers);
+  }
+}

@@ -1,0 +1,134 @@
+import { Logger, MessageEvent } from '@nestjs/common';
+import { Subscription } from 'rxjs';
+import { ProblemException } from '@courier/http';
+import { cancelPayload, signedHeaders, statusPayload, TEST_SECRET } from '../../__fixtures__/webhooks';
+import { ReceiverEvents } from '../events/receiver-events.service';
+import { normaliseReceiverConfig } from '../receiver.config';
+import { ReceiverState } from '../state/receiver-state';
+import type { ReceiverStore } from '../state/receiver-state.store';
+import { WebhooksService } from './webhooks.service';
+
+const IDS = { orderId: 'mock-1', yemekKuryeOrderId: '6b0f1c2e-1111-4aaa-8bbb-000000000001' };
+
+/** The store's persistence is out of scope here: a store that keeps state in memory only. */
+function memoryStore(limit = 50): ReceiverStore {
+  return { state: new ReceiverState(limit), changed: () => undefined } as unknown as ReceiverStore;
+}
+
+function problemOf(call: () => unknown): ProblemException {
+  try {
+    call();
+  } catch (error) {
+    if (error instanceof ProblemException) return error;
+    throw error;
+  }
+  throw new Error('expected a ProblemException');
+}
+
+describe('WebhooksService', () => {
+  let store: ReceiverStore;
+  let events: ReceiverEvents;
+  let streamed: MessageEvent[];
+  let subscription: Subscription;
+
+  beforeAll(() => Logger.overrideLogger(false));
+
+  function service(secret = TEST_SECRET) {
+    return new WebhooksService(normaliseReceiverConfig({ WEBHOOK_SECRET: secret }), store, events);
+  }
+
+  function status(statusName: string, timestamp: string, extra: Record<string, unknown> = {}) {
+    return Buffer.from(JSON.stringify({ ...statusPayload({ ...IDS, status: statusName, timestamp }), ...extra }));
+  }
+
+  beforeEach(() => {
+    store = memoryStore();
+    events = new ReceiverEvents();
+    streamed = [];
+    subscription = events.stream().subscribe((event) => streamed.push(event));
+  });
+
+  afterEach(() => {
+    subscription.unsubscribe();
+    events.onModuleDestroy();
+  });
+
+  it('applies a correctly signed status webhook and reports it to the dashboards', () => {
+    const body = status('VALIDATED', '2025-05-01T10:00:00+03:00');
+    const ack = service().receive('status', body, signedHeaders(body.toString(), { id: 'wh-1' }));
+    expect(ack).toEqual({ received: true, webhookId: 'wh-1', outcome: 'applied' });
+    const [record] = store.state.listWebhooks();
+    expect(record).toMatchObject({
+      webhookId: 'wh-1',
+      webhookIdSource: 'x-webhook-id',
+      outcome: 'applied',
+      status: 'VALIDATED',
+      attempt: '1',
+      verdicts: { serviceSignature: { state: 'valid' }, standardWebhooks: { state: 'valid' } },
+    });
+    expect(store.state.track(IDS.yemekKuryeOrderId)?.status).toBe('VALIDATED');
+    expect(streamed.filter((event) => event.type === 'webhook').map((event) => (event.data as { webhookId: string }).webhookId)).toEqual(['wh-1']);
+  });
+
+  it('marks a repeated id as duplicate and does not apply it twice', () => {
+    const first = status('VALIDATED', '2025-05-01T10:00:00Z');
+    service().receive('status', first, signedHeaders(first.toString(), { id: 'wh-1' }));
+    const later = status('ROUTED', '2025-05-01T10:05:00Z');
+    const ack = service().receive('status', later, signedHeaders(later.toString(), { id: 'wh-1', attempt: 2 }));
+    expect(ack.outcome).toBe('duplicate');
+    expect(store.state.track(IDS.yemekKuryeOrderId)?.status).toBe('VALIDATED');
+    expect(store.state.listWebhooks()[0].note).toBe('id seen before with a different body; not applied');
+  });
+
+  it('records a status not newer than the last applied one as stale, equal timestamps included', () => {
+    const applied = status('ASSIGNED', '2025-05-01T10:10:00Z');
+    service().receive('status', applied, signedHeaders(applied.toString()));
+    for (const timestamp of ['2025-05-01T10:05:00Z', '2025-05-01T13:10:00+03:00']) {
+      const old = status('ROUTED', timestamp);
+      expect(service().receive('status', old, signedHeaders(old.toString())).outcome).toBe('stale');
+    }
+    expect(store.state.track(IDS.yemekKuryeOrderId)).toMatchObject({ status: 'ASSIGNED', statusAt: '2025-05-01T10:10:00Z' });
+  });
+
+  it('applies a cancellation as CANCELED with its reason', () => {
+    const body = Buffer.from(JSON.stringify(cancelPayload({ ...IDS, timestamp: '2025-05-01T11:00:00Z' })));
+    expect(service().receive('cancel', body, signedHeaders(body.toString())).outcome).toBe('applied');
+    expect(store.state.track(IDS.yemekKuryeOrderId)).toMatchObject({
+      status: 'CANCELED',
+      cancel: { cancelReasonId: 'CUSTOMER_REQUEST', canceledBy: 'Restaurant', reason: 'Müşteri iptal etti' },
+    });
+  });
+
+  it('refuses a missing or wrong signature with 401 and records the refusal, not the status', () => {
+    const body = status('VALIDATED', '2025-05-01T10:00:00Z');
+    expect(problemOf(() => service().receive('status', body, { 'content-type': 'application/json' })).getStatus()).toBe(401);
+    const wrong = signedHeaders(body.toString(), { secret: 'whsec_b3RoZXItc2VjcmV0' });
+    const problem = problemOf(() => service().receive('status', body, wrong));
+    expect([problem.getStatus(), problem.code]).toEqual([401, 'INVALID_SIGNATURE']);
+    expect(store.state.listWebhooks().map((record) => [record.outcome, record.httpStatus, record.verdicts.serviceSignature.state])).toEqual([
+      ['rejected', 401, 'invalid'],
+      ['rejected', 401, 'missing'],
+    ]);
+    expect(store.state.track(IDS.yemekKuryeOrderId)).toBeUndefined();
+  });
+
+  it('answers 400 INVALID_PAYLOAD to a body that is not JSON, and 422 to one that is not the contract', () => {
+    const notJson = Buffer.from('{"event":');
+    const bad = problemOf(() => service().receive('status', notJson, signedHeaders(notJson.toString())));
+    expect([bad.getStatus(), bad.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    const wrongShape = Buffer.from(JSON.stringify({ event: 'order.status_changed', orderId: 'x' }));
+    const invalid = problemOf(() => service().receive('status', wrongShape, signedHeaders(wrongShape.toString())));
+    expect(invalid.getStatus()).toBe(422);
+    expect(invalid.errors?.map((error) => error.field)).toEqual(['yemekKuryeOrderId', 'status', 'timestamp']);
+    expect(store.state.listWebhooks()[1]).toMatchObject({ outcome: 'rejected', httpStatus: 400, bodyPreview: '{"event":' });
+  });
+
+  it('without a secret accepts unsigned webhooks and identifies them by webhook-id, else by a hash of the body', () => {
+    const body = status('VALIDATED', '2025-05-01T10:00:00Z');
+    expect(service('').receive('status', body, { 'webhook-id': 'msg_9' }).webhookId).toBe('msg_9');
+    const ack = service('').receive('status', body, {});
+    expect(ack.webhookId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(service('').receive('status', body, {})).toEqual({ ...ack, outcome: 'duplicate' });
+    expect(store.state.listWebhooks()[0].verdicts.serviceSignature.state).toBe('not-checked');
+  });
+});

@@ -1,0 +1,156 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { ErrorCode, FieldError } from '@courier/contracts';
+import { ProblemException } from '@courier/http';
+import { ReceiverEvents } from '../events/receiver-events.service';
+import { RECEIVER_CONFIG } from '../receiver.tokens';
+import { ReceiverConfig } from '../receiver.config';
+import { ReceivedWebhook, WebhookKind, WebhookOutcome } from '../state/receiver-state';
+import { ReceiverStore } from '../state/receiver-state.store';
+import { HeaderBag, headerValue, signatureRefusal, SignatureVerdicts, verifySignatures } from './signature';
+import { checkWebhookPayload, WebhookPayload } from './webhook-payload';
+
+/** The 200 answer to a webhook the receiver accepted. */
+export interface WebhookAck {
+  received: true;
+  webhookId: string;
+  outcome: Exclude<WebhookOutcome, 'rejected'>;
+}
+
+const PREVIEW_CHARS = 2048;
+const PLAUSIBLE_ID = /^[\x21-\x7e]{1,200}$/;
+
+function webhookIdOf(headers: HeaderBag, bodyHash: string): Pick<ReceivedWebhook, 'webhookId' | 'webhookIdSource'> {
+  const own = headerValue(headers, 'x-webhook-id')?.trim();
+  if (own && PLAUSIBLE_ID.test(own)) return { webhookId: own, webhookIdSource: 'x-webhook-id' };
+  const standard = headerValue(headers, 'webhook-id')?.trim();
+  if (standard && PLAUSIBLE_ID.test(standard)) return { webhookId: standard, webhookIdSource: 'webhook-id' };
+  return { webhookId: `sha256:${bodyHash}`, webhookIdSource: 'body-hash' };
+}
+
+/**
+ * Receives the status and cancel webhooks: checks signatures over the raw bytes, parses and checks
+ * the payload, then applies it unless it repeats an accepted id (duplicate) or is not newer than
+ * the order's last applied update (stale). Everything is recorded, refusals included, and pushed
+ * to the dashboards. The work is in memory, so the answer goes out at once.
+ */
+@Injectable()
+export class WebhooksService {
+  private readonly logger = new Logger(WebhooksService.name);
+
+  constructor(
+    @Inject(RECEIVER_CONFIG) private readonly config: ReceiverConfig,
+    private readonly store: ReceiverStore,
+    private readonly events: ReceiverEvents,
+  ) {}
+
+  receive(kind: WebhookKind, rawBody: Buffer, receivedHeaders: HeaderBag): WebhookAck {
+    const headers: HeaderBag = Object.fromEntries(Object.entries(receivedHeaders).map(([name, value]) => [name.toLowerCase(), value]));
+    const bodyHash = createHash('sha256').update(rawBody).digest('hex');
+    const verdicts = verifySignatures(rawBody, headers, this.config.WEBHOOK_SECRET);
+    const base = {
+      receiptId: randomUUID(),
+      ...webhookIdOf(headers, bodyHash),
+      kind,
+      receivedAt: new Date().toISOString(),
+      verdicts,
+      ...(headerValue(headers, 'x-webhook-attempt') ? { attempt: headerValue(headers, 'x-webhook-attempt')?.slice(0, 20) } : {}),
+    };
+
+    const refusal = signatureRefusal(verdicts, this.config.WEBHOOK_SECRET);
+    if (refusal) {
+      this.refuse(base, rawBody, verdicts, 401, refusal);
+      throw new ProblemException(401, 'INVALID_SIGNATURE', refusal, undefined, { webhookId: base.webhookId });
+    }
+
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      const detail = rawBody.length === 0 ? 'The webhook body is empty.' : 'The webhook body is not valid JSON.';
+      this.refuse(base, rawBody, verdicts, 400, detail);
+      throw new ProblemException(400, ErrorCode.InvalidPayload, detail);
+    }
+    const errors = checkWebhookPayload(kind, parsed);
+    if (errors.length > 0) {
+      const detail = `The body is not a valid ${kind === 'status' ? 'order.status_changed' : 'order.canceled'} payload.`;
+      this.refuse(base, rawBody, verdicts, 422, detail, errors);
+      throw new ProblemException(422, ErrorCode.ValidationError, detail, errors);
+    }
+
+    const payload = parsed as WebhookPayload;
+    const fields = {
+      event: payload.event,
+      orderId: payload.orderId,
+      yemekKuryeOrderId: payload.yemekKuryeOrderId,
+      timestamp: payload.timestamp,
+      ...(kind === 'status'
+        ? { status: payload.status, ...(payload.previousStatus ? { previousStatus: payload.previousStatus } : {}) }
+        : { status: 'CANCELED', reason: payload.reason ?? undefined, cancelReasonId: payload.cancelReasonId ?? undefined, canceledBy: payload.canceledBy ?? undefined }),
+    };
+    const state = this.store.state;
+    const { outcome, note } = this.decide(base.webhookId, bodyHash, payload);
+    const record: ReceivedWebhook = { ...base, ...fields, outcome, httpStatus: 200, ...(note ? { note } : {}), payload };
+
+    if (outcome !== 'duplicate') state.markSeen(base.webhookId, bodyHash);
+    if (outcome === 'applied') {
+      state.applyStatus({
+        yemekKuryeOrderId: payload.yemekKuryeOrderId,
+        orderId: payload.orderId,
+        status: fields.status as string,
+        timestamp: payload.timestamp,
+        webhookId: base.webhookId,
+        receivedAt: base.receivedAt,
+        ...(kind === 'cancel' ? { cancel: { reason: payload.reason, cancelReasonId: payload.cancelReasonId, canceledBy: payload.canceledBy } } : {}),
+      });
+    }
+    state.addWebhook(record);
+    this.store.changed();
+    this.events.publish({ type: 'webhook', data: record });
+    if (outcome === 'applied') {
+      for (const order of state.ordersFor(payload.yemekKuryeOrderId, payload.orderId)) this.events.publish({ type: 'order', data: state.view(order) });
+    }
+    this.logger.log({ webhookId: base.webhookId, kind, orderId: payload.orderId, status: fields.status, outcome }, 'webhook received');
+    return { received: true, webhookId: base.webhookId, outcome };
+  }
+
+  list(limit?: number): ReceivedWebhook[] {
+    return this.store.state.listWebhooks(limit);
+  }
+
+  private decide(webhookId: string, bodyHash: string, payload: WebhookPayload): { outcome: Exclude<WebhookOutcome, 'rejected'>; note?: string } {
+    const state = this.store.state;
+    const firstHash = state.seenBodyHash(webhookId);
+    if (firstHash !== undefined) {
+      return { outcome: 'duplicate', note: firstHash === bodyHash ? 'id seen before; not applied again' : 'id seen before with a different body; not applied' };
+    }
+    const track = state.track(payload.yemekKuryeOrderId);
+    if (track && Date.parse(payload.timestamp) <= Date.parse(track.statusAt)) {
+      return { outcome: 'stale', note: `timestamp ${payload.timestamp} is not newer than ${track.statusAt} (${track.status}) already applied` };
+    }
+    return { outcome: 'applied' };
+  }
+
+  private refuse(
+    base: Omit<ReceivedWebhook, 'outcome' | 'httpStatus'>,
+    rawBody: Buffer,
+    verdicts: SignatureVerdicts,
+    httpStatus: number,
+    note: string,
+    errors?: FieldError[],
+  ): void {
+    const record: ReceivedWebhook = {
+      ...base,
+      verdicts,
+      outcome: 'rejected',
+      httpStatus,
+      note,
+      ...(errors ? { errors } : {}),
+      bodyPreview: rawBody.toString('utf8', 0, Math.min(rawBody.length, PREVIEW_CHARS)),
+    };
+    this.store.state.addWebhook(record);
+    this.store.changed();
+    this.events.publish({ type: 'webhook', data: record });
+    this.logger.warn({ webhookId: base.webhookId, kind: base.kind, httpStatus, note }, 'webhook refused');
+  }
+}

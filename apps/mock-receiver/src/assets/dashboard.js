@@ -1,0 +1,298 @@
+// Dashboard of the reference receiver: plain DOM, no framework, no build step.
+// Everything shown comes from the receiver's own API; the live part is the SSE stream /api/events.
+'use strict';
+
+(function () {
+  const orders = new Map(); // sendId -> sent order view
+  const webhooks = new Map(); // receiptId -> received webhook
+  const $ = (id) => document.getElementById(id);
+
+  /** Creates an element; children may be strings (as text, never HTML) or nodes. */
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === 'className') node.className = value;
+      else node.setAttribute(name, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function timeEl(iso) {
+    if (!iso) return '';
+    const date = new Date(iso);
+    return el('time', { datetime: iso, title: iso }, Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString());
+  }
+
+  function badge(text, tone, title) {
+    return el('span', { className: `badge badge-${tone}`, title }, text);
+  }
+
+  const STATUS_TONE = { DELIVERED: 'ok', CANCELED: 'bad', FAILED: 'bad' };
+  const OUTCOME_TONE = { applied: 'ok', duplicate: 'neutral', stale: 'warn', rejected: 'bad' };
+  const VERDICT_TONE = { valid: 'ok', invalid: 'bad', missing: 'bad', 'not-checked': 'neutral' };
+
+  async function getJson(url) {
+    const response = await fetch(url, { headers: { Accept: 'application/json' } });
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return response.json();
+  }
+
+  // ---- configuration -------------------------------------------------------------------------
+
+  function renderConfig(config) {
+    const v = config.variables;
+    const rows = [
+      ['Intake endpoint', 'SERVICE_API_URL', config.intakeUrl],
+      ['Restaurant', 'SERVICE_RESTAURANT_ID', v.SERVICE_RESTAURANT_ID || 'not set'],
+      ['API key', 'SERVICE_API_KEY', v.SERVICE_API_KEY || 'not set'],
+      ['Webhook secret', 'WEBHOOK_SECRET', v.WEBHOOK_SECRET || 'not set'],
+      ['X-Service-Signature', '', config.signatureVerification.serviceSignature],
+      ['Standard Webhooks', '', config.signatureVerification.standardWebhooks],
+      ['Status webhook URL', '', location.origin + config.receiverPaths.status],
+      ['Cancel webhook URL', '', location.origin + config.receiverPaths.cancel],
+      ['State file', 'RECEIVER_DATA_FILE', v.RECEIVER_DATA_FILE],
+      ['History kept', 'RECEIVER_HISTORY_LIMIT', `${v.RECEIVER_HISTORY_LIMIT} orders and webhooks`],
+    ];
+    $('config-list').replaceChildren(
+      ...rows.map(([term, variable, value]) =>
+        el('div', {}, el('dt', {}, term, variable ? el('span', { className: 'sub' }, variable) : null), el('dd', {}, value)),
+      ),
+    );
+  }
+
+  // ---- sent orders ---------------------------------------------------------------------------
+
+  function answerCell(order) {
+    if (!order.response) return el('td', {}, badge('unreachable', 'bad'), el('span', { className: 'sub' }, order.error || ''));
+    const { status, body } = order.response;
+    const tone = status >= 200 && status < 300 ? 'ok' : 'bad';
+    const code = body && typeof body === 'object' ? body.code || body.status : undefined;
+    return el(
+      'td',
+      {},
+      badge(`HTTP ${status}`, tone),
+      code ? el('span', { className: 'sub' }, String(code)) : null,
+      order.yemekKuryeOrderId ? el('span', { className: 'sub', title: 'yemekKuryeOrderId' }, order.yemekKuryeOrderId) : null,
+    );
+  }
+
+  function statusCell(order) {
+    if (!order.status) {
+      const waiting = order.response && order.response.status >= 200 && order.response.status < 300;
+      return el('td', { 'data-status': '' }, el('span', { className: 'sub' }, waiting ? 'awaiting webhooks' : '—'));
+    }
+    const cancel = order.cancel ? [order.cancel.cancelReasonId, order.cancel.reason].filter(Boolean).join(': ') : '';
+    return el(
+      'td',
+      { 'data-status': order.status },
+      badge(order.status, STATUS_TONE[order.status] || 'info'),
+      el('span', { className: 'sub' }, timeEl(order.statusAt)),
+      cancel ? el('span', { className: 'sub' }, cancel) : null,
+    );
+  }
+
+  function orderRow(order, fresh) {
+    const history = [...(order.statusHistory || [])].reverse();
+    return el(
+      'tr',
+      { 'data-order-id': order.orderId, className: fresh ? 'fresh' : undefined },
+      el('td', { className: 'id' }, order.orderId),
+      el('td', {}, timeEl(order.sentAt)),
+      answerCell(order),
+      statusCell(order),
+      el('td', {}, history.length ? el('ol', { className: 'history', 'aria-label': 'Statuses, oldest first' }, history.map((h) => el('li', {}, h.status))) : ''),
+    );
+  }
+
+  function renderOrders(freshId) {
+    const list = [...orders.values()].sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
+    $('orders-table').tBodies[0].replaceChildren(...list.map((order) => orderRow(order, order.sendId === freshId)));
+    $('orders-empty').hidden = list.length > 0;
+  }
+
+  function upsertOrder(order) {
+    orders.set(order.sendId, order);
+  }
+
+  // ---- webhooks ------------------------------------------------------------------------------
+
+  function describeWebhook(webhook) {
+    if (webhook.outcome === 'rejected' && !webhook.orderId) return '—';
+    if (webhook.kind === 'cancel') {
+      return [badge('CANCELED', 'bad'), el('span', { className: 'sub' }, [webhook.cancelReasonId, webhook.reason, webhook.canceledBy && `by ${webhook.canceledBy}`].filter(Boolean).join(' · '))];
+    }
+    return [
+      badge(webhook.status || '?', STATUS_TONE[webhook.status] || 'info'),
+      webhook.previousStatus ? el('span', { className: 'sub' }, `from ${webhook.previousStatus}`) : null,
+      webhook.timestamp ? el('span', { className: 'sub' }, timeEl(webhook.timestamp)) : null,
+    ];
+  }
+
+  function verdictCell(verdict) {
+    return el('td', {}, badge(verdict.state, VERDICT_TONE[verdict.state] || 'neutral', verdict.detail), el('span', { className: 'sub' }, verdict.detail));
+  }
+
+  function webhookRow(webhook, fresh) {
+    return el(
+      'tr',
+      { 'data-webhook-id': webhook.webhookId, 'data-outcome': webhook.outcome, className: fresh ? 'fresh' : undefined },
+      el('td', {}, timeEl(webhook.receivedAt), webhook.attempt ? el('span', { className: 'sub' }, `attempt ${webhook.attempt}`) : null),
+      el('td', {}, webhook.kind === 'cancel' ? 'cancel' : 'status', el('span', { className: 'sub' }, webhook.event || '')),
+      el('td', { className: 'id' }, webhook.orderId || '—'),
+      el('td', {}, describeWebhook(webhook)),
+      el(
+        'td',
+        {},
+        badge(webhook.outcome, OUTCOME_TONE[webhook.outcome] || 'neutral'),
+        el('span', { className: 'sub' }, `HTTP ${webhook.httpStatus}`),
+        webhook.note && webhook.outcome !== 'applied' ? el('span', { className: 'sub' }, webhook.note) : null,
+      ),
+      verdictCell(webhook.verdicts.serviceSignature),
+      verdictCell(webhook.verdicts.standardWebhooks),
+      el('td', { className: 'id' }, webhook.webhookId),
+    );
+  }
+
+  function renderWebhooks(freshId) {
+    const list = [...webhooks.values()].sort((a, b) => (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0));
+    $('webhooks-table').tBodies[0].replaceChildren(...list.map((webhook) => webhookRow(webhook, webhook.receiptId === freshId)));
+    $('webhooks-empty').hidden = list.length > 0;
+  }
+
+  function announce(webhook) {
+    const what = webhook.kind === 'cancel' ? 'cancellation' : `status ${webhook.status || ''}`;
+    $('announcer').textContent = `Webhook received: ${what} for order ${webhook.orderId || 'unknown'}, ${webhook.outcome}, signature ${webhook.verdicts.serviceSignature.state}.`;
+  }
+
+  // ---- loading and the live stream ---------------------------------------------------------
+
+  // Ids the stream delivered while the lists were being fetched: their streamed version is newer.
+  const streamedDuringLoad = new Set();
+
+  async function loadLists() {
+    streamedDuringLoad.clear();
+    const [orderList, webhookList] = await Promise.all([getJson('/api/orders'), getJson('/api/webhooks')]);
+    const keptOrders = [...streamedDuringLoad].filter((id) => orders.has(id)).map((id) => orders.get(id));
+    orders.clear();
+    orderList.data.forEach(upsertOrder);
+    keptOrders.forEach(upsertOrder);
+    for (const webhook of webhookList.data) webhooks.set(webhook.receiptId, webhook);
+    renderOrders();
+    renderWebhooks();
+  }
+
+  function setStreamState(text, tone) {
+    const node = $('stream-state');
+    node.textContent = text;
+    node.className = `badge badge-${tone}`;
+  }
+
+  function connect() {
+    const source = new EventSource('/api/events');
+    source.addEventListener('ready', () => {
+      setStreamState('live', 'ok');
+      // Whatever happened while disconnected is fetched again; the stream carries what follows.
+      loadLists().catch((error) => console.error(error));
+    });
+    source.addEventListener('webhook', (message) => {
+      const webhook = JSON.parse(message.data);
+      webhooks.set(webhook.receiptId, webhook);
+      streamedDuringLoad.add(webhook.receiptId);
+      renderWebhooks(webhook.receiptId);
+      announce(webhook);
+    });
+    source.addEventListener('order', (message) => {
+      const order = JSON.parse(message.data);
+      upsertOrder(order);
+      streamedDuringLoad.add(order.sendId);
+      renderOrders(order.sendId);
+    });
+    source.addEventListener('error', () => setStreamState(source.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…', 'warn'));
+  }
+
+  // ---- sending a test order ------------------------------------------------------------------
+
+  const EDITABLE = ['items', 'subtotal', 'deliveryFee', 'serviceFee', 'discount', 'taxAmount', 'total', 'currency'];
+
+  async function prefillJson() {
+    const order = await getJson('/api/orders/default');
+    const editable = {};
+    for (const field of EDITABLE) if (order[field] !== undefined) editable[field] = order[field];
+    const textarea = $('order-json');
+    if (!textarea.value) textarea.value = JSON.stringify(editable, null, 2);
+  }
+
+  function showJsonError(message) {
+    const error = $('order-json-error');
+    const textarea = $('order-json');
+    error.textContent = message || '';
+    error.hidden = !message;
+    if (message) textarea.setAttribute('aria-invalid', 'true');
+    else textarea.removeAttribute('aria-invalid');
+  }
+
+  function showResult(ok, summary, body) {
+    const result = $('send-result');
+    result.className = `result ${ok ? 'ok' : 'bad'}`;
+    result.replaceChildren(el('p', {}, el('strong', {}, summary)), body !== undefined ? el('pre', {}, body) : null);
+  }
+
+  async function sendOrder(event) {
+    event.preventDefault();
+    const custom = $('mode-custom').checked;
+    const init = { method: 'POST', headers: { Accept: 'application/json' } };
+    showJsonError('');
+    if (custom) {
+      try {
+        const parsed = JSON.parse($('order-json').value);
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The JSON must be an object.');
+        init.body = JSON.stringify(parsed);
+        init.headers['Content-Type'] = 'application/json';
+      } catch (error) {
+        showJsonError(`Not sent: ${error.message}`);
+        $('order-json').focus();
+        return;
+      }
+    }
+    const button = $('send-button');
+    button.disabled = true;
+    button.textContent = 'Sending…';
+    try {
+      const response = await fetch('/api/send-order', init);
+      const text = await response.text();
+      let pretty = text;
+      try {
+        pretty = JSON.stringify(JSON.parse(text), null, 2);
+      } catch {
+        // not JSON: shown as it came
+      }
+      const orderId = response.headers.get('X-Receiver-Order-Id');
+      showResult(response.ok, `The service answered HTTP ${response.status}${orderId ? ` for order ${orderId}` : ''}.`, pretty);
+    } catch (error) {
+      showResult(false, `Could not reach the receiver: ${error.message}`);
+    } finally {
+      button.disabled = false;
+      button.textContent = 'Send test order';
+    }
+  }
+
+  function syncMode() {
+    $('custom-group').hidden = !$('mode-custom').checked;
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    $('send-form').addEventListener('submit', sendOrder);
+    for (const radio of document.querySelectorAll('input[name="mode"]')) radio.addEventListener('change', syncMode);
+    syncMode();
+    getJson('/api/config').then(renderConfig).catch((error) => console.error(error));
+    prefillJson().catch((error) => console.error(error));
+    renderOrders();
+    renderWebhooks();
+    connect();
+  });
+})();

@@ -1,0 +1,154 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Browser, chromium, Page } from 'playwright-core';
+import { FakeIntake } from './__fixtures__/fake-intake';
+import { makeDataDir, startReceiver, TestReceiver } from './__fixtures__/receiver';
+import { signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
+
+// Debian's chromium, driven by playwright-core; no browser is ever downloaded. CI installs it
+// with `apt-get install -y chromium`.
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(__dirname, '..', '..', '..', 'test-artifacts', 'mock-receiver');
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) process.stdout.write(`mock-receiver dashboard browser tests skipped: ${CHROMIUM} is absent (apt-get install -y chromium)\n`);
+
+jest.setTimeout(90_000);
+
+(hasChromium ? describe : describe.skip)('mock-receiver dashboard in headless Chromium', () => {
+  let data: Awaited<ReturnType<typeof makeDataDir>>;
+  const intake = new FakeIntake();
+  let receiver: TestReceiver;
+  let browser: Browser;
+  let page: Page;
+  const listRequests: string[] = [];
+
+  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
+
+  async function postWebhook(body: string, headers: Record<string, string>): Promise<number> {
+    const response = await fetch(`${receiver.baseUrl}/webhook/status`, { method: 'POST', headers, body });
+    await response.text();
+    return response.status;
+  }
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    data = await makeDataDir();
+    const intakeUrl = await intake.start();
+    receiver = await startReceiver(
+      {
+        SERVICE_API_URL: intakeUrl,
+        SERVICE_API_KEY: 'browser-test-key-4242',
+        SERVICE_RESTAURANT_ID: 'rest_browserTestRestaurant01',
+        WEBHOOK_SECRET: TEST_SECRET,
+        RECEIVER_DATA_FILE: path.join(data.dir, 'state.json'),
+      },
+      { listen: true },
+    );
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu'],
+    });
+    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/webhooks' || url.pathname === '/api/orders') listRequests.push(url.pathname);
+    });
+    await page.goto(receiver.baseUrl!);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.app.close();
+    await intake.stop();
+    await data?.remove();
+  });
+
+  it('shows the configuration, secrets masked, and a live stream', async () => {
+    await page.getByRole('heading', { level: 1, name: 'Reference receiver' }).waitFor();
+    await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+    const config = await page.locator('#config-list').innerText();
+    expect(config).toContain('rest_browserTestRestaurant01');
+    expect(config).toContain('****4242');
+    expect(config).not.toContain('browser-test-key-4242');
+    expect(config).toContain(`${receiver.baseUrl}/webhook/status`);
+    expect(await page.getByRole('main').count()).toBe(1);
+    await shot('01-dashboard.png');
+  });
+
+  it('sends a test order, shows it in the history, and its webhooks arrive live as the order moves', async () => {
+    await page.getByRole('button', { name: 'Send test order' }).click();
+    await page.locator('#send-result', { hasText: 'HTTP 202' }).waitFor();
+    expect(intake.calls).toHaveLength(1);
+    const orderId = intake.calls[0].body.orderId as string;
+    const row = page.locator(`#orders-table tr[data-order-id="${orderId}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain('awaiting webhooks');
+
+    const orders = (await (await fetch(`${receiver.baseUrl}/api/orders`)).json()) as { data: Array<{ orderId: string; yemekKuryeOrderId: string }> };
+    const yemekKuryeOrderId = orders.data[0].yemekKuryeOrderId;
+    const moves = [
+      ['NEW', 'VALIDATED'],
+      ['VALIDATED', 'PREPARED'],
+      ['PREPARED', 'ON_DELIVERY'],
+      ['ON_DELIVERY', 'DELIVERED'],
+    ];
+    const start = Date.now();
+    let lastBody = '';
+    let lastId = '';
+    for (const [index, [previousStatus, status]] of moves.entries()) {
+      lastBody = JSON.stringify(statusPayload({ orderId, yemekKuryeOrderId, previousStatus, status, timestamp: new Date(start + index * 1000).toISOString() }));
+      lastId = `wh-browser-${index}`;
+      expect(await postWebhook(lastBody, signedHeaders(lastBody, { id: lastId }))).toBe(200);
+      // Each one shows up without a reload: the page only learns of it from the event stream.
+      await page.locator(`#webhooks-table tr[data-webhook-id="${lastId}"]`).waitFor();
+      await page.locator(`#orders-table tr[data-order-id="${orderId}"] td[data-status="${status}"]`).waitFor();
+    }
+    expect(await page.locator('#webhooks-table tbody tr[data-outcome="applied"]').count()).toBe(4);
+    const newest = await page.locator('#webhooks-table tbody tr').first().innerText();
+    expect(newest).toContain('DELIVERED');
+    expect(newest).toContain('valid');
+    expect(await page.locator('#announcer').innerText()).toContain(`status DELIVERED for order ${orderId}, applied, signature valid`);
+    expect(await row.locator('.history li').allInnerTexts()).toEqual(['VALIDATED', 'PREPARED', 'ON_DELIVERY', 'DELIVERED']);
+
+    // A retry of the last one, and a forged one: shown with their verdicts, the order unchanged.
+    expect(await postWebhook(lastBody, signedHeaders(lastBody, { id: lastId, attempt: 2 }))).toBe(200);
+    const forged = JSON.stringify(statusPayload({ orderId, yemekKuryeOrderId, status: 'CANCELED', timestamp: new Date(start + 10_000).toISOString() }));
+    expect(await postWebhook(forged, { ...signedHeaders(forged, { secret: 'whsec_Zm9yZ2VkLXNlY3JldA==' }), 'X-Webhook-Id': 'wh-forged' })).toBe(401);
+    await page.locator('#webhooks-table tr[data-outcome="duplicate"]').waitFor();
+    const rejected = page.locator('#webhooks-table tr[data-outcome="rejected"]');
+    await rejected.waitFor();
+    expect(await rejected.innerText()).toContain('invalid');
+    expect(await row.locator('td[data-status]').getAttribute('data-status')).toBe('DELIVERED');
+
+    // Everything after the first load came over the stream (no polling of the lists).
+    expect(listRequests.filter((pathname) => pathname === '/api/webhooks')).toHaveLength(1);
+    await shot('02-order-delivered.png');
+  });
+
+  it('sends edited JSON, using the keyboard, and explains JSON it cannot send', async () => {
+    await page.getByLabel('Edited JSON').check();
+    const textarea = page.getByLabel('Order JSON');
+    await textarea.waitFor();
+    expect(JSON.parse(await textarea.inputValue())).toHaveProperty('items');
+
+    await textarea.fill('{ "items": [');
+    await page.getByRole('button', { name: 'Send test order' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#order-json-error', { hasText: 'Not sent' }).waitFor();
+    expect(await textarea.getAttribute('aria-invalid')).toBe('true');
+    expect(intake.calls).toHaveLength(1);
+
+    const items = [{ productCode: 'LHM-1', productName: 'Lahmacun', quantity: 3, unitPrice: 90 }];
+    await textarea.fill(JSON.stringify({ items, deliveryFee: 0, serviceFee: 0 }, null, 2));
+    await page.getByRole('button', { name: 'Send test order' }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#send-result', { hasText: 'HTTP 202' }).waitFor();
+    await page.locator('#orders-table tbody tr').nth(1).waitFor();
+    expect(await page.locator('#orders-table tbody tr').count()).toBe(2);
+    expect(intake.calls).toHaveLength(2);
+    expect(intake.calls[1].body).toMatchObject({ items: [{ ...items[0], totalAmount: 270 }], subtotal: 270, total: 270 });
+    const firstRow = await page.locator('#orders-table tbody tr').first().getAttribute('data-order-id');
+    expect(firstRow).toBe(intake.calls[1].body.orderId);
+    await shot('03-edited-json.png');
+  });
+});

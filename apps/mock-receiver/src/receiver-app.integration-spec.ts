@@ -1,0 +1,321 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import path from 'node:path';
+import request from 'supertest';
+import { acceptOrder, FakeIntake } from './__fixtures__/fake-intake';
+import { makeDataDir, startReceiver, TestReceiver } from './__fixtures__/receiver';
+import { cancelPayload, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
+
+const cents = (amount: number) => Math.round(amount * 100);
+
+// The project-level testTimeout of jest.config.js is not applied to projects; this file sets its own.
+jest.setTimeout(30_000);
+
+describe('mock-receiver over HTTP', () => {
+  let data: Awaited<ReturnType<typeof makeDataDir>>;
+  const intake = new FakeIntake();
+  let intakeUrl: string;
+  let receiver: TestReceiver | undefined;
+
+  const config = (name: string, extra: Record<string, unknown> = {}) => ({
+    SERVICE_API_URL: intakeUrl,
+    SERVICE_API_KEY: 'test-intake-key-0001',
+    SERVICE_RESTAURANT_ID: 'rest_testRestaurant000000001',
+    WEBHOOK_SECRET: TEST_SECRET,
+    RECEIVER_DATA_FILE: path.join(data.dir, `${name}.json`),
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    data = await makeDataDir();
+    intakeUrl = await intake.start();
+  });
+
+  afterEach(async () => {
+    await receiver?.app.close();
+    receiver = undefined;
+    intake.calls.length = 0;
+  });
+
+  afterAll(async () => {
+    await intake.stop();
+    await data.remove();
+  });
+
+  const http = () => request(receiver!.app.getHttpServer());
+
+  function postStatus(body: string, headers: Record<string, string>) {
+    return http().post('/webhook/status').set(headers).send(body);
+  }
+
+  describe('send-order', () => {
+    it('sends the default order with X-API-Key and answers with what the service answered', async () => {
+      receiver = await startReceiver(config('send-default'));
+      const response = await http().post('/api/send-order').expect(202);
+
+      expect(intake.calls).toHaveLength(1);
+      const [call] = intake.calls;
+      expect(call.url).toBe('/webhook/third-party/order');
+      expect(call.headers['x-api-key']).toBe('test-intake-key-0001');
+      const sent = call.body as { orderId: string; restaurantId: string; items: Array<{ totalAmount: number }>; subtotal: number; total: number; deliveryFee: number; serviceFee: number; discount: number };
+      expect(sent.restaurantId).toBe('rest_testRestaurant000000001');
+      expect(sent.items.length).toBeGreaterThan(0);
+      expect(cents(sent.subtotal)).toBe(sent.items.reduce((sum, item) => sum + cents(item.totalAmount), 0));
+      expect(cents(sent.total)).toBe(cents(sent.subtotal) + cents(sent.deliveryFee) + cents(sent.serviceFee) - cents(sent.discount));
+
+      expect(response.body).toMatchObject({ status: 'accepted', orderId: sent.orderId, yemekKuryeOrderId: expect.any(String) });
+      expect(response.headers['x-receiver-order-id']).toBe(sent.orderId);
+
+      const orders = await http().get('/api/orders').expect(200);
+      expect(orders.body.data[0]).toMatchObject({
+        orderId: sent.orderId,
+        yemekKuryeOrderId: response.body.yemekKuryeOrderId,
+        response: { status: 202 },
+        status: null,
+      });
+
+      await http().post('/api/send-order').expect(202);
+      expect(intake.calls[1].body.orderId).not.toBe(sent.orderId);
+    });
+
+    it('sends the items and totals of a JSON body, computing what it leaves out', async () => {
+      receiver = await startReceiver(config('send-custom'));
+      const items = [{ productCode: 'P-1', productName: 'Mercimek çorbası', quantity: 2, unitPrice: 95.5 }];
+      await http().post('/api/send-order').send({ items, deliveryFee: 0, serviceFee: 0 }).expect(202);
+      expect(intake.calls[0].body).toMatchObject({ items: [{ ...items[0], totalAmount: 191 }], subtotal: 191, total: 191, deliveryFee: 0 });
+    });
+
+    it("passes the service's refusals through with their status and content type", async () => {
+      receiver = await startReceiver(config('send-refused'));
+      intake.reply = () => ({
+        status: 409,
+        contentType: 'application/problem+json',
+        body: { type: 'about:blank', title: 'Conflict', status: 409, code: 'DUPLICATE_ORDER_ID', detail: 'orderId already used' },
+      });
+      try {
+        const response = await http().post('/api/send-order').send({ orderId: 'dup-1' }).expect(409);
+        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(response.body.code).toBe('DUPLICATE_ORDER_ID');
+        const orders = await http().get('/api/orders').expect(200);
+        expect(orders.body.data[0]).toMatchObject({ orderId: 'dup-1', response: { status: 409, body: { code: 'DUPLICATE_ORDER_ID' } } });
+        expect(orders.body.data[0].yemekKuryeOrderId).toBeUndefined();
+      } finally {
+        intake.reply = acceptOrder;
+      }
+    });
+
+    it('answers 502 SERVICE_UNREACHABLE when the service is down, and still records the attempt', async () => {
+      // A port that was free a moment ago: nothing listens there.
+      const closed = new FakeIntake();
+      const downUrl = await closed.start();
+      await closed.stop();
+      receiver = await startReceiver(config('send-down', { SERVICE_API_URL: downUrl }));
+      const response = await http().post('/api/send-order').expect(502);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({ code: 'SERVICE_UNREACHABLE', status: 502 });
+      const orders = await http().get('/api/orders').expect(200);
+      expect(orders.body.data[0]).toMatchObject({ orderId: response.body.orderId, error: expect.stringMatching(/ECONNREFUSED/) });
+    });
+
+    it('refuses bad input with problem JSON and sends nothing', async () => {
+      receiver = await startReceiver(config('send-bad'));
+      const invalid = await http().post('/api/send-order').set('Content-Type', 'application/json').send('{"items": [').expect(400);
+      expect(invalid.body.code).toBe('INVALID_PAYLOAD');
+      const unknown = await http().post('/api/send-order').send({ restaurantId: 'rest_other', tip: 5 }).expect(422);
+      expect(unknown.body.code).toBe('VALIDATION_ERROR');
+      expect(unknown.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['restaurantId', 'tip']);
+      await http().post('/api/send-order').send({ items: [{ quantity: 'two' }] }).expect(422);
+      expect(intake.calls).toHaveLength(0);
+    });
+  });
+
+  describe('webhooks', () => {
+    const ids = { orderId: 'mock-wh-1', yemekKuryeOrderId: '0a1b2c3d-0000-4000-8000-0000000000aa' };
+    const body = (status: string, timestamp: string, previousStatus?: string) =>
+      JSON.stringify(statusPayload({ ...ids, status, timestamp, previousStatus }));
+
+    it('401s a missing or wrong signature with problem JSON', async () => {
+      receiver = await startReceiver(config('wh-auth'));
+      const payload = body('VALIDATED', '2025-05-01T10:00:00Z');
+      const missing = await postStatus(payload, { 'Content-Type': 'application/json' }).expect(401);
+      expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(missing.body).toMatchObject({ status: 401, code: 'INVALID_SIGNATURE' });
+      const wrong = signedHeaders(payload);
+      wrong['X-Service-Signature'] = wrong['X-Service-Signature'].replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      await postStatus(payload, wrong).expect(401);
+      const list = await http().get('/api/webhooks').expect(200);
+      expect(list.body.data.map((entry: { outcome: string; verdicts: { serviceSignature: { state: string } } }) => [entry.outcome, entry.verdicts.serviceSignature.state])).toEqual([
+        ['rejected', 'invalid'],
+        ['rejected', 'missing'],
+      ]);
+    });
+
+    it('verifies over the exact bytes received, whatever their spacing', async () => {
+      receiver = await startReceiver(config('wh-bytes'));
+      const spaced = JSON.stringify(JSON.parse(body('VALIDATED', '2025-05-01T10:00:00Z')), null, 2);
+      const response = await postStatus(spaced, signedHeaders(spaced, { id: 'wh-spaced' })).expect(200);
+      expect(response.body).toEqual({ received: true, webhookId: 'wh-spaced', outcome: 'applied' });
+      const [entry] = (await http().get('/api/webhooks').expect(200)).body.data;
+      expect(entry.verdicts).toMatchObject({ serviceSignature: { state: 'valid' }, standardWebhooks: { state: 'valid' } });
+    });
+
+    it('acknowledges with 200, marks a repeated id duplicate and an older status stale', async () => {
+      receiver = await startReceiver(config('wh-lifecycle'));
+      const first = body('VALIDATED', '2025-05-01T10:00:00Z');
+      const headers = signedHeaders(first, { id: 'wh-a' });
+      expect((await postStatus(first, headers).expect(200)).body.outcome).toBe('applied');
+      expect((await postStatus(first, { ...headers, 'X-Webhook-Attempt': '2' }).expect(200)).body.outcome).toBe('duplicate');
+      const next = body('ASSIGNED', '2025-05-01T10:10:00Z', 'VALIDATED');
+      expect((await postStatus(next, signedHeaders(next)).expect(200)).body.outcome).toBe('applied');
+      const late = body('ROUTED', '2025-05-01T10:05:00Z', 'VALIDATED');
+      expect((await postStatus(late, signedHeaders(late)).expect(200)).body.outcome).toBe('stale');
+      const cancel = JSON.stringify(cancelPayload({ ...ids, timestamp: '2025-05-01T10:20:00Z' }));
+      const canceled = await http().post('/webhook/cancel').set(signedHeaders(cancel)).send(cancel).expect(200);
+      expect(canceled.body.outcome).toBe('applied');
+
+      const list = (await http().get('/api/webhooks').expect(200)).body.data;
+      expect(list.map((entry: { kind: string; status: string; outcome: string }) => `${entry.kind}:${entry.status}:${entry.outcome}`)).toEqual([
+        'cancel:CANCELED:applied',
+        'status:ROUTED:stale',
+        'status:ASSIGNED:applied',
+        'status:VALIDATED:duplicate',
+        'status:VALIDATED:applied',
+      ]);
+      expect((await http().get('/api/webhooks?limit=2').expect(200)).body.data).toHaveLength(2);
+      await http().get('/api/webhooks?limit=zero').expect(422);
+    });
+
+    it('answers 400 INVALID_PAYLOAD to invalid JSON and 422 to a payload of the wrong event, never 500', async () => {
+      receiver = await startReceiver(config('wh-bad', { WEBHOOK_SECRET: '' }));
+      const invalid = await http().post('/webhook/status').set('Content-Type', 'application/json').send('{"event": "order.status_changed",').expect(400);
+      expect(invalid.body).toMatchObject({ code: 'INVALID_PAYLOAD', status: 400 });
+      await http().post('/webhook/cancel').set('Content-Type', 'application/json').send('').expect(400);
+      await http().post('/webhook/status').set('Content-Type', 'text/plain').send('hello').expect(400);
+      const wrongEvent = JSON.stringify(cancelPayload({ ...ids, timestamp: '2025-05-01T10:20:00Z' }));
+      const mismatch = await http().post('/webhook/status').set('Content-Type', 'application/json').send(wrongEvent).expect(422);
+      expect(mismatch.body.errors).toEqual(expect.arrayContaining([{ field: 'event', message: 'must be order.status_changed' }]));
+      const tooLarge = await http().post('/webhook/status').set('Content-Type', 'application/json').send(`{"x":"${'a'.repeat(300 * 1024)}"}`).expect(413);
+      expect(tooLarge.body.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
+    it('refuses a wrong Standard Webhooks signature next to a right X-Service-Signature', async () => {
+      receiver = await startReceiver(config('wh-standard'));
+      const payload = body('VALIDATED', '2025-05-01T10:00:00Z');
+      const headers = { ...signedHeaders(payload), 'webhook-signature': signedHeaders('{"other":true}')['webhook-signature'] };
+      const response = await postStatus(payload, headers).expect(401);
+      expect(response.body.detail).toMatch(/Standard Webhooks/);
+    });
+  });
+
+  it('follows a sent order through its webhooks', async () => {
+    receiver = await startReceiver(config('lifecycle'));
+    const sent = (await http().post('/api/send-order').expect(202)).body as { orderId: string; yemekKuryeOrderId: string };
+    const moves: Array<[string, string]> = [
+      ['NEW', 'VALIDATED'],
+      ['VALIDATED', 'PREPARED'],
+      ['PREPARED', 'ON_DELIVERY'],
+      ['ON_DELIVERY', 'DELIVERED'],
+    ];
+    let minute = 0;
+    for (const [previousStatus, status] of moves) {
+      minute += 1;
+      const payload = JSON.stringify(statusPayload({ ...sent, status, previousStatus, timestamp: `2025-05-01T10:0${minute}:00+03:00` }));
+      await postStatus(payload, signedHeaders(payload)).expect(200);
+    }
+    const [order] = (await http().get('/api/orders').expect(200)).body.data;
+    expect(order).toMatchObject({ orderId: sent.orderId, status: 'DELIVERED', statusAt: '2025-05-01T10:04:00+03:00' });
+    expect(order.statusHistory.map((entry: { status: string }) => entry.status)).toEqual(['DELIVERED', 'ON_DELIVERY', 'PREPARED', 'VALIDATED']);
+  });
+
+  it('keeps its state across a restart, in a file written atomically and bounded', async () => {
+    const settings = config('restart', { RECEIVER_HISTORY_LIMIT: 3 });
+    receiver = await startReceiver(settings);
+    await http().post('/api/send-order').expect(202);
+    const ids = { orderId: 'o-r', yemekKuryeOrderId: 'yk-restart' };
+    for (let n = 1; n <= 4; n += 1) {
+      const payload = JSON.stringify(statusPayload({ ...ids, status: `S${n}`, timestamp: `2025-05-01T10:0${n}:00Z` }));
+      await postStatus(payload, signedHeaders(payload, { id: `wh-r${n}` })).expect(200);
+    }
+    await receiver.flush();
+    const file = JSON.parse(await readFile(receiver.dataFile, 'utf8'));
+    expect(file.webhooks.map((entry: { webhookId: string }) => entry.webhookId)).toEqual(['wh-r4', 'wh-r3', 'wh-r2']);
+    expect((await readdir(data.dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    const ordersBefore = (await http().get('/api/orders').expect(200)).body.data;
+    await receiver.app.close();
+
+    receiver = await startReceiver(settings);
+    expect((await http().get('/api/orders').expect(200)).body.data).toEqual(ordersBefore);
+    expect((await http().get('/api/webhooks').expect(200)).body.data).toHaveLength(3);
+    // Ids accepted before the restart are still recognised, even one that left the history.
+    const again = JSON.stringify(statusPayload({ ...ids, status: 'S1', timestamp: '2025-05-01T10:01:00Z' }));
+    expect((await postStatus(again, signedHeaders(again, { id: 'wh-r1' })).expect(200)).body.outcome).toBe('duplicate');
+    const stale = JSON.stringify(statusPayload({ ...ids, status: 'S0', timestamp: '2025-05-01T10:00:00Z' }));
+    expect((await postStatus(stale, signedHeaders(stale)).expect(200)).body.outcome).toBe('stale');
+  });
+
+  it('starts empty, keeping an unreadable state file aside', async () => {
+    const settings = config('corrupt');
+    await writeFile(settings.RECEIVER_DATA_FILE, '{"version":1,"orders":[', 'utf8');
+    receiver = await startReceiver(settings);
+    expect((await http().get('/api/orders').expect(200)).body.data).toEqual([]);
+    expect((await readdir(data.dir)).some((name) => name.startsWith('corrupt.json.unreadable-'))).toBe(true);
+  });
+
+  it('shows its configuration with the secrets masked, and answers /health', async () => {
+    receiver = await startReceiver(config('config'));
+    const response = await http().get('/api/config').expect(200);
+    expect(response.body.variables).toMatchObject({
+      SERVICE_API_URL: intakeUrl,
+      SERVICE_RESTAURANT_ID: 'rest_testRestaurant000000001',
+      SERVICE_API_KEY: '****0001',
+      WEBHOOK_SECRET: `****${TEST_SECRET.slice(-4)}`,
+    });
+    expect(JSON.stringify(response.body)).not.toContain('test-intake-key-0001');
+    expect(JSON.stringify(response.body)).not.toContain(TEST_SECRET);
+    expect(response.body.signatureVerification.standardWebhooks).toMatch(/^checked when present/);
+    expect((await http().get('/health').expect(200)).body).toEqual({ status: 'ok' });
+  });
+
+  it('serves the dashboard with a strict content security policy', async () => {
+    receiver = await startReceiver(config('dashboard'));
+    const page = await http().get('/').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.text).toContain('<main id="main"');
+    await http().get('/assets/dashboard.js').expect(200).expect('Content-Type', /javascript/);
+    await http().get('/assets/dashboard.css').expect(200).expect('Content-Type', /css/);
+    const missing = await http().get('/assets/secrets.json').expect(404);
+    expect(missing.body.code).toBe('NOT_FOUND');
+  });
+
+  it('streams each recorded webhook to server-sent-event clients as it arrives', async () => {
+    receiver = await startReceiver(config('sse'), { listen: true });
+    const received: string[] = [];
+    const stream = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${receiver!.baseUrl}/api/events`, { headers: { Accept: 'text/event-stream' } }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => received.push(chunk));
+    const waitFor = async (text: string) => {
+      for (let i = 0; i < 100 && !received.join('').includes(text); i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      return received.join('');
+    };
+    expect(await waitFor('event: ready')).toContain('event: ready');
+
+    const payload = JSON.stringify(statusPayload({ orderId: 'o-sse', yemekKuryeOrderId: 'yk-sse', status: 'VALIDATED', timestamp: '2025-05-01T10:00:00Z' }));
+    await request(receiver.baseUrl!).post('/webhook/status').set(signedHeaders(payload, { id: 'wh-sse' })).send(payload).expect(200);
+    const text = await waitFor('"webhookId":"wh-sse"');
+    const event = text.split('\n\n').find((block) => block.includes('event: webhook'));
+    expect(event).toBeDefined();
+    const data = JSON.parse(event!.split('\n').find((line) => line.startsWith('data: '))!.slice(6));
+    expect(data).toMatchObject({ webhookId: 'wh-sse', outcome: 'applied', status: 'VALIDATED' });
+    // Closing the app ends open streams instead of waiting for the clients to leave.
+    const ended = new Promise<void>((resolve) => stream.on('end', () => resolve()));
+    await receiver.app.close();
+    receiver = undefined;
+    await ended;
+  });
+});
