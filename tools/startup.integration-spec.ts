@@ -1,0 +1,102 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { generateEncryptionKeyEntry } from '@courier/crypto';
+import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, TestDatabase, waitFor } from '@courier/testing';
+
+const root = path.resolve(__dirname, '..');
+const APPS = [
+  { name: 'intake-api', portVar: 'INTAKE_PORT' },
+  { name: 'integrations-api', portVar: 'POS_PORT' },
+  { name: 'status-dispatcher', portVar: 'STATUS_DISPATCHER_PORT' },
+  { name: 'webhook-sender', portVar: 'WEBHOOK_SENDER_PORT' },
+];
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  /** Exit code, or the signal name when Nest re-raised the signal after its shutdown hooks ran. */
+  exited: Promise<number | string | null>;
+}
+
+function startBuilt(app: string, env: NodeJS.ProcessEnv): Started {
+  const entry = path.join(root, 'dist/apps', app, 'src/main.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run "node tools/build.mjs" first (npm test does)`);
+  let output = '';
+  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return { child, output: () => output, exited };
+}
+
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '3000', ...extra };
+  return env;
+}
+
+const secrets = {
+  ADMIN_TOKEN: 'startup-test-admin-token-0123456789',
+  INTERNAL_API_KEYS: 'startup-test-internal-key-0123456789',
+  SECRETS_ENCRYPTION_KEYS: generateEncryptionKeyEntry('startup'),
+};
+
+describe('each app started alone from the built code', () => {
+  it.each(APPS)('$name refuses to start without DATABASE_URL and names it', async ({ name }) => {
+    const started = startBuilt(name, baseEnv({ ...secrets }));
+    const code = await started.exited;
+    expect(code).toBe(1);
+    expect(started.output()).toContain('DATABASE_URL');
+  });
+
+  it.each(APPS)('$name refuses a malformed port and names the variable', async ({ name, portVar }) => {
+    const started = startBuilt(name, baseEnv({ ...secrets, DATABASE_URL: 'postgres://127.0.0.1:5432/x', [portVar]: 'eighty' }));
+    expect(await started.exited).toBe(1);
+    expect(started.output()).toContain(portVar);
+  });
+});
+
+describeWithBroker('distributed mode: each app alone against DATABASE_URL and RABBITMQ_URL', () => {
+  let db: TestDatabase;
+  const namespace = testNamespace('startup');
+
+  beforeAll(async () => {
+    db = await createTestDatabase('startup');
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it.each(APPS.map((app, index) => ({ ...app, port: 31000 + Math.floor(Math.random() * 1000) * 4 + index })))(
+    '$name answers /health and /health/ready (database and broker up) and stops gracefully on SIGTERM',
+    async ({ name, portVar, port }) => {
+      const started = startBuilt(
+        name,
+        baseEnv({ ...secrets, DATABASE_URL: db.url, RABBITMQ_URL: testBrokerUrl(), RABBITMQ_NAMESPACE: namespace, [portVar]: String(port) }),
+      );
+      try {
+        const ready = await waitFor(
+          `${name} ready`,
+          async () => {
+            if (started.child.exitCode !== null) throw new Error(`exited early:\n${started.output()}`);
+            const response = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
+            return response?.status === 200 ? response.json() : undefined;
+          },
+          30_000,
+          200,
+        );
+        expect(ready).toMatchObject({ status: 'ok', info: { database: { status: 'up' }, broker: { status: 'up', transport: 'amqp' } } });
+        expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+        const docs = await fetch(`http://127.0.0.1:${port}/docs-json`);
+        expect(((await docs.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+      } finally {
+        started.child.kill('SIGTERM');
+      }
+      // Nest runs the shutdown hooks (stop consuming, drain, close connections), then re-raises SIGTERM.
+      const ending = await Promise.race([started.exited, new Promise<string>((resolve) => setTimeout(() => resolve('timeout'), 15_000))]);
+      expect([0, 'SIGTERM']).toContain(ending);
+      expect(started.output()).not.toMatch(/"level":(50|60)/);
+    },
+  );
+});
