@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { platformRequest } from '../adapters/common/platform-http';
-import { startLocalPlatforms } from './local-platforms';
+import { generateLocalPlatformSecrets, isLocalPlatformSecrets, startLocalPlatforms } from './local-platforms';
 
 describe('startLocalPlatforms (one-machine mode)', () => {
   it('starts the four simulators with matching keys, and their admin routes send orders to the callback URLs', async () => {
@@ -34,6 +34,40 @@ describe('startLocalPlatforms (one-machine mode)', () => {
     } finally {
       await platforms.stop();
       suite.close();
+    }
+  });
+
+  it('uses the keys it is given (stable across restarts), and lists the platform calls it answered, secrets masked', async () => {
+    const secrets = generateLocalPlatformSecrets();
+    expect(isLocalPlatformSecrets(secrets)).toBe(true);
+    expect(isLocalPlatformSecrets({ ...secrets, platformDApiKey: undefined })).toBe(false);
+    expect(isLocalPlatformSecrets(JSON.parse(JSON.stringify(secrets)))).toBe(true);
+    const first = await startLocalPlatforms({ callbackBaseUrl: 'http://127.0.0.1:9', secrets });
+    const firstView = { env: { ...first.env }, bodies: first.integrationBodies };
+    await first.stop();
+    const platforms = await startLocalPlatforms({ callbackBaseUrl: 'http://127.0.0.1:9', secrets });
+    try {
+      const { PLATFORM_A_BASE_URL: _a, PLATFORM_B_BASE_URL: _b, PLATFORM_C_BASE_URL: _c, PLATFORM_D_BASE_URL: _d, ...keys } = platforms.env;
+      const { PLATFORM_A_BASE_URL: _a1, PLATFORM_B_BASE_URL: _b1, PLATFORM_C_BASE_URL: _c1, PLATFORM_D_BASE_URL: _d1, ...firstKeys } = firstView.env;
+      expect(keys).toEqual(firstKeys);
+      expect(platforms.integrationBodies).toEqual(firstView.bodies);
+      expect(keys.PLATFORM_A_APP_SECRET_KEY).toBe(secrets.platformAAppSecretKey);
+      expect(platforms.integrationBodies.PLATFORM_B.password).toBe(secrets.platformBPassword);
+
+      const login = await platformRequest({ method: 'POST', url: `${platforms.b.baseUrl}/v2/login`, form: { grant_type: 'client_credentials', username: 'demo-pos', password: secrets.platformBPassword }, timeoutMs: 5000 });
+      expect(login.status).toBe(200);
+      const wrong = await platformRequest({ method: 'PATCH', url: `${platforms.d.baseUrl}/courier-order/status`, headers: { 'X-API-Key': 'wrong-key' }, json: { orderId: 'x' }, timeoutMs: 5000 });
+      expect(wrong.status).toBe(401);
+      const all = await platformRequest({ method: 'GET', url: `${platforms.b.baseUrl}/_simulator/calls`, timeoutMs: 5000 });
+      expect(all.status).toBe(200);
+      expect(all.body).toEqual([expect.objectContaining({ method: 'POST', path: '/v2/login', status: 200, body: expect.objectContaining({ username: 'demo-pos', password: '****' }), answer: expect.objectContaining({ access_token: '****' }) })]);
+      expect(JSON.stringify(all.body)).not.toContain(secrets.platformBPassword);
+      const filtered = await platformRequest({ method: 'GET', url: `${platforms.d.baseUrl}/_simulator/calls?method=patch&path=/courier-order`, timeoutMs: 5000 });
+      expect(filtered.body).toEqual([expect.objectContaining({ method: 'PATCH', path: '/courier-order/status', status: 401 })]);
+      const none = await platformRequest({ method: 'GET', url: `${platforms.d.baseUrl}/_simulator/calls?method=GET`, timeoutMs: 5000 });
+      expect(none.body).toEqual([]);
+    } finally {
+      await platforms.stop();
     }
   });
 });

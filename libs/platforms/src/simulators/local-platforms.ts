@@ -9,6 +9,46 @@ export interface LocalPlatformsOptions {
   callbackBaseUrl: string;
   /** Ports of the four simulators on 127.0.0.1 (0 or absent: free ones). */
   ports?: Partial<Record<'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D', number>>;
+  /**
+   * The keys the simulators share with the suite (from `generateLocalPlatformSecrets`). Absent: new
+   * ones per start. The one-machine mode keeps them in its data directory, so the demo integrations
+   * stored in the database keep working across restarts.
+   */
+  secrets?: LocalPlatformSecrets;
+}
+
+/** Every generated key of the four demo platforms: the shared ones and the demo integrations' credentials. */
+export interface LocalPlatformSecrets {
+  platformAAppSecretKey: string;
+  platformAWebhookApiKey: string;
+  platformARestaurantSecretKey: string;
+  platformBPluginToken: string;
+  platformBPassword: string;
+  platformCApiKey: string;
+  platformCSecretKey: string;
+  platformDApiKey: string;
+}
+
+/** Fresh random keys for `startLocalPlatforms` (each one at least 8 characters, as the registry asks). */
+export function generateLocalPlatformSecrets(): LocalPlatformSecrets {
+  const secret = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
+  return {
+    platformAAppSecretKey: secret('demo-getir-app'),
+    platformAWebhookApiKey: secret('demo-getir-webhook'),
+    platformARestaurantSecretKey: secret('demo-getir-restaurant'),
+    platformBPluginToken: secret('demo-ys-plugin'),
+    platformBPassword: secret('demo-ys-password'),
+    platformCApiKey: secret('demo-ty-key'),
+    platformCSecretKey: secret('demo-ty-secret'),
+    platformDApiKey: secret('demo-migros-key'),
+  };
+}
+
+/** Whether a stored value holds a complete set of keys (a partial or hand-edited file is regenerated). */
+export function isLocalPlatformSecrets(value: unknown): value is LocalPlatformSecrets {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return Object.keys(generateLocalPlatformSecrets()).every((key) => typeof record[key] === 'string' && (record[key] as string).length >= 8);
 }
 
 export interface LocalPlatforms {
@@ -25,20 +65,20 @@ export interface LocalPlatforms {
 
 /**
  * The four platform simulators for the one-machine mode, with a demo restaurant on each and the
- * keys they share with the suite generated per start. Set `env` before the apps are created,
+ * keys they share with the suite (`options.secrets`, else generated for this start). Set `env` before the apps are created,
  * register `integrationBodies` for the demo account, then drive orders through each simulator's
  * `/_simulator/...` routes (see libs/platforms/README.md).
  */
 export async function startLocalPlatforms(options: LocalPlatformsOptions): Promise<LocalPlatforms> {
-  const secret = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
-  const appSecretKey = secret('demo-getir-app');
-  const webhookApiKey = secret('demo-getir-webhook');
-  const pluginToken = secret('demo-ys-plugin');
+  const keys = options.secrets ?? generateLocalPlatformSecrets();
+  const appSecretKey = keys.platformAAppSecretKey;
+  const webhookApiKey = keys.platformAWebhookApiKey;
+  const pluginToken = keys.platformBPluginToken;
   const bodies: LocalPlatforms['integrationBodies'] = {
-    PLATFORM_A: { platform: 'PLATFORM_A', providerRestaurantId: 'demo-getir-restaurant', secretKey: secret('demo-getir-restaurant') },
-    PLATFORM_B: { platform: 'PLATFORM_B', providerRestaurantId: 'demo-ys-vendor', chainCode: 'demo-chain', username: 'demo-pos', password: secret('demo-ys-password') },
-    PLATFORM_C: { platform: 'PLATFORM_C', providerRestaurantId: 'demo-ty-restaurant', supplierId: '100001', apiKey: secret('demo-ty-key'), secretKey: secret('demo-ty-secret'), storeId: '200001' },
-    PLATFORM_D: { platform: 'PLATFORM_D', providerRestaurantId: 'demo-migros-restaurant', providerMerchantId: 'demo-merchant', apiKey: secret('demo-migros-key') },
+    PLATFORM_A: { platform: 'PLATFORM_A', providerRestaurantId: 'demo-getir-restaurant', secretKey: keys.platformARestaurantSecretKey },
+    PLATFORM_B: { platform: 'PLATFORM_B', providerRestaurantId: 'demo-ys-vendor', chainCode: 'demo-chain', username: 'demo-pos', password: keys.platformBPassword },
+    PLATFORM_C: { platform: 'PLATFORM_C', providerRestaurantId: 'demo-ty-restaurant', supplierId: '100001', apiKey: keys.platformCApiKey, secretKey: keys.platformCSecretKey, storeId: '200001' },
+    PLATFORM_D: { platform: 'PLATFORM_D', providerRestaurantId: 'demo-migros-restaurant', providerMerchantId: 'demo-merchant', apiKey: keys.platformDApiKey },
   };
   const callbacks = options.callbackBaseUrl.replace(/\/+$/, '');
   const a = new PlatformASimulator({

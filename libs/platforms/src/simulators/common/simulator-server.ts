@@ -115,7 +115,7 @@ export abstract class SimulatorServer {
 
     let response: SimulatorResponse;
     if (request.path.startsWith(`${ADMIN_PREFIX}/`)) {
-      response = (await this.adminRoute(request)) ?? { status: 404, body: { message: 'no such simulator route' } };
+      response = (request.method === 'GET' && request.path === `${ADMIN_PREFIX}/calls` ? this.callLog(request) : await this.adminRoute(request)) ?? { status: 404, body: { message: 'no such simulator route' } };
       this.reply(res, response);
       return;
     }
@@ -134,11 +134,29 @@ export abstract class SimulatorServer {
     this.reply(res, response);
   }
 
+  /**
+   * `GET /_simulator/calls[?method=PATCH&path=/courier-order/status]`: the platform API calls this
+   * simulator answered, oldest first (the last 500; headers left out and secret body fields masked:
+   * they hold tokens, passwords and keys).
+   */
+  private callLog(request: SimulatorRequest): SimulatorResponse {
+    const method = request.query.get('method')?.toUpperCase();
+    const path = request.query.get('path');
+    const calls = this.calls.filter((call) => (!method || call.method === method) && (!path || call.path.startsWith(path))).slice(-500);
+    return { status: 200, body: calls.map((call) => ({ at: new Date(call.at).toISOString(), method: call.method, path: call.path, query: Object.fromEntries(call.query), body: withoutSecrets(call.body), status: call.status, answer: withoutSecrets(call.answer) })) };
+  }
+
   private reply(res: ServerResponse, response: SimulatorResponse): void {
     const body = response.body === undefined ? '' : JSON.stringify(response.body);
     res.writeHead(response.status, { ...(body ? { 'Content-Type': 'application/json' } : {}), ...response.headers });
     res.end(body);
   }
+}
+
+/** A body with the values of password / secret / token fields masked (login bodies and answers). */
+function withoutSecrets(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, /password|secret|token/i.test(key) && typeof value === 'string' ? '****' : value]));
 }
 
 function parseBody(raw: Buffer, contentType: string | undefined): unknown {
