@@ -52,9 +52,15 @@ const PUBLIC_ROUTES: { host: 'intake' | 'pos'; path: string; service: string }[]
   { host: 'pos', path: '/api/v1/my/webhooks/test', service: 'integrations-api' },
   { host: 'pos', path: '/api/v1/my/webhooks/deliveries', service: 'webhook-sender' },
   { host: 'pos', path: '/api/v1/my/webhooks/deliveries/del_1/redeliver', service: 'webhook-sender' },
+  // The platforms' order webhooks and plugin endpoints come from the internet.
+  { host: 'pos', path: '/platforms/platform-a/orders', service: 'status-dispatcher' },
+  { host: 'pos', path: '/platforms/platform-a/orders/cancelled', service: 'status-dispatcher' },
+  { host: 'pos', path: '/platforms/platform-b/order/vendor-1', service: 'status-dispatcher' },
+  { host: 'pos', path: '/platforms/platform-b/remoteId/vendor-1/remoteOrder/ord-1/posOrderStatus', service: 'status-dispatcher' },
+  { host: 'pos', path: '/platforms/platform-d/orders', service: 'status-dispatcher' },
 ];
 /** Never reachable through the public Ingress, on either host. */
-const NOT_PUBLIC = ['/admin/v1', '/admin/v1/accounts', '/internal/orders/status', '/internal', '/health', '/health/ready', '/metrics', '/docs', '/docs-json', '/', '/api/v1/my/webhooksX'];
+const NOT_PUBLIC = ['/admin/v1', '/admin/v1/accounts', '/internal/orders/status', '/internal', '/internal/status-updates/su_1', '/health', '/health/ready', '/metrics', '/docs', '/docs-json', '/', '/api/v1/my/webhooksX', '/platformsX', '/internal/platforms'];
 
 const apps = deployables();
 const dockerfile = parseDockerfile(readFileSync(workspacePath('docker/Dockerfile'), 'utf8'));
@@ -320,6 +326,17 @@ describe.each(RENDERS.map((dir) => [dir] as const))('kustomize render of %s', (d
       expect(wrongHost).toEqual([]);
     });
 
+    it('sends only {pos_url}/platforms (the platforms\' webhooks) to status-dispatcher, never /internal', () => {
+      const toDispatcher = ingresses().flatMap((ingress) =>
+        ingress.spec.rules.flatMap((rule: { host: string; http: { paths: { path: string; backend: { service: { name: string } } }[] } }) =>
+          rule.http.paths.filter((entry) => entry.backend.service.name === 'status-dispatcher').map((entry) => entry.path),
+        ),
+      );
+      expect(toDispatcher).toEqual(['/platforms']);
+      expect(routeRequest([publicIngress()], hosts().pos!, '/platforms/platform-d/orders')?.service).toBe('status-dispatcher');
+      expect(routeRequest([publicIngress()], hosts().intake!, '/platforms/platform-d/orders')).toBeUndefined();
+    });
+
     if (dir === 'k8s/overlays/prod') {
       it('serves every public host over TLS', () => {
         const covered = (publicIngress().spec.tls ?? []).flatMap((tls: { hosts: string[] }) => tls.hosts);
@@ -381,8 +398,10 @@ describe.each(RENDERS.map((dir) => [dir] as const))('kustomize render of %s', (d
         const expected = behindIngress.has(app.name);
         expect({ app: app.name, admitted: admitted(serverOf(app.name)!, fromIngressController) }).toEqual({ app: app.name, admitted: expected });
       }
-      expect(behindIngress.has('status-dispatcher')).toBe(false);
+      // status-dispatcher is behind it for {pos_url}/platforms/ only (the route table above; /internal stays unexposed).
+      expect(behindIngress.has('status-dispatcher')).toBe(true);
     });
+
 
     it('let pods of the namespace reach status-dispatcher (internal status push through its ClusterIP Service)', () => {
       expect(admitted(serverOf('status-dispatcher')!, { namespace: 'same', labels: { 'app.kubernetes.io/name': 'some-internal-caller' } })).toBe(true);
