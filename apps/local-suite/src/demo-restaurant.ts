@@ -14,6 +14,25 @@ export interface DemoCredentials {
   signingSecret: string;
   internalApiKey: string;
   adminToken: string;
+  /** The demo restaurant's integration on each simulated platform (absent until they are registered). */
+  platforms?: Partial<Record<PlatformCode, DemoPlatform>>;
+}
+
+export type PlatformCode = 'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D';
+
+export interface DemoPlatform {
+  /** The simulator of the platform's API (its `/_simulator/...` routes drive it). */
+  simulatorUrl: string;
+  integrationId: string;
+  providerRestaurantId: string;
+  isActive: boolean;
+}
+
+interface IntegrationRecord {
+  id: string;
+  platform: string;
+  providerRestaurantId: string;
+  isActive: boolean;
 }
 
 interface CreatedRestaurant {
@@ -26,6 +45,10 @@ interface CreatedRestaurant {
 
 export function demoFile(dataDir: string): string {
   return path.join(dataDir, 'demo.json');
+}
+
+export function writeDemo(dataDir: string, demo: DemoCredentials): void {
+  writeFileAtomic(demoFile(dataDir), JSON.stringify(demo, null, 2));
 }
 
 function readDemo(dataDir: string): Partial<DemoCredentials> {
@@ -56,7 +79,7 @@ export async function ensureDemoRestaurant(options: {
   if (previous.restaurantId && previous.apiKey && previous.apiSecret && previous.signingSecret) {
     const found = await fetch(`${options.posUrl}/admin/v1/restaurants/${encodeURIComponent(previous.restaurantId)}`, { headers });
     if (found.ok) {
-      const demo = { ...(previous as DemoCredentials), intakeUrl: options.intakeUrl, posUrl: options.posUrl, receiverUrl: options.receiverUrl, adminToken: options.adminToken, internalApiKey: options.internalApiKey };
+      const demo = { ...(previous as DemoCredentials), platforms: undefined, intakeUrl: options.intakeUrl, posUrl: options.posUrl, receiverUrl: options.receiverUrl, adminToken: options.adminToken, internalApiKey: options.internalApiKey };
       writeFileAtomic(demoFile(options.dataDir), JSON.stringify(demo, null, 2));
       return demo;
     }
@@ -88,4 +111,63 @@ export async function ensureDemoRestaurant(options: {
   };
   writeFileAtomic(demoFile(options.dataDir), JSON.stringify(demo, null, 2));
   return demo;
+}
+
+async function problemText(response: Response): Promise<string> {
+  return `${response.status} ${(await response.text()).slice(0, 500)}`;
+}
+
+/**
+ * Registers the demo restaurant's integration on each simulated platform through the customer API,
+ * as a restaurant would. Idempotent across restarts: an integration that exists (same platform and
+ * providerRestaurantId) gets the credentials sent again, which changes nothing when they match (the
+ * simulators' keys are kept in local-secrets.json) and repairs them when they do not (e.g. a data
+ * directory reset while DATABASE_URL points at an older database). An integration the operator
+ * deactivated stays inactive.
+ */
+export async function ensurePlatformIntegrations(options: {
+  posUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  bodies: Record<PlatformCode, Record<string, string>>;
+  simulatorUrls: Record<PlatformCode, string>;
+}): Promise<Record<PlatformCode, DemoPlatform>> {
+  const headers = { 'X-API-Key': options.apiKey, 'X-API-Secret': options.apiSecret, 'Content-Type': 'application/json' };
+  const base = `${options.posUrl}/api/v1/my/integrations`;
+  const find = async (platform: PlatformCode, providerRestaurantId: string): Promise<IntegrationRecord | undefined> => {
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ platform, ...(cursor ? { cursor } : {}) });
+      const response = await fetch(`${base}?${query.toString()}`, { headers });
+      if (response.status !== 200) throw new Error(`could not list the demo ${platform} integrations: ${await problemText(response)}`);
+      const page = (await response.json()) as { data: IntegrationRecord[]; nextCursor: string | null };
+      const found = page.data.find((record) => record.providerRestaurantId === providerRestaurantId);
+      if (found) return found;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return undefined;
+  };
+
+  const result = {} as Record<PlatformCode, DemoPlatform>;
+  for (const platform of Object.keys(options.bodies) as PlatformCode[]) {
+    const body = options.bodies[platform];
+    let record = await find(platform, body.providerRestaurantId);
+    let created = false;
+    if (!record) {
+      const response = await fetch(base, { method: 'POST', headers, body: JSON.stringify(body) });
+      if (response.status === 201) [record, created] = [(await response.json()) as IntegrationRecord, true];
+      // 409 INTEGRATION_EXISTS: registered meanwhile; updated below like any existing one.
+      else if (response.status === 409) record = await find(platform, body.providerRestaurantId);
+      else throw new Error(`could not register the demo ${platform} integration: ${await problemText(response)}`);
+      if (!record) throw new Error(`the demo ${platform} integration answered 409 but is not listed`);
+    }
+    if (!created) {
+      const { platform: _platform, providerRestaurantId: _providerRestaurantId, ...credentials } = body;
+      const response = await fetch(`${base}/${encodeURIComponent(record.id)}`, { method: 'PUT', headers, body: JSON.stringify(credentials) });
+      if (response.status !== 200) throw new Error(`could not update the demo ${platform} integration: ${await problemText(response)}`);
+      record = (await response.json()) as IntegrationRecord;
+    }
+    result[platform] = { simulatorUrl: options.simulatorUrls[platform], integrationId: record.id, providerRestaurantId: record.providerRestaurantId, isActive: record.isActive };
+  }
+  return result;
 }

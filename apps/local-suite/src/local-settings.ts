@@ -2,13 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
+import { generateLocalPlatformSecrets, isLocalPlatformSecrets, LocalPlatformSecrets } from '@courier/platforms';
 
 /** Keys the one-machine mode generates once and keeps in `<LOCAL_DATA_DIR>/local-secrets.json`. */
 export interface LocalSecrets {
   adminToken: string;
   internalApiKey: string;
   secretsEncryptionKeys: string;
+  /** Keys the four platform simulators share with the suite and the demo integrations' credentials. */
+  platforms: LocalPlatformSecrets;
 }
+
+export type LocalPlatformPorts = Record<'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D', number>;
 
 export interface LocalSettings {
   dataDir: string;
@@ -16,14 +21,17 @@ export interface LocalSettings {
   posPort: number;
   receiverPort: number;
   embeddedPostgresPort: number;
+  /** Ports of the platform simulators on 127.0.0.1 (0: a free one). */
+  platformPorts: LocalPlatformPorts;
   secrets: LocalSecrets;
 }
 
-function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function port(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero = false): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535), got "${raw}"`);
+  const lowest = allowZero ? 0 : 1;
+  if (!Number.isInteger(value) || value < lowest || value > 65535) throw new Error(`${name} must be a port number (${lowest}-65535), got "${raw}"`);
   return value;
 }
 
@@ -41,18 +49,22 @@ export function writeFileAtomic(file: string, content: string): void {
  */
 function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv): LocalSecrets {
   const file = path.join(dataDir, 'local-secrets.json');
-  let stored: Partial<LocalSecrets> = {};
+  let stored: Partial<Record<keyof LocalSecrets, unknown>> = {};
   if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   const secrets: LocalSecrets = {
-    adminToken: stored.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`,
-    internalApiKey: stored.internalApiKey ?? `int_${randomBytes(24).toString('base64url')}`,
-    secretsEncryptionKeys: stored.secretsEncryptionKeys ?? generateEncryptionKeyEntry('local1'),
+    adminToken: text(stored.adminToken) ?? `adm_${randomBytes(24).toString('base64url')}`,
+    internalApiKey: text(stored.internalApiKey) ?? `int_${randomBytes(24).toString('base64url')}`,
+    secretsEncryptionKeys: text(stored.secretsEncryptionKeys) ?? generateEncryptionKeyEntry('local1'),
+    // Kept, not generated per start: the demo integrations in the database hold these credentials.
+    platforms: isLocalPlatformSecrets(stored.platforms) ? stored.platforms : generateLocalPlatformSecrets(),
   };
   if (JSON.stringify(stored) !== JSON.stringify(secrets)) writeFileAtomic(file, JSON.stringify(secrets, null, 2));
   return {
     adminToken: env.ADMIN_TOKEN || secrets.adminToken,
     internalApiKey: (env.INTERNAL_API_KEYS || secrets.internalApiKey).split(',')[0].trim(),
     secretsEncryptionKeys: env.SECRETS_ENCRYPTION_KEYS || secrets.secretsEncryptionKeys,
+    platforms: secrets.platforms,
   };
 }
 
@@ -65,6 +77,12 @@ export function loadLocalSettings(env: NodeJS.ProcessEnv = process.env): LocalSe
     posPort: port(env, 'POS_PORT', 3001),
     receiverPort: port(env, 'PORT', 4444),
     embeddedPostgresPort: port(env, 'LOCAL_PG_PORT', 54329),
+    platformPorts: {
+      PLATFORM_A: port(env, 'LOCAL_PLATFORM_A_PORT', 4501, true),
+      PLATFORM_B: port(env, 'LOCAL_PLATFORM_B_PORT', 4502, true),
+      PLATFORM_C: port(env, 'LOCAL_PLATFORM_C_PORT', 4503, true),
+      PLATFORM_D: port(env, 'LOCAL_PLATFORM_D_PORT', 4504, true),
+    },
     secrets: loadSecrets(dataDir, env),
   };
 }

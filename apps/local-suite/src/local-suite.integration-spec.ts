@@ -34,13 +34,19 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
   // As root the embedded server runs as the `postgres` user, which must be able to enter the directory.
   chmodSync(dataDir, 0o755);
   const base = freePortBase();
-  const ports = { intake: base, pos: base + 1, receiver: base + 2, pg: base + 3 };
+  const ports = { intake: base, pos: base + 1, receiver: base + 2, pg: base + 3, platformA: base + 4, platformB: base + 5, platformC: base + 6, platformD: base + 7 };
   let child: ChildProcess;
   let output = '';
 
   function start(): ChildProcess {
-    const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir, INTAKE_PORT: String(ports.intake), POS_PORT: String(ports.pos), PORT: String(ports.receiver), LOCAL_PG_PORT: String(ports.pg) };
+    const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir, INTAKE_PORT: String(ports.intake), POS_PORT: String(ports.pos), PORT: String(ports.receiver), LOCAL_PG_PORT: String(ports.pg),
+      LOCAL_PLATFORM_A_PORT: String(ports.platformA),
+      LOCAL_PLATFORM_B_PORT: String(ports.platformB),
+      LOCAL_PLATFORM_C_PORT: String(ports.platformC),
+      LOCAL_PLATFORM_D_PORT: String(ports.platformD),
+    };
     for (const name of ['DATABASE_URL', 'RABBITMQ_URL', 'ADMIN_TOKEN', 'INTERNAL_API_KEYS', 'SECRETS_ENCRYPTION_KEYS']) delete env[name];
+    for (const name of Object.keys(env)) if (name.startsWith('PLATFORM_')) delete env[name];
     const started = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.stdout!.on('data', (chunk) => (output += chunk));
     started.stderr!.on('data', (chunk) => (output += chunk));
@@ -128,6 +134,63 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     }
   }, 120_000);
 
+  const platformB = () => `http://127.0.0.1:${ports.platformB}`;
+  const internalHeaders = (demo: { internalApiKey: string }) => ({ 'X-Internal-Api-Key': demo.internalApiKey, 'Content-Type': 'application/json' });
+
+  /** A new order on the PLATFORM_B simulator, dispatched to the suite's plugin endpoint; our order id. */
+  async function injectPlatformBOrder(): Promise<{ token: string; yemekKuryeOrderId: string }> {
+    let injected: { token: string; yemekKuryeOrderId: string } | undefined;
+    let last = '';
+    // Right after the start the dispatcher's account directory may not know the integration yet (404): the platform would retry.
+    await waitFor('the plugin to accept a PLATFORM_B order', async () => {
+      const response = await fetch(`${platformB()}/_simulator/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ remoteId: 'demo-ys-vendor' }) });
+      const body = (await response.json()) as { order: { token: string }; pluginAnswer: { status: number; body: { remoteResponse?: { remoteOrderId?: string } } } };
+      last = JSON.stringify(body.pluginAnswer);
+      const remoteOrderId = body.pluginAnswer.body?.remoteResponse?.remoteOrderId;
+      if (response.status === 201 && body.pluginAnswer.status === 200 && remoteOrderId) injected = { token: body.order.token, yemekKuryeOrderId: remoteOrderId };
+      return injected !== undefined;
+    }, 30_000, 500).catch((error) => {
+      throw new Error(`${(error as Error).message}; last plugin answer: ${last}`);
+    });
+    return injected!;
+  }
+
+  /** Pushes VERIFY as the courier core does and waits until the simulator recorded order_accepted for it. */
+  async function verifyReachesPlatformB(demo: { internalApiKey: string }, token: string): Promise<void> {
+    const pushed = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/status`, { method: 'POST', headers: internalHeaders(demo), body: JSON.stringify({ providerOrderId: token, platform: 'PLATFORM_B', action: 'VERIFY' }) });
+    expect(pushed.status).toBe(202);
+    const { statusUpdateId } = (await pushed.json()) as { statusUpdateId: string };
+    await waitFor('order_accepted recorded by the PLATFORM_B simulator', async () => {
+      const calls = (await (await fetch(`${platformB()}/_simulator/calls?method=POST&path=/v2/order/status/${encodeURIComponent(token)}`)).json()) as Array<{ status: number; body: { status?: string } }>;
+      return calls.some((call) => call.status === 200 && call.body.status === 'order_accepted');
+    }, 60_000, 250);
+    await waitFor('the status update marked sent', async () => {
+      const update = await fetch(`http://127.0.0.1:${ports.pos}/internal/status-updates/${statusUpdateId}`, { headers: internalHeaders(demo) });
+      return update.status === 200 && ((await update.json()) as { state: string }).state === 'sent';
+    }, 30_000, 250);
+    const orders = (await (await fetch(`${platformB()}/_simulator/orders`)).json()) as Array<{ token: string; state: string }>;
+    expect(orders.find((order) => order.token === token)?.state).toBe('ACCEPTED');
+  }
+
+  // The issue's "a demo platform order can be pushed through its whole life locally", over HTTP only.
+  it('takes a PLATFORM_B order from its simulator into the demo restaurant and its status push back to the simulator', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    expect(demo.platforms.PLATFORM_B).toEqual(expect.objectContaining({ simulatorUrl: platformB(), providerRestaurantId: 'demo-ys-vendor', isActive: true }));
+    expect(Object.keys(demo.platforms).sort()).toEqual(['PLATFORM_A', 'PLATFORM_B', 'PLATFORM_C', 'PLATFORM_D']);
+    expect(output).toContain(`${platformB()}/_simulator/orders`);
+
+    const { token, yemekKuryeOrderId } = await injectPlatformBOrder();
+    let order: { restaurantId: string; provider: string; status: string } | undefined;
+    await waitFor('the platform order known to the suite', async () => {
+      const response = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/${yemekKuryeOrderId}`, { headers: internalHeaders(demo) });
+      if (response.status === 200) order = (await response.json()) as typeof order;
+      return order !== undefined;
+    }, 30_000, 250);
+    expect(order).toEqual(expect.objectContaining({ restaurantId: demo.restaurantId, provider: 'PLATFORM_B' }));
+
+    await verifyReachesPlatformB(demo, token);
+  }, 150_000);
+
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const firstDemo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     expect(await stop(child)).toBe(0);
@@ -138,5 +201,11 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(secondDemo.restaurantId).toBe(firstDemo.restaurantId);
     const account = await fetch(`http://127.0.0.1:${ports.pos}/api/v1/my/integrations`, { headers: { 'X-API-Key': secondDemo.apiKey, 'X-API-Secret': secondDemo.apiSecret } });
     expect(account.status).toBe(200);
-  }, 120_000);
+    // The platform integrations are registered once (same ids), with credentials the restarted simulators still accept.
+    const integrations = ((await account.json()) as { data: Array<{ id: string; platform: string }> }).data.filter((integration) => integration.platform.startsWith('PLATFORM_'));
+    expect(integrations.map((integration) => integration.platform).sort()).toEqual(['PLATFORM_A', 'PLATFORM_B', 'PLATFORM_C', 'PLATFORM_D']);
+    expect(secondDemo.platforms.PLATFORM_B.integrationId).toBe(firstDemo.platforms.PLATFORM_B.integrationId);
+    const { token } = await injectPlatformBOrder();
+    await verifyReachesPlatformB(secondDemo, token);
+  }, 180_000);
 });

@@ -9,14 +9,16 @@ import { AppModule as IntegrationsModule, SERVICE_DESCRIPTION as INTEGRATIONS_AP
 import { AppModule as DispatcherModule, SERVICE_DESCRIPTION as DISPATCHER_API } from '@courier/status-dispatcher';
 import { AppModule as SenderModule, SERVICE_DESCRIPTION as SENDER_API } from '@courier/webhook-sender';
 import { createReceiverApp } from '@courier/mock-receiver';
-import { ensureDemoRestaurant } from './demo-restaurant';
+import { startLocalPlatforms } from '@courier/platforms';
+import { ensureDemoRestaurant, ensurePlatformIntegrations, writeDemo } from './demo-restaurant';
 import { loadLocalSettings } from './local-settings';
 import { createPosGateway } from './pos-gateway';
 
 /**
  * The one-machine mode: every app of the suite in this process, sharing the in-process broker
  * (unless RABBITMQ_URL is set), on an embedded PostgreSQL (unless DATABASE_URL is set), with the
- * demo restaurant provisioned and the reference receiver wired to it.
+ * demo restaurant provisioned, the reference receiver wired to it, and a simulator of each delivery
+ * platform's API on which the demo restaurant is registered (platform orders in, status calls out).
  */
 async function main(): Promise<void> {
   const settings = loadLocalSettings();
@@ -34,12 +36,19 @@ async function main(): Promise<void> {
   process.env.WEBHOOK_ALLOW_INSECURE_URLS ??= 'true';
   process.env.LOG_LEVEL ??= 'warn';
 
+  // The platform simulators first: the apps read their PLATFORM_* variables (base URLs, shared keys)
+  // when they are created. Their keys are kept in local-secrets.json, as the demo integrations are.
+  const posCallbackUrl = `http://127.0.0.1:${settings.posPort}`;
+  const platforms = await startLocalPlatforms({ callbackBaseUrl: posCallbackUrl, ports: settings.platformPorts, secrets: settings.secrets.platforms });
+  Object.assign(process.env, platforms.env);
+
   const apps: INestApplication[] = [];
   const servers: http.Server[] = [];
   const shutdown = async (signal: string) => {
     process.stdout.write(`\n${signal}: stopping the suite...\n`);
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     for (const app of [...apps].reverse()) await app.close().catch((error) => process.stderr.write(`close failed: ${String(error)}\n`));
+    await platforms.stop().catch(() => undefined);
     await database?.stop().catch(() => undefined);
     process.exit(0);
   };
@@ -79,6 +88,10 @@ async function main(): Promise<void> {
     internalApiKey: settings.secrets.internalApiKey,
   });
 
+  const simulatorUrls = { PLATFORM_A: platforms.a.baseUrl, PLATFORM_B: platforms.b.baseUrl, PLATFORM_C: platforms.c.baseUrl, PLATFORM_D: platforms.d.baseUrl };
+  demo.platforms = await ensurePlatformIntegrations({ posUrl, apiKey: demo.apiKey, apiSecret: demo.apiSecret, bodies: platforms.integrationBodies, simulatorUrls });
+  writeDemo(settings.dataDir, demo);
+
   const receiver = await createReceiverApp({
     SERVICE_API_URL: intakeUrl,
     SERVICE_API_KEY: demo.apiKey,
@@ -106,6 +119,14 @@ async function main(): Promise<void> {
       `  signingSecret     ${demo.signingSecret}`,
       `  internalApiKey    ${demo.internalApiKey}`,
       `  adminToken        ${demo.adminToken}`,
+      '',
+      'Platform simulators (the demo restaurant is registered on each; see README "Try a platform order"):',
+      `  PLATFORM_A  ${simulatorUrls.PLATFORM_A}   new order:  curl -X POST ${simulatorUrls.PLATFORM_A}/_simulator/orders`,
+      `  PLATFORM_B  ${simulatorUrls.PLATFORM_B}   new order:  curl -X POST ${simulatorUrls.PLATFORM_B}/_simulator/orders -H 'Content-Type: application/json' -d '{"remoteId":"${platforms.integrationBodies.PLATFORM_B.providerRestaurantId}"}'`,
+      `  PLATFORM_C  ${simulatorUrls.PLATFORM_C}   new package (polled every ${Math.round(Number(process.env.PLATFORM_C_POLL_INTERVAL_MS || 30_000) / 1000)} s):  curl -X POST ${simulatorUrls.PLATFORM_C}/_simulator/packages`,
+      `  PLATFORM_D  ${simulatorUrls.PLATFORM_D}   new order:  curl -X POST ${simulatorUrls.PLATFORM_D}/_simulator/orders`,
+      `  The order: GET ${posUrl}/internal/orders/{yemekKuryeOrderId}; its status: POST ${posUrl}/internal/orders/status (X-Internal-Api-Key);`,
+      `  the calls a platform received: GET <simulator>/_simulator/calls.`,
       '',
       'Ctrl+C stops the suite; data stays in ' + settings.dataDir + '.',
       '',

@@ -12,6 +12,8 @@ export interface PosRoutes {
 export function posRouteFor(url: string): keyof PosRoutes {
   const pathname = url.split('?')[0];
   if (pathname === '/internal' || pathname.startsWith('/internal/')) return 'dispatcher';
+  // The platforms' order webhooks and plugin endpoints (public in a cluster, unlike /internal).
+  if (pathname === '/platforms' || pathname.startsWith('/platforms/')) return 'dispatcher';
   if (pathname === '/api/v1/my/webhooks/deliveries' || pathname.startsWith('/api/v1/my/webhooks/deliveries/')) return 'sender';
   return 'integrations';
 }
