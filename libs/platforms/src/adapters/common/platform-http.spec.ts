@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withCorrelationId } from '@courier/logging';
 import { PlatformNetworkError, platformRequest, platformUrl, retryAfterMs } from './platform-http';
 import { classifyResponse } from './outcomes';
 
@@ -19,7 +20,7 @@ describe('platformRequest', () => {
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ method: req.method, type: req.headers['content-type'] ?? null, body }));
+        res.end(JSON.stringify({ method: req.method, type: req.headers['content-type'] ?? null, correlationId: req.headers['x-correlation-id'] ?? null, body }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -28,8 +29,15 @@ describe('platformRequest', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it('sends JSON and form bodies and parses JSON answers', async () => {
-    expect((await platformRequest({ method: 'POST', url: `${base}/json`, json: { a: 1 }, timeoutMs: 1000 })).body).toEqual({ method: 'POST', type: 'application/json', body: '{"a":1}' });
-    expect((await platformRequest({ method: 'POST', url: `${base}/form`, form: { a: 'b c' }, timeoutMs: 1000 })).body).toEqual({ method: 'POST', type: 'application/x-www-form-urlencoded', body: 'a=b+c' });
+    expect((await platformRequest({ method: 'POST', url: `${base}/json`, json: { a: 1 }, timeoutMs: 1000 })).body).toEqual({ method: 'POST', type: 'application/json', correlationId: null, body: '{"a":1}' });
+    expect((await platformRequest({ method: 'POST', url: `${base}/form`, form: { a: 'b c' }, timeoutMs: 1000 })).body).toEqual({ method: 'POST', type: 'application/x-www-form-urlencoded', correlationId: null, body: 'a=b+c' });
+  });
+
+  it('sends the current correlation id as X-Correlation-Id, none outside a scope', async () => {
+    const inScope = await withCorrelationId('req-7f3a', () => platformRequest({ method: 'GET', url: `${base}/json`, timeoutMs: 1000 }));
+    expect(inScope.body).toMatchObject({ correlationId: 'req-7f3a' });
+    const outside = await platformRequest({ method: 'GET', url: `${base}/json`, timeoutMs: 1000 });
+    expect(outside.body).toMatchObject({ correlationId: null });
   });
 
   it('times out, refuses connections as network errors, never follows redirects, bounds bodies', async () => {

@@ -1,5 +1,6 @@
 import http, { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { currentCorrelationId } from '@courier/logging';
 
 /** A request to a platform API. `json` and `form` are mutually exclusive bodies. */
 export interface PlatformRequest {
@@ -45,10 +46,13 @@ export function platformUrl(base: string, path: string): string {
 /**
  * One HTTP call with node:http (no redirects followed, certificates verified, a hard timeout).
  * Resolves with any HTTP answer, 4xx and 5xx included; rejects only with PlatformNetworkError.
+ * Carries the correlation id of the request, message or task being handled as `X-Correlation-Id`
+ * (none outside such a scope), so a platform's support can find our call by it.
  */
 export function platformRequest(request: PlatformRequest): Promise<PlatformResponse> {
   let body: Buffer | undefined;
-  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
+  const correlationId = currentCorrelationId();
+  const headers: Record<string, string> = { Accept: 'application/json', ...(correlationId ? { 'X-Correlation-Id': correlationId } : {}), ...request.headers };
   if (request.json !== undefined) {
     body = Buffer.from(JSON.stringify(request.json));
     headers['Content-Type'] = 'application/json';
