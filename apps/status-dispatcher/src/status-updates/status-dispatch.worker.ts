@@ -2,10 +2,12 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
+import { currentCorrelationId, withCorrelationId } from '@courier/logging';
 import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
 import { StatusUpdateRow, StoredAnswer, UPDATE_COLUMNS } from './status-update.store';
 import { STATUS_UPDATE_TASK, StatusUpdateTaskPayload } from './status-push.service';
 
@@ -50,6 +52,7 @@ export class StatusDispatchWorker implements OnModuleInit {
     private readonly adapters: PlatformAdapters,
     private readonly directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
+    private readonly metrics: DispatchMetrics,
   ) {
     this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => `${code}:${action}`));
   }
@@ -63,12 +66,33 @@ export class StatusDispatchWorker implements OnModuleInit {
     if (claim.kind === 'nothing') return;
     if (claim.kind === 'later') return { rescheduleAt: claim.at };
     const { update } = claim;
+    // The push's correlation id, whichever task woke the update: its platform call (X-Correlation-Id)
+    // and log lines carry it on every attempt.
+    return withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
+  }
+
+  private async send(update: ClaimedUpdate): Promise<TaskOutcome> {
     const credentials = this.credentialsOf(update.integration);
     const outcome: PlatformCallOutcome =
       'problem' in credentials
         ? { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem }
-        : await this.adapters.get(update.platform)!.sendStatus(credentials, this.orderRef(update), update.action, update.reason);
+        : await this.call(update, credentials);
+    if ('problem' in credentials) this.metrics.recordCall(update.platform, update.action, 'failed');
     return this.record(update, outcome);
+  }
+
+  /** The platform call, measured (platform_calls_total, platform_call_duration_seconds). */
+  private async call(update: ClaimedUpdate, credentials: IntegrationCredentials): Promise<PlatformCallOutcome> {
+    const started = performance.now();
+    try {
+      const outcome = await this.adapters.get(update.platform)!.sendStatus(credentials, this.orderRef(update), update.action, update.reason);
+      this.metrics.recordCall(update.platform, update.action, platformCallLabel(outcome), performance.now() - started);
+      return outcome;
+    } catch (error) {
+      // A bug or an unexpected answer shape: the task runner retries the update with backoff.
+      this.metrics.recordCall(update.platform, update.action, 'error', performance.now() - started);
+      throw error;
+    }
   }
 
   /** The common case in one statement: the update is pending, due, not being sent, first of its order, past the spacing. */
@@ -200,6 +224,7 @@ export class StatusDispatchWorker implements OnModuleInit {
    */
   private async finish(update: ClaimedUpdate, state: 'sent' | 'skipped' | 'failed', answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<TaskOutcome> {
     const [next] = await endAndFindNext(this.dataSource, update, state, answer, error, sentAt);
+    this.metrics.finished.inc({ platform: update.platform, state });
     if (next) {
       await this.unitOfWork.run((tx) =>
         tx.schedule({ kind: STATUS_UPDATE_TASK, dueAt: new Date(Math.max(next.notBefore.getTime(), Date.now())), payload: { statusUpdateId: next.id } satisfies StatusUpdateTaskPayload }),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@courier/contracts';
 import { evaluateStatusPush, OrderStatus, StatusPushAction, statusPushPath } from '@courier/domain';
 import { ProblemException } from '@courier/http';
+import { currentCorrelationId } from '@courier/logging';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
@@ -97,6 +98,7 @@ export class StatusPushService {
       holdReason: held ? decision.reason : null,
       notBefore,
       acceptedAt: now,
+      correlationId: currentCorrelationId() ?? null,
     });
     await tx.schedule({ kind: STATUS_UPDATE_TASK, dueAt: notBefore, payload: { statusUpdateId } satisfies StatusUpdateTaskPayload, dedupeKey: `status-update:${statusUpdateId}` });
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.

@@ -26,6 +26,8 @@ export interface StatusUpdateRow {
   lastAnswer: StoredAnswer | null;
   lastError: string | null;
   acceptedAt: Date;
+  /** The correlation id of the push that created it (null: accepted before it was recorded). */
+  correlationId: string | null;
 }
 
 /** The platform's answer as stored: what it said and how it was read. */
@@ -37,7 +39,8 @@ export interface StoredAnswer extends PlatformAnswer {
 
 export const UPDATE_COLUMNS = `id, order_id AS "orderId", seq, platform, provider_order_id AS "providerOrderId", action, previous_status AS "previousStatus", reason,
   state, hold_reason AS "holdReason", not_before AS "notBefore", attempts, sending_until AS "sendingUntil", first_attempt_at AS "firstAttemptAt",
-  last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", last_answer AS "lastAnswer", last_error AS "lastError", accepted_at AS "acceptedAt"`;
+  last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", last_answer AS "lastAnswer", last_error AS "lastError", accepted_at AS "acceptedAt",
+  correlation_id AS "correlationId"`;
 
 /** The order's updates that count as accepted for the guards (every state but failed). */
 export function acceptedUpdates(db: Queryable, orderId: string): Promise<Array<Pick<StatusUpdateRow, 'id' | 'action' | 'acceptedAt' | 'state' | 'notBefore'>>> {
@@ -56,14 +59,15 @@ export interface NewStatusUpdate {
   holdReason: string | null;
   notBefore: Date;
   acceptedAt: Date;
+  correlationId: string | null;
 }
 
 /** Inserts the update as the order's next (`seq`); the caller holds the order's row lock. */
 export async function insertStatusUpdate(db: Queryable, update: NewStatusUpdate): Promise<void> {
   await db.query(
-    `INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at)
-     VALUES ($1, $2, (SELECT coalesce(max(seq), 0) + 1 FROM status_updates WHERE order_id = $2), $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [update.id, update.orderId, update.platform, update.providerOrderId, update.action, update.previousStatus, update.reason, update.state, update.holdReason, update.notBefore, update.acceptedAt],
+    `INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at, correlation_id)
+     VALUES ($1, $2, (SELECT coalesce(max(seq), 0) + 1 FROM status_updates WHERE order_id = $2), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [update.id, update.orderId, update.platform, update.providerOrderId, update.action, update.previousStatus, update.reason, update.state, update.holdReason, update.notBefore, update.acceptedAt, update.correlationId],
   );
 }
 

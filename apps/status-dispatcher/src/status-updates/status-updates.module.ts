@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { InternalAuthModule } from '../internal-auth/internal-auth.module';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
+import { DispatchMetrics } from './dispatch-metrics';
 import { StatusDispatchWorker } from './status-dispatch.worker';
 import { StatusPushService } from './status-push.service';
 import { StatusUpdatesController } from './status-updates.controller';
@@ -10,6 +11,6 @@ import { StatusUpdatesService } from './status-updates.service';
 @Module({
   imports: [InternalAuthModule, PlatformSessionsModule],
   controllers: [StatusUpdatesController],
-  providers: [StatusPushService, StatusUpdatesService, StatusDispatchWorker],
+  providers: [StatusPushService, StatusUpdatesService, StatusDispatchWorker, DispatchMetrics],
 })
 export class StatusUpdatesModule {}
