@@ -5,10 +5,11 @@ import { WebhookAttemptEntity } from '../deliveries/webhook-attempt.entity';
 import { WebhookDeliveryEntity, WebhookDeliveryQueueEntity } from '../deliveries/webhook-delivery.entity';
 import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
 import { CreateWebhookTables1763760000000 } from '../migrations/1763760000000-CreateWebhookTables';
+import { AddDeliveryCorrelation1764000000000 } from '../migrations/1764000000000-AddDeliveryCorrelation';
 
 /** webhook-sender's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'webhooks',
   entities: [...MESSAGING_ENTITIES, WebhookAccountEntity, WebhookDeliveryEntity, WebhookDeliveryQueueEntity, WebhookAttemptEntity],
-  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000],
+  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000],
 };

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Queues } from '@courier/contracts';
+import { currentCorrelationId } from '@courier/logging';
 import { IncomingMessage, Messaging } from '@courier/messaging';
 import { GroupCommit } from '../common/group-commit';
 import { allowanceSql, CLAIMED_COLUMNS, DeliveryPump } from '../sending/delivery-pump';
@@ -17,6 +18,8 @@ const PREFETCH = 256;
 interface Arrival {
   messageId: string;
   webhook: WebhookDraft;
+  /** The event's correlation id (the status change's request): sent with every attempt. */
+  correlationId: string | null;
 }
 
 /**
@@ -49,7 +52,8 @@ export class OrderEventsConsumer implements OnModuleInit {
   async handle(message: IncomingMessage): Promise<void> {
     // An event that cannot become a webhook throws: after the delivery limit it is dead-lettered.
     const webhook = webhookFromOrderEvent(message.routingKey, message.payload);
-    await this.batches.add({ messageId: message.messageId, webhook });
+    // Read here: the batch is written later, outside this message's scope.
+    await this.batches.add({ messageId: message.messageId, webhook, correlationId: currentCorrelationId() ?? null });
   }
 
   private async store(arrivals: Arrival[]): Promise<void> {
@@ -64,16 +68,16 @@ export class OrderEventsConsumer implements OnModuleInit {
            INSERT INTO processed_messages (consumer, message_id) SELECT $1, unnest($2::text[])
            ON CONFLICT DO NOTHING RETURNING message_id
          ), arrival AS (
-           SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
-             AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body)
+           SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $15::text[])
+             AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body, correlation_id)
          ), fresh AS (
            SELECT a.*, acc.restaurant_id IS NOT NULL AS account_known,
                   CASE WHEN a.event = 'order.status_changed' THEN acc.status_url ELSE acc.cancel_url END AS url
              FROM arrival a JOIN inbox USING (message_id) LEFT JOIN webhook_accounts acc ON acc.restaurant_id = a.restaurant_id
          ), stored AS (
-           INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, status,
+           INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id, status,
                                            cycle_started_at, next_attempt_at, last_error, created_at, updated_at)
-           SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body,
+           SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id,
                   CASE WHEN account_known AND url IS NULL THEN 'skipped' ELSE 'pending' END, $10::timestamptz,
                   CASE WHEN account_known AND url IS NULL THEN NULL ELSE $10::timestamptz END,
                   CASE WHEN account_known AND url IS NULL
@@ -111,6 +115,7 @@ export class OrderEventsConsumer implements OnModuleInit {
           reservation.limits,
           reservation.defaultAllowance,
           reservation.leaseMs,
+          unique.map((arrival) => arrival.correlationId),
         ],
       );
     } finally {

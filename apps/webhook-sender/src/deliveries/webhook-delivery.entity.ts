@@ -38,6 +38,10 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text' })
   body: string;
 
+  /** The correlation id of the order event it was made from: X-Correlation-Id of every attempt (null: the event had none). */
+  @Column({ name: 'correlation_id', type: 'text', nullable: true })
+  correlationId: string | null;
+
   @Column({ type: 'text' })
   status: DeliveryStatus;
 

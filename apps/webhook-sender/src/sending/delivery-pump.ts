@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Pool } from 'pg';
+import { withCorrelationId } from '@courier/logging';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { PERSISTENCE } from '../app/persistence';
 import { GroupCommit } from '../common/group-commit';
@@ -13,7 +14,7 @@ const COALESCE_BELOW = 8;
 const COALESCE_MS = 2;
 
 /** Columns of a delivery as a claim returns it (with `a` the account, `d` the delivery). */
-export const CLAIMED_COLUMNS = `d.id, d.restaurant_id, d.event, d.order_id, d.body, d.status, d.attempts, d.cycle, d.cycle_started_at, d.cycle_failures,
+export const CLAIMED_COLUMNS = `d.id, d.restaurant_id, d.event, d.order_id, d.body, d.correlation_id, d.status, d.attempts, d.cycle, d.cycle_started_at, d.cycle_failures,
   d.alert_raised_at IS NOT NULL AS alert_raised, a.restaurant_id IS NOT NULL AS account_known, a.status_url, a.cancel_url, a.signing_secret_ciphertext`;
 
 /** How many deliveries of `host` a claim may take: the allowance in the limits parameter, else the default. */
@@ -162,7 +163,9 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   private attempt(delivery: ClaimedDelivery): void {
-    const work = this.worker.attempt(delivery).finally(() => {
+    // The attempt's log lines carry the correlation id of the change that caused the webhook.
+    const attempt = () => this.worker.attempt(delivery);
+    const work = (delivery.correlation_id ? withCorrelationId(delivery.correlation_id, attempt) : attempt()).finally(() => {
       this.inFlight.delete(work);
       // A slot came free: only worth a claim when due deliveries are waiting for one.
       if (this.waitingForSlots) this.nudge();
@@ -277,7 +280,8 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
 
   private reportOutcome(record: AttemptRecord): void {
     const { delivery } = record;
-    const context = { deliveryId: delivery.id, restaurantId: delivery.restaurant_id, event: delivery.event, orderId: delivery.order_id };
+    // Written after a batch of results, outside the attempts' scopes: the id is named explicitly.
+    const context = { deliveryId: delivery.id, restaurantId: delivery.restaurant_id, event: delivery.event, orderId: delivery.order_id, correlationId: delivery.correlation_id ?? undefined };
     if (record.kind === 'skip') {
       this.metrics.finished.inc({ status: 'skipped' });
       return;

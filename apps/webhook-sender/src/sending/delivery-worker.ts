@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
   event: WebhookEvent;
   order_id: string;
   body: string;
+  /** X-Correlation-Id of every attempt (null: none recorded). */
+  correlation_id: string | null;
   status: DeliveryStatus;
   attempts: number;
   cycle: number;
@@ -91,7 +93,7 @@ export class DeliveryWorker {
     let outcome: ReceiverOutcome | undefined;
     try {
       const body = Buffer.from(delivery.body, 'utf8');
-      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt });
+      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt, correlationId: delivery.correlation_id });
       outcome = await this.client.post({ url, headers, body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
     } finally {
       release(outcome?.latencyMs ?? this.config.WEBHOOK_TIMEOUT_MS);

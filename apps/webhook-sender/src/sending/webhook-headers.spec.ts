@@ -26,4 +26,12 @@ describe('webhookHeaders', () => {
     const headers = webhookHeaders({ webhookId: 'x', attempt: 1, body, signingSecret: null, signatureHeader: 'X-Service-Signature', now });
     expect(Object.keys(headers).sort()).toEqual(['Content-Type', 'User-Agent', 'X-Webhook-Attempt', 'X-Webhook-Id', 'webhook-id', 'webhook-timestamp']);
   });
+
+  it('carries the correlation id of the change when there is one, and no empty header otherwise', () => {
+    const headers = webhookHeaders({ webhookId: 'x', attempt: 2, body, signingSecret: null, signatureHeader: 'X-Service-Signature', now, correlationId: 'req-42' });
+    expect(headers['X-Correlation-Id']).toBe('req-42');
+    for (const correlationId of [null, undefined, '']) {
+      expect(webhookHeaders({ webhookId: 'x', attempt: 1, body, signingSecret: null, signatureHeader: 'X-Service-Signature', now, correlationId })).not.toHaveProperty('X-Correlation-Id');
+    }
+  });
 });

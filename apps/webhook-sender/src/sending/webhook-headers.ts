@@ -12,6 +12,8 @@ export interface WebhookHeaderInput {
   /** WEBHOOK_SIGNATURE_HEADER (default X-Service-Signature). */
   signatureHeader: string;
   now: Date;
+  /** The correlation id of the change that caused the webhook (the same on every attempt), if known. */
+  correlationId?: string | null;
 }
 
 /**
@@ -29,6 +31,7 @@ export function webhookHeaders(input: WebhookHeaderInput): Record<string, string
     'webhook-id': input.webhookId,
     'webhook-timestamp': String(timestamp),
   };
+  if (input.correlationId) headers['X-Correlation-Id'] = input.correlationId;
   if (input.signingSecret !== null) {
     headers[input.signatureHeader] = serviceSignature(input.signingSecret, input.body);
     headers['webhook-signature'] = standardWebhookSignature(input.signingSecret, input.webhookId, timestamp, input.body);
