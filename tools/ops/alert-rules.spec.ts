@@ -40,13 +40,15 @@ function exportedMetrics(): Map<string, Set<string>> {
     const names = metric.type === 'histogram' ? ['_bucket', '_sum', '_count'].map((suffix) => metric.name + suffix) : [metric.name];
     for (const name of names) metrics.set(name, name.endsWith('_bucket') ? new Set([...labels, 'le']) : labels);
   }
-  // webhook-sender's own metrics, by their declaration (apps are not imported from tools).
-  const webhookSource = read('apps/webhook-sender/src/sending/webhook-metrics.ts');
-  for (const match of webhookSource.matchAll(/name: '([a-z_]+)'(.*?)registers:/gs)) {
-    const declared = /labelNames: \[([^\]]*)\]/.exec(match[2])?.[1] ?? '';
-    const labels = new Set(['service', ...declared.split(',').map((label) => label.trim().replace(/'/g, '')).filter(Boolean)]);
-    metrics.set(match[1], labels);
-    for (const suffix of ['_bucket', '_sum', '_count']) metrics.set(match[1] + suffix, new Set([...labels, 'le']));
+  // The apps' own metrics (webhook-sender's deliveries, status-dispatcher's platform calls), by
+  // their declaration (apps are not imported from tools).
+  for (const file of ['apps/webhook-sender/src/sending/webhook-metrics.ts', 'apps/status-dispatcher/src/status-updates/dispatch-metrics.ts']) {
+    for (const match of read(file).matchAll(/name: '([a-z_]+)'(.*?)registers:/gs)) {
+      const declared = /labelNames: \[([^\]]*)\]/.exec(match[2])?.[1] ?? '';
+      const labels = new Set(['service', ...declared.split(',').map((label) => label.trim().replace(/'/g, '')).filter(Boolean)]);
+      metrics.set(match[1], labels);
+      for (const suffix of ['_bucket', '_sum', '_count']) metrics.set(match[1] + suffix, new Set([...labels, 'le']));
+    }
   }
   // Made by Prometheus for every target.
   metrics.set('up', new Set(['job', 'pod', 'namespace', 'instance', 'container']));
