@@ -5,10 +5,12 @@
 // - RabbitMQ: RABBITMQ_URL, else 127.0.0.1:5672; when none answers the broker tests are skipped
 //   with one line saying so, except under CI=true, where a missing broker fails the run.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanupTestTopology, describeCleanup } from './broker/cleanup.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const extraArgs = process.argv.slice(2);
@@ -50,16 +52,46 @@ if (!env.DATABASE_URL) {
   }
 }
 
+/** Whether RabbitMQ completes an AMQP handshake (a TCP accept alone is not enough: see tools/broker/cleanup.mjs). */
+async function amqpHandshake(url) {
+  const { default: amqp } = await import('amqplib');
+  try {
+    const connection = await amqp.connect(url, { timeout: 10_000 });
+    await connection.close();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 const brokerUrl = env.RABBITMQ_URL || 'amqp://guest:guest@127.0.0.1:5672';
+// Names the broker namespaces of this run, which are deleted when it ends.
+env.TEST_RUN_ID = randomBytes(4).toString('hex');
+let brokerProblem;
 if (await reachable(brokerUrl, 5672)) {
+  // Earlier runs that were killed, or benchmarks, may have left queues behind; too many of them stop
+  // a local broker from accepting connections. Runs of the last hour may still be going: kept.
+  console.log(describeCleanup(cleanupTestTopology({ olderThanMs: 60 * 60_000 }), 'test namespaces older than 60 minutes'));
+  brokerProblem = await amqpHandshake(brokerUrl);
+  if (brokerProblem) {
+    // A broker that accepts TCP but not AMQP is (on a test machine) usually one with too many quorum
+    // queues: every connection hangs anyway, so nothing still running can lose by their removal.
+    console.log(`tests: RabbitMQ at ${new URL(brokerUrl).host} accepts TCP but not an AMQP connection (${brokerProblem}); removing all test namespaces`);
+    console.log(describeCleanup(cleanupTestTopology({ all: true }), 'all test namespaces'));
+    brokerProblem = await amqpHandshake(brokerUrl);
+  }
+} else {
+  brokerProblem = 'not reachable';
+}
+if (!brokerProblem) {
   env.RABBITMQ_URL = brokerUrl;
   env.BROKER_TESTS = 'run';
 } else if (env.CI === 'true') {
-  console.error(`tests: RabbitMQ is not reachable at ${new URL(brokerUrl).host} and CI=true: the broker tests must run`);
+  console.error(`tests: RabbitMQ at ${new URL(brokerUrl).host}: ${brokerProblem}; under CI=true the broker tests must run`);
   process.exit(1);
 } else {
   env.BROKER_TESTS = 'skip';
-  console.log(`tests: RabbitMQ is not reachable at ${new URL(brokerUrl).host}: broker tests skipped`);
+  console.log(`tests: RabbitMQ at ${new URL(brokerUrl).host}: ${brokerProblem}; broker tests skipped`);
 }
 // Tests start apps themselves; the URL above is for the broker tests, not a default for every app.
 env.TEST_RABBITMQ_URL = env.RABBITMQ_URL;
@@ -74,6 +106,7 @@ const unit = run(process.execPath, [jest, ...common, '--outputFile', path.join(r
 // --forceExit: a test that leaves a socket open must not hang CI; open handles are still reported by jest.
 const integration = run(process.execPath, [jest, ...common, '--outputFile', path.join(reports, 'integration.json'), '--selectProjects', 'integration', '--runInBand', '--forceExit', ...extraArgs], env);
 await embedded?.stop();
+if (env.BROKER_TESTS === 'run') console.log(describeCleanup(cleanupTestTopology({ runId: env.TEST_RUN_ID }), `this run's namespaces, r${env.TEST_RUN_ID}`));
 
 let passed = 0;
 let failed = 0;

@@ -22,7 +22,10 @@ export const describeWithBroker: jest.Describe = brokerTestsEnabled() ? describe
 
 /** A namespace for exchange and queue names, so test runs never consume each other's messages. */
 export function testNamespace(prefix = 't'): string {
-  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  // The shape tools/broker/cleanup.mjs recognises: the test runner deletes its run's namespaces
+  // (TEST_RUN_ID) when it ends and any namespace older than an hour when it starts.
+  const run = /^[0-9a-z]{4,12}$/.test(process.env.TEST_RUN_ID ?? '') ? `-r${process.env.TEST_RUN_ID}` : '';
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}${run}`;
 }
 
 /** True when something accepts TCP connections at host:port within the timeout. */
