@@ -48,6 +48,43 @@ describe('platformRequest', () => {
     expect(String(big.body).length).toBeLessThan(5000);
   });
 
+  it('sends again, once, when a kept-alive socket is reset before any answer; never on a new socket', async () => {
+    // The server answers the first request of each connection and resets the connection on any
+    // later one, as a server does that closed an idle keep-alive socket as the request arrived.
+    const seen: string[] = [];
+    const sockets = new WeakMap<object, number>();
+    const server = http.createServer((req, res) => {
+      const count = (sockets.get(req.socket) ?? 0) + 1;
+      sockets.set(req.socket, count);
+      seen.push(`${req.url}#${count}`);
+      if (count > 1 || req.url === '/reset-always') {
+        req.socket.destroy();
+        return;
+      }
+      res.setHeader('Content-Type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect((await platformRequest({ method: 'POST', url: `${base}/first`, json: {}, timeoutMs: 5000 })).status).toBe(200);
+      // Reuses the idle socket, is reset, goes out again on a new one and is answered.
+      expect((await platformRequest({ method: 'POST', url: `${base}/second`, json: {}, timeoutMs: 5000 })).body).toEqual({ ok: true });
+      expect(seen).toEqual(['/first#1', '/second#2', '/second#1']);
+      // A reset on a new connection is an answer of the network: reported, not repeated.
+      seen.length = 0;
+      const agentFree = await platformRequest({ method: 'GET', url: `${base}/warm`, timeoutMs: 5000 });
+      expect(agentFree.status).toBe(200);
+      const failing = platformRequest({ method: 'POST', url: `${base}/reset-always`, json: {}, timeoutMs: 5000 });
+      await expect(failing).rejects.toBeInstanceOf(PlatformNetworkError);
+      // The first try reused the warm socket (reset), the one retry used a new socket (reset): two, no more.
+      expect(seen.filter((entry) => entry.startsWith('/reset-always'))).toEqual(['/reset-always#2', '/reset-always#1']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('joins base URLs with a path prefix and reads Retry-After', () => {
     expect(platformUrl('https://api.example.com/integrator/', '/x')).toBe('https://api.example.com/integrator/x');
     expect(retryAfterMs({ 'retry-after': '20' })).toBe(20_000);

@@ -49,7 +49,21 @@ export function platformUrl(base: string, path: string): string {
  * Carries the correlation id of the request, message or task being handled as `X-Correlation-Id`
  * (none outside such a scope), so a platform's support can find our call by it.
  */
-export function platformRequest(request: PlatformRequest): Promise<PlatformResponse> {
+export async function platformRequest(request: PlatformRequest): Promise<PlatformResponse> {
+  try {
+    return await sendOnce(request);
+  } catch (error) {
+    // A kept-alive socket the server closed while idle: the request never reached it (no answer
+    // began), so sending it again on a new connection cannot do it twice. Node's documented remedy.
+    if (error instanceof StaleSocketError) return sendOnce(request);
+    throw error;
+  }
+}
+
+/** A reused keep-alive socket reset before any answer: the server had closed it while idle. */
+class StaleSocketError extends PlatformNetworkError {}
+
+function sendOnce(request: PlatformRequest): Promise<PlatformResponse> {
   let body: Buffer | undefined;
   const correlationId = currentCorrelationId();
   const headers: Record<string, string> = { Accept: 'application/json', ...(correlationId ? { 'X-Correlation-Id': correlationId } : {}), ...request.headers };
@@ -71,7 +85,9 @@ export function platformRequest(request: PlatformRequest): Promise<PlatformRespo
       return;
     }
     const secure = url.protocol === 'https:';
+    let answered = false;
     const call = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? httpsAgent : httpAgent }, (response) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
@@ -87,7 +103,9 @@ export function platformRequest(request: PlatformRequest): Promise<PlatformRespo
     const fail = (error: Error & { code?: string }) => {
       clearTimeout(timer);
       call.destroy();
-      reject(error instanceof PlatformNetworkError ? error : new PlatformNetworkError(error.message, error.code));
+      if (error instanceof PlatformNetworkError) reject(error);
+      else if (call.reusedSocket && !answered && error.code === 'ECONNRESET') reject(new StaleSocketError(error.message, error.code));
+      else reject(new PlatformNetworkError(error.message, error.code));
     };
     const timer = setTimeout(() => fail(new PlatformNetworkError(`no answer within ${request.timeoutMs} ms`, 'ETIMEDOUT')), request.timeoutMs);
     call.on('error', fail);

@@ -49,7 +49,8 @@ function problem(status: number, message: string, extra: Record<string, unknown>
 export class PlatformBSimulator extends SimulatorServer {
   readonly orders = new Map<string, SimulatedBOrder>();
   logins = 0;
-  private revokedBefore = 0;
+  /** Tokens carry the generation they were issued in; expireTokens() starts a new one (a clock would tie within a millisecond). */
+  private tokenGeneration = 0;
 
   constructor(readonly options: PlatformBSimulatorOptions) {
     super();
@@ -57,7 +58,7 @@ export class PlatformBSimulator extends SimulatorServer {
 
   /** Makes every token issued so far invalid (401), as an expiry would. */
   expireTokens(): void {
-    this.revokedBefore = Date.now() + 1;
+    this.tokenGeneration += 1;
   }
 
   createOrder(remoteId: string, overrides: Partial<SimulatedBOrder> = {}): SimulatedBOrder {
@@ -192,7 +193,7 @@ export class PlatformBSimulator extends SimulatorServer {
     const ttlMs = this.options.tokenTtlMs ?? 3_600_000;
     const iat = Date.now();
     const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: body.username, iat: Math.floor(iat / 1000), iatMs: iat, exp: Math.floor((iat + ttlMs) / 1000), expMs: iat + ttlMs, jti: randomBytes(8).toString('hex') })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: body.username, iat: Math.floor(iat / 1000), iatMs: iat, gen: this.tokenGeneration, exp: Math.floor((iat + ttlMs) / 1000), expMs: iat + ttlMs, jti: randomBytes(8).toString('hex') })).toString('base64url');
     const signature = createHmac('sha256', SIGNING_KEY).update(`${header}.${payload}`).digest('base64url');
     return { status: 200, body: { access_token: `${header}.${payload}.${signature}`, token_type: 'Bearer' } };
   }
@@ -201,8 +202,8 @@ export class PlatformBSimulator extends SimulatorServer {
     const match = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''));
     const [header, payload, signature] = match?.[1].split('.') ?? [];
     if (!header || !payload || signature !== createHmac('sha256', SIGNING_KEY).update(`${header}.${payload}`).digest('base64url')) return false;
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iatMs: number; expMs: number };
-    return claims.expMs > Date.now() && claims.iatMs >= this.revokedBefore;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { gen: number; expMs: number };
+    return claims.expMs > Date.now() && claims.gen === this.tokenGeneration;
   }
 
   /** 409 while the order awaits acknowledgement or is cancelled; undefined when a change may go on. */
