@@ -104,6 +104,42 @@ function environmentOf(container: any, objects: K8sObject[]) {
   return { env, guaranteed, problems };
 }
 
+/** Namespace annotation: how many PostgreSQL connections the overlay may use (its server's max_connections). */
+const CONNECTION_BUDGET_ANNOTATION = 'courier.example.com/postgres-max-connections';
+/** Connections of one migration Job (libs/persistence migrate-command: a pool of 2). */
+const MIGRATION_JOB_CONNECTIONS = 2;
+
+/**
+ * PostgreSQL connections the render may open at once: each Deployment at its HPA maximum (or its
+ * replica count) times the sum of its pools (DATABASE_POOL_SIZE and every other *_POOL_SIZE its
+ * config class has, from the environment or the class default), plus each migration Job.
+ */
+function postgresConnections(objects: K8sObject[]): { total: number; lines: string[] } {
+  const lines: string[] = [];
+  let total = 0;
+  for (const { owner, spec } of podTemplates(objects)) {
+    const app = apps.find((candidate) => candidate.name === (owner.kind === 'Job' ? owner.metadata.name.replace(/-migrate$/, '') : owner.metadata.name));
+    if (!app?.config) continue;
+    const env = environmentOf(spec.containers[0], objects).env;
+    if (!env.DATABASE_URL) continue;
+    if (owner.kind === 'Job') {
+      total += MIGRATION_JOB_CONNECTIONS;
+      lines.push(`${owner.metadata.name}: ${MIGRATION_JOB_CONNECTIONS}`);
+      continue;
+    }
+    const defaults = configDefaults(app.config);
+    const pools = Object.keys(defaults)
+      .filter((variable) => /(^|_)POOL_SIZE$/.test(variable))
+      .map((variable) => Number(env[variable] ?? defaults[variable]));
+    const hpa = ofKind(objects, 'HorizontalPodAutoscaler').find((candidate) => candidate.spec.scaleTargetRef?.name === owner.metadata.name);
+    const replicas = hpa?.spec.maxReplicas ?? owner.spec.replicas ?? 1;
+    const perReplica = pools.reduce((sum, pool) => sum + pool, 0);
+    total += replicas * perReplica;
+    lines.push(`${owner.metadata.name}: ${replicas} x ${perReplica}`);
+  }
+  return { total, lines };
+}
+
 const dockerUser = effectiveImage(dockerfile, 'runtime').user ?? '';
 const [dockerUid, dockerGid] = dockerUser.split(':').map(Number);
 
@@ -291,6 +327,30 @@ describe.each(RENDERS.map((dir) => [dir] as const))('kustomize render of %s', (d
       }
     }
   });
+
+  if (dir in OVERLAY_NAMESPACES) {
+    it('stays within the PostgreSQL connection budget its namespace declares, at every HPA maximum', () => {
+      const budget = Number(named(objects, 'Namespace', OVERLAY_NAMESPACES[dir])?.metadata.annotations?.[CONNECTION_BUDGET_ANNOTATION]);
+      expect(budget).toBeGreaterThan(0);
+      const { total, lines } = postgresConnections(objects);
+      // 10 % stays free for operators' sessions, backups and a migration run by hand.
+      const counted = lines.map((line) => line.split(':')[0]).sort();
+      const databaseApps = ['intake-api', 'integrations-api', 'status-dispatcher', 'webhook-sender'];
+      expect(counted).toEqual([...databaseApps, ...databaseApps.map((app) => `${app}-migrate`)].sort());
+      expect(total).toBeLessThanOrEqual(Math.floor(budget * 0.9));
+    });
+
+    it('counts a raised HPA maximum or pool size against that budget', () => {
+      const before = postgresConnections(objects).total;
+      const scaled = structuredClone(objects);
+      named(scaled, 'HorizontalPodAutoscaler', 'intake-api')!.spec.maxReplicas += 5;
+      const intakeConfig = named(scaled, 'ConfigMap', named(scaled, 'Deployment', 'intake-api')!.spec.template.spec.containers[0].envFrom[0].configMapRef.name)!;
+      intakeConfig.data.DATABASE_POOL_SIZE = String(Number(intakeConfig.data.DATABASE_POOL_SIZE) + 1);
+      const hpa = named(objects, 'HorizontalPodAutoscaler', 'intake-api')!.spec.maxReplicas;
+      const pool = Number(named(objects, 'ConfigMap', intakeConfig.metadata.name)!.data.DATABASE_POOL_SIZE);
+      expect(postgresConnections(scaled).total - before).toBe((hpa + 5) * (pool + 1) - hpa * pool);
+    });
+  }
 
   describe('Ingress', () => {
     const ingresses = () => ofKind(objects, 'Ingress');

@@ -100,4 +100,14 @@ export class WebhookSenderConfig extends BaseConfig {
   @Min(1)
   @Max(1024)
   WEBHOOK_CONCURRENCY: number = 64;
+
+  /**
+   * Connections of the delivery pump's own pool (leases and results, written with
+   * synchronous_commit off), on top of DATABASE_POOL_SIZE. Counts in the connection budget (docs/operations.md).
+   */
+  @ToNumber()
+  @IsInt({ message: 'WEBHOOK_PUMP_POOL_SIZE must be an integer' })
+  @Min(1)
+  @Max(50)
+  WEBHOOK_PUMP_POOL_SIZE: number = 4;
 }

@@ -68,7 +68,7 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
     this.leaseMs = config.WEBHOOK_TIMEOUT_MS + 60_000;
     this.pool = new Pool({
       connectionString: config.DATABASE_URL,
-      max: 4,
+      max: config.WEBHOOK_PUMP_POOL_SIZE,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
       statement_timeout: 30_000,
