@@ -1,6 +1,6 @@
 import pino, { Logger, LoggerOptions } from 'pino';
 import { currentCorrelationId } from './correlation';
-import { REDACT_PATHS } from './redaction';
+import { redactSecrets } from './redaction';
 
 export interface LoggerSettings {
   service: string;
@@ -10,6 +10,16 @@ export interface LoggerSettings {
   destination?: pino.DestinationStream;
 }
 
+/**
+ * A request or response is logged as these few fields only (never headers or body), whichever
+ * logger it goes to; that is why the secret search leaves `req` and `res` out.
+ */
+export const LOG_SERIALIZERS = {
+  req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: req.url }),
+  res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+};
+const SERIALIZED: ReadonlySet<string> = new Set(Object.keys(LOG_SERIALIZERS));
+
 /** pino options shared by the HTTP logger and the message/task loggers of an app. */
 export function loggerOptions(settings: LoggerSettings): LoggerOptions {
   return {
@@ -17,7 +27,13 @@ export function loggerOptions(settings: LoggerSettings): LoggerOptions {
     level: settings.level ?? 'info',
     base: { service: settings.service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
+    // Secrets are censored by property name (redaction.ts): in every line, the root's bindings and,
+    // through createLogger, every child's bindings.
+    formatters: {
+      log: (object) => redactSecrets(object, SERIALIZED),
+      bindings: (bindings) => redactSecrets(bindings, SERIALIZED),
+    },
+    serializers: LOG_SERIALIZERS,
     messageKey: 'msg',
     mixin() {
       const correlationId = currentCorrelationId();
@@ -28,5 +44,18 @@ export function loggerOptions(settings: LoggerSettings): LoggerOptions {
 }
 
 export function createLogger(settings: LoggerSettings): Logger {
-  return settings.destination ? pino(loggerOptions(settings), settings.destination) : pino(loggerOptions(settings));
+  const logger = settings.destination ? pino(loggerOptions(settings), settings.destination) : pino(loggerOptions(settings));
+  return censoringChildBindings(logger);
+}
+
+/**
+ * pino applies `formatters.bindings` to the root's bindings only, so the bindings of every child
+ * (`logger.child({ ... })`, at any depth: children inherit the method) are censored here.
+ */
+function censoringChildBindings(logger: Logger): Logger {
+  const child = logger.child;
+  logger.child = function censoredChild(this: Logger, bindings, options) {
+    return child.call(this, redactSecrets(bindings, SERIALIZED), options);
+  } as Logger['child'];
+  return logger;
 }

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import pino from 'pino';
 import { CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId } from './correlation';
-import { loggerOptions, LoggerSettings } from './logger';
+import { createLogger, LOG_SERIALIZERS, LoggerSettings } from './logger';
 import { BaseConfig } from '@courier/config';
 
 /**
@@ -27,22 +27,19 @@ export class LoggingModule {
           useFactory: (config?: BaseConfig) => {
             const level = settings.level ?? config?.LOG_LEVEL ?? 'info';
             const pretty = settings.pretty ?? config?.LOG_PRETTY ?? false;
-            const options = loggerOptions({ ...settings, level, pretty });
-            const stream = settings.destination ?? (pretty ? undefined : pino.destination({ sync: false }));
+            const destination = settings.destination ?? (pretty ? undefined : pino.destination({ sync: false }));
             return {
           pinoHttp: {
-            ...options,
-            stream,
+            // The app's logger (createLogger censors secrets in lines and child bindings); pino-http
+            // makes its request loggers children of it.
+            logger: createLogger({ ...settings, level, pretty, destination }),
+            serializers: LOG_SERIALIZERS,
             genReqId: (req: IncomingMessage) =>
               (req as IncomingMessage & { id?: string }).id ??
               sanitiseCorrelationId(req.headers[REQUEST_ID_HEADER]) ??
               sanitiseCorrelationId(req.headers[CORRELATION_HEADER]) ??
               randomUUID(),
             autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
             quietReqLogger: true,
           },
             };
