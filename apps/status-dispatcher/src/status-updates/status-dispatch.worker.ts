@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
@@ -8,13 +8,22 @@ import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, Platform
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
-import { StatusUpdateRow, StoredAnswer, UPDATE_COLUMNS } from './status-update.store';
-import { STATUS_UPDATE_TASK, StatusUpdateTaskPayload } from './status-push.service';
+import {
+  moveStatusUpdateTask,
+  STATUS_UPDATE_TASK,
+  StatusUpdateRow,
+  statusUpdateTaskKey,
+  StatusUpdateTaskPayload,
+  StoredAnswer,
+  UPDATE_COLUMNS,
+} from './status-update.store';
 
 /** Room for the call's timeout before another run may take an update over as abandoned. */
 const SENDING_MARGIN_MS = 5_000;
 /** An update waiting for another run's call, or behind an earlier update, looks again after this at the latest. */
 const RECHECK_MS = 1_000;
+/** Immediate sends in flight at most; past it a queued update waits for the task runner (a slow platform must not pile up calls). */
+const MAX_IMMEDIATE_SENDS = 64;
 
 type ClaimedUpdate = StatusUpdateRow & {
   integrationId: string | null;
@@ -32,7 +41,10 @@ const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS 
 const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
 
 /**
- * Sends accepted status updates to the platforms. A task only wakes an update up; the row decides.
+ * Sends accepted status updates to the platforms. A queued update is sent right after its push
+ * commits (`sendNow`: in this process, no task runner round trip); its durable task is the fallback,
+ * due once that send must be over, and is deleted with the update's end. A task only wakes an update
+ * up; the row decides.
  * Claiming marks the update as being sent (`sending_until`) if it is pending, due, first of its
  * order and past the platform's spacing: one UPDATE when all holds (the common case), else a look
  * under the order's row lock that says when to come back. The call runs outside any transaction;
@@ -40,8 +52,11 @@ const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g,
  * (pushes of the order take the same lock, so no new update is missed).
  */
 @Injectable()
-export class StatusDispatchWorker implements OnModuleInit {
+export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('StatusDispatch');
+  /** Immediate sends under way (awaited at shutdown). */
+  private readonly immediate = new Set<Promise<void>>();
+  private stopping = false;
   /** `PLATFORM:ACTION` of the steps a platform spaces out (PLATFORM_A: verify, prepare, handover, deliver). */
   private readonly spacedSteps: string[];
 
@@ -59,6 +74,58 @@ export class StatusDispatchWorker implements OnModuleInit {
 
   onModuleInit(): void {
     this.messaging.registerTask<StatusUpdateTaskPayload>(STATUS_UPDATE_TASK, (task) => this.dispatch(task.payload.statusUpdateId));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    // Bounded by the platform call's timeout; an update cut off is its task's (sending_until runs out).
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, this.config.SHUTDOWN_GRACE_MS).unref());
+    await Promise.race([Promise.allSettled([...this.immediate]), grace]);
+  }
+
+  /** When the task of an update sent at once is due: after that send's claim (`sending_until`) has run out. */
+  fallbackDueAt(now: Date): Date {
+    return new Date(this.sendingUntil(now).getTime() + RECHECK_MS);
+  }
+
+  /**
+   * The immediate send of an update just committed as queued: the one-statement claim, the platform
+   * call and its outcome, without the task runner. Anything but the common case goes back to the
+   * update's task: not claimable now (behind an earlier update, the platform's spacing, being sent)
+   * -> the task is due now; retry -> due at the next attempt; an unexpected error -> due once the
+   * claim has run out (as planned at the push). Never throws.
+   */
+  sendNow(statusUpdateId: string): void {
+    if (this.stopping || this.immediate.size >= MAX_IMMEDIATE_SENDS) {
+      void this.wakeTask(statusUpdateId);
+      return;
+    }
+    const work = this.sendImmediately(statusUpdateId).catch((error) =>
+      this.logger.warn({ err: error, statusUpdateId }, 'immediate send failed; the durable task takes the update over'),
+    );
+    this.immediate.add(work);
+    void work.finally(() => this.immediate.delete(work));
+  }
+
+  private async sendImmediately(statusUpdateId: string): Promise<void> {
+    const claim = await this.claimAtOnce(statusUpdateId);
+    if (claim?.kind !== 'send') {
+      await this.wakeTask(statusUpdateId);
+      return;
+    }
+    const { update } = claim;
+    const outcome = await withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
+    if (outcome && 'rescheduleAt' in outcome) await moveStatusUpdateTask(this.dataSource, statusUpdateId, outcome.rescheduleAt);
+  }
+
+  /** The update's task due now and the task runner woken: the usual path decides. */
+  private async wakeTask(statusUpdateId: string): Promise<void> {
+    try {
+      await moveStatusUpdateTask(this.dataSource, statusUpdateId, 'now');
+      this.messaging.tasks.nudge();
+    } catch (error) {
+      this.logger.warn({ err: error, statusUpdateId }, 'could not hand the update to its task now; it runs at its fallback time');
+    }
   }
 
   async dispatch(statusUpdateId: string): Promise<TaskOutcome> {
@@ -236,12 +303,16 @@ export class StatusDispatchWorker implements OnModuleInit {
   }
 }
 
-/** One statement: the update's end, and the order's next pending update (the update itself excluded: same snapshot). */
+/**
+ * One statement: the update's end, its own task deleted (nothing left to wake; a run of it under way
+ * finds its row gone), and the order's next pending update (the update itself excluded: same snapshot).
+ */
 function endAndFindNext(db: Pick<EntityManager, 'query'>, update: StatusUpdateRow, state: string, answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<Array<{ id: string; notBefore: Date }>> {
   return db.query(
     `WITH ended AS (
-       UPDATE status_updates SET state = $2, sending_until = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1)
+       UPDATE status_updates SET state = $2, sending_until = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1),
+     own_task AS (DELETE FROM scheduled_tasks WHERE dedupe_key = $7)
      SELECT id, not_before AS "notBefore" FROM status_updates WHERE order_id = $6 AND id <> $1 AND state IN ${PENDING} ORDER BY seq LIMIT 1`,
-    [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId],
+    [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId, statusUpdateTaskKey(update.id)],
   );
 }

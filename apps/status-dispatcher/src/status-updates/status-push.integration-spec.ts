@@ -57,6 +57,15 @@ describe('POST /internal/orders/status and GET /internal/status-updates/{id} (PL
     expect(stepsAt(simulated.id).map((step) => step.step)).toEqual(['verify']);
   });
 
+  it('sends a queued update once and deletes its fallback task with its end (nothing is left to wake it again)', async () => {
+    const { simulated } = await platformAOrder(platforms, t);
+    const response = await pushA(simulated.id, 'VERIFY');
+    const id = response.body.statusUpdateId;
+    expect(await waitForState(t, id, ['sent', 'failed'])).toMatchObject({ state: 'sent', attempts: 1 });
+    expect(callsOf(simulated.id, 'verify')).toHaveLength(1);
+    expect(await t.sql('SELECT 1 FROM scheduled_tasks WHERE dedupe_key = $1', [`status-update:${id}`])).toEqual([]);
+  });
+
   it('guard 4: holds PREPARE until approval + hold, visible as held with releaseAt, then sends it; the platform sees the steps at least the hold apart', async () => {
     const { simulated } = await platformAOrder(platforms, t);
     const verify = await pushA(simulated.id, 'VERIFY');

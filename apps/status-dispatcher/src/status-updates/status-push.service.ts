@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@courier/contracts';
 import { evaluateStatusPush, OrderStatus, StatusPushAction, statusPushPath } from '@courier/domain';
 import { ProblemException } from '@courier/http';
-import { currentCorrelationId } from '@courier/logging';
+import { CORRELATION_HEADER, currentCorrelationId } from '@courier/logging';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
@@ -11,13 +11,8 @@ import { moveOrder } from '../platform-orders/platform-order-moves';
 import { lockPlatformOrder } from '../platform-orders/platform-order.store';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
-import { acceptedUpdates, insertStatusUpdate } from './status-update.store';
-
-export const STATUS_UPDATE_TASK = 'status-update.dispatch';
-
-export interface StatusUpdateTaskPayload {
-  statusUpdateId: string;
-}
+import { StatusDispatchWorker } from './status-dispatch.worker';
+import { acceptedUpdates, insertStatusUpdate, NewStatusUpdate } from './status-update.store';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',
@@ -35,7 +30,8 @@ function cancellationOf(action: StatusPushAction, reason: string | undefined) {
  * The internal status push: decides under the order's row lock (guards of libs/domain), and stores
  * the accepted update, its durable dispatch task, and the order's status move with its events in
  * one transaction. Pushes of one order are decided one after the other; of different orders, in
- * parallel.
+ * parallel. A queued update is sent right after the commit by this process (the worker's immediate
+ * send); its task is the fallback, due once that send must be over (a crash, a retry, a wait).
  */
 @Injectable()
 export class StatusPushService {
@@ -45,6 +41,7 @@ export class StatusPushService {
     private readonly unitOfWork: UnitOfWork,
     private readonly registry: PlatformRegistry,
     private readonly config: DispatcherConfig,
+    private readonly worker: StatusDispatchWorker,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -54,6 +51,7 @@ export class StatusPushService {
       throw new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', [{ field: 'platform', message: `must be one of ${codes.join(', ')}` }]);
     }
     const result = await this.unitOfWork.run((tx) => this.decide(tx, request, platform.code, platform.wireCode));
+    if (result.outcome === 'queued') this.worker.sendNow(result.statusUpdateId);
     this.logger.log({ statusUpdateId: result.statusUpdateId, platform: platform.code, providerOrderId: request.providerOrderId, action: request.action, outcome: result.outcome }, 'status push');
     return { status: 'queued', statusUpdateId: result.statusUpdateId, message: result.message };
   }
@@ -86,7 +84,11 @@ export class StatusPushService {
     const statusUpdateId = randomUUID();
     const held = decision.decision === 'hold';
     const notBefore = held ? decision.releaseAt : now;
-    await insertStatusUpdate(tx.manager, {
+    const correlationId = currentCorrelationId() ?? null;
+    // Queued: sent at once after the commit (sendNow); the task wakes it only if that send did not end it.
+    const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
+    const taskHeaders: Record<string, string> = correlationId ? { [CORRELATION_HEADER]: correlationId } : {};
+    const update: NewStatusUpdate = {
       id: statusUpdateId,
       orderId: order.id,
       platform,
@@ -98,9 +100,9 @@ export class StatusPushService {
       holdReason: held ? decision.reason : null,
       notBefore,
       acceptedAt: now,
-      correlationId: currentCorrelationId() ?? null,
-    });
-    await tx.schedule({ kind: STATUS_UPDATE_TASK, dueAt: notBefore, payload: { statusUpdateId } satisfies StatusUpdateTaskPayload, dedupeKey: `status-update:${statusUpdateId}` });
+      correlationId,
+    };
+    await insertStatusUpdate(tx.manager, update, taskDueAt, taskHeaders);
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     await moveOrder(tx, order, statusPushPath(request.action, order.status), request.action, cancellationOf(request.action, request.reason), now);
 

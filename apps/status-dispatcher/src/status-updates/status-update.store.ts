@@ -1,9 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { StatusPushAction } from '@courier/domain';
 import type { PlatformAnswer } from '@courier/platforms';
 import type { StatusUpdateState } from './dto/status-update.dto';
 
 type Queryable = Pick<EntityManager, 'query'>;
+
+/** The durable wake-up of a status update (a `scheduled_tasks` row run by the task runner). */
+export const STATUS_UPDATE_TASK = 'status-update.dispatch';
+
+export interface StatusUpdateTaskPayload {
+  statusUpdateId: string;
+}
+
+/** The dedupe key of the task a push stores with its update: at most one per update, found again by it. */
+export function statusUpdateTaskKey(statusUpdateId: string): string {
+  return `status-update:${statusUpdateId}`;
+}
 
 /** A row of `status_updates`: one platform command. */
 export interface StatusUpdateRow {
@@ -62,13 +75,29 @@ export interface NewStatusUpdate {
   correlationId: string | null;
 }
 
-/** Inserts the update as the order's next (`seq`); the caller holds the order's row lock. */
-export async function insertStatusUpdate(db: Queryable, update: NewStatusUpdate): Promise<void> {
+/**
+ * Inserts the update as the order's next (`seq`) and its durable task (kind STATUS_UPDATE_TASK, key
+ * statusUpdateTaskKey, due at `taskDueAt`) in one statement; the caller holds the order's row lock.
+ * The task runner is not nudged: a task due later is found by its poll.
+ */
+export async function insertStatusUpdate(db: Queryable, update: NewStatusUpdate, taskDueAt: Date, taskHeaders: Record<string, string>): Promise<void> {
   await db.query(
-    `INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at, correlation_id)
-     VALUES ($1, $2, (SELECT coalesce(max(seq), 0) + 1 FROM status_updates WHERE order_id = $2), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [update.id, update.orderId, update.platform, update.providerOrderId, update.action, update.previousStatus, update.reason, update.state, update.holdReason, update.notBefore, update.acceptedAt, update.correlationId],
+    `WITH inserted AS (
+       INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at, correlation_id)
+       VALUES ($1, $2, (SELECT coalesce(max(seq), 0) + 1 FROM status_updates WHERE order_id = $2), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       RETURNING id)
+     INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
+     SELECT $13, $14, $15, json_build_object('statusUpdateId', inserted.id), $16, $17 FROM inserted`,
+    [
+      update.id, update.orderId, update.platform, update.providerOrderId, update.action, update.previousStatus, update.reason, update.state, update.holdReason, update.notBefore, update.acceptedAt, update.correlationId,
+      randomUUID(), STATUS_UPDATE_TASK, statusUpdateTaskKey(update.id), taskDueAt, JSON.stringify(taskHeaders),
+    ],
   );
+}
+
+/** Moves the update's own task: a wake-up at `dueAt` ('now': the task runner's next claim takes it). */
+export async function moveStatusUpdateTask(db: Queryable, statusUpdateId: string, dueAt: Date | 'now'): Promise<void> {
+  await db.query(`UPDATE scheduled_tasks SET due_at = coalesce($2::timestamptz, now()) WHERE dedupe_key = $1`, [statusUpdateTaskKey(statusUpdateId), dueAt === 'now' ? null : dueAt]);
 }
 
 export async function findStatusUpdate(db: Queryable, id: string): Promise<(StatusUpdateRow & { waitingFor: string | null }) | undefined> {
