@@ -3,6 +3,7 @@ import { validateSync } from 'class-validator';
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { checkDeliveryCoordinates, checkOrderMoney, ItemAmounts, OrderAmounts } from '@courier/domain';
 import { ProblemException, toFieldErrors } from '@courier/http';
+import { conformsToOrderDto } from './dto/third-party-order.check';
 import { ThirdPartyOrderDto } from './dto/third-party-order.dto';
 
 /** The two fields every later check needs, known to be non-empty strings. */
@@ -33,7 +34,18 @@ const MONEY_FIELDS = ['subtotal', 'deliveryFee', 'serviceFee', 'discount', 'taxA
  * not already refuse, then strings PostgreSQL could not store. Empty when the order is valid.
  */
 export function validateOrder(body: Record<string, unknown>): FieldError[] {
-  const dtoErrors = toFieldErrors(
+  // The DTO's rules as plain code first (about a tenth of the request's CPU when class-transformer
+  // and class-validator ran for every order); the DTO itself only when something is wrong, so the
+  // errors and their messages are always its own.
+  const dtoErrors = conformsToOrderDto(body) ? [] : orderDtoErrors(body);
+  const refused = new Set(dtoErrors.map((error) => error.field));
+  const domainErrors = [...checkOrderMoney(amountsOf(body)), ...checkDeliveryCoordinates(body)].filter((error) => !refused.has(error.field));
+  return [...dtoErrors, ...domainErrors, ...unstorableStrings(body)];
+}
+
+/** ThirdPartyOrderDto's errors for `body` (class-transformer + class-validator). */
+export function orderDtoErrors(body: Record<string, unknown>): FieldError[] {
+  return toFieldErrors(
     validateSync(plainToInstance(ThirdPartyOrderDto, body), {
       whitelist: true,
       forbidNonWhitelisted: true,
@@ -42,9 +54,6 @@ export function validateOrder(body: Record<string, unknown>): FieldError[] {
       validationError: { target: false, value: false },
     }),
   );
-  const refused = new Set(dtoErrors.map((error) => error.field));
-  const domainErrors = [...checkOrderMoney(amountsOf(body)), ...checkDeliveryCoordinates(body)].filter((error) => !refused.has(error.field));
-  return [...dtoErrors, ...domainErrors, ...unstorableStrings(body)];
 }
 
 /** The money fields as the domain checks take them (items that are not objects are the DTO's to report). */

@@ -22,9 +22,15 @@ export const ORDER_LIMITS = { id: 64, name: 200, address: 500, text: 1000, items
 export const PAYMENT_METHODS = ['CASH', 'CARD_POS', 'ONLINE_PREPAID'] as const;
 
 const FINITE = { allowNaN: false, allowInfinity: false };
-const NOT_BLANK = /\S/;
+export const NOT_BLANK = /\S/;
 // eslint-disable-next-line no-control-regex -- the point is to refuse control characters
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+
+/** An ISO 8601 date-time with `Z` or an offset, after now. */
+export function isFutureOffsetDateTime(value: unknown): boolean {
+  const time = typeof value === 'string' ? parseOffsetDateTime(value) : undefined;
+  return time !== undefined && time.getTime() > Date.now();
+}
 
 /** ISO 8601 with `Z` or an offset, and after the moment of validation. */
 function IsFutureOffsetDateTime(options?: ValidationOptions): PropertyDecorator {
@@ -32,10 +38,7 @@ function IsFutureOffsetDateTime(options?: ValidationOptions): PropertyDecorator 
     {
       name: 'isFutureOffsetDateTime',
       validator: {
-        validate: (value: unknown) => {
-          const time = typeof value === 'string' ? parseOffsetDateTime(value) : undefined;
-          return time !== undefined && time.getTime() > Date.now();
-        },
+        validate: isFutureOffsetDateTime,
         defaultMessage: () => '$property must be an ISO 8601 date-time with an offset (e.g. 2030-01-31T18:30:00+03:00) in the future',
       },
     },
