@@ -24,27 +24,6 @@ export interface Deployable {
   config?: ConfigClass;
 }
 
-/** Entry points that are promised but not written yet; their checks are reported as todo. */
-export const PENDING_FILES: Record<string, string> = {
-  'apps/mock-receiver/src/main.ts': 'the receiver is being written',
-  'apps/intake-api/src/migrate.ts': 'the stand-alone migration command is being added',
-  'apps/integrations-api/src/migrate.ts': 'the stand-alone migration command is being added',
-  'apps/status-dispatcher/src/migrate.ts': 'the stand-alone migration command is being added',
-  'apps/webhook-sender/src/migrate.ts': 'the stand-alone migration command is being added',
-};
-
-/**
- * Variables the spec's decisions ("Configuration") give an app but that its config class does not
- * read yet. The manifests already set them; the check that "every variable set is one the app
- * reads" accepts them. Once a config class reads one, it is checked like any other (required,
- * well-formed) and its entry here can go.
- */
-export const PLANNED_VARIABLES: Record<string, readonly string[]> = {
-  'intake-api': ['SECRETS_ENCRYPTION_KEYS'],
-  'status-dispatcher': ['SECRETS_ENCRYPTION_KEYS', 'INTERNAL_API_KEYS'],
-  'webhook-sender': ['SECRETS_ENCRYPTION_KEYS', 'WEBHOOK_ALLOW_INSECURE_URLS'],
-};
-
 /** Read by Node itself, not by a config class. */
 export const RUNTIME_VARIABLES: readonly string[] = ['NODE_ENV', 'NODE_OPTIONS'];
 
@@ -131,7 +110,7 @@ export function configProblems(config: ConfigClass, env: Record<string, string |
 
 /** Variables an environment may set for this app: the ones it reads, planned ones, Node's own. */
 export function acceptedVariables(app: string, config: ConfigClass): Set<string> {
-  return new Set([...configVariables(config), ...(PLANNED_VARIABLES[app] ?? []), ...RUNTIME_VARIABLES]);
+  return new Set([...configVariables(config), ...RUNTIME_VARIABLES]);
 }
 
 /** Source file that tools/build.mjs compiles into `dist/<x>.js`. */
