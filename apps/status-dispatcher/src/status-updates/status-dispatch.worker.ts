@@ -22,8 +22,10 @@ import {
 const SENDING_MARGIN_MS = 5_000;
 /** An update waiting for another run's call, or behind an earlier update, looks again after this at the latest. */
 const RECHECK_MS = 1_000;
-/** Immediate sends in flight at most; past it a queued update waits for the task runner (a slow platform must not pile up calls). */
+/** Immediate sends in flight at most (a slow platform must not pile up calls); past it updates wait in line here. */
 const MAX_IMMEDIATE_SENDS = 64;
+/** Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower path). */
+const MAX_WAITING_SENDS = 10_000;
 
 type ClaimedUpdate = StatusUpdateRow & {
   integrationId: string | null;
@@ -56,6 +58,8 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   private readonly logger = new Logger('StatusDispatch');
   /** Immediate sends under way (awaited at shutdown). */
   private readonly immediate = new Set<Promise<void>>();
+  /** Updates waiting for a free immediate send (in memory only: their tasks are the durable copy). */
+  private readonly waiting: string[] = [];
   private stopping = false;
   /** `PLATFORM:ACTION` of the steps a platform spaces out (PLATFORM_A: verify, prepare, handover, deliver). */
   private readonly spacedSteps: string[];
@@ -78,6 +82,8 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    // Those still in line are sent by their tasks (due at their fallback time, by any replica).
+    this.waiting.length = 0;
     // Bounded by the platform call's timeout; an update cut off is its task's (sending_until runs out).
     const grace = new Promise<void>((resolve) => setTimeout(resolve, this.config.SHUTDOWN_GRACE_MS).unref());
     await Promise.race([Promise.allSettled([...this.immediate]), grace]);
@@ -96,15 +102,22 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
    * claim has run out (as planned at the push). Never throws.
    */
   sendNow(statusUpdateId: string): void {
-    if (this.stopping || this.immediate.size >= MAX_IMMEDIATE_SENDS) {
-      void this.wakeTask(statusUpdateId);
-      return;
-    }
+    if (this.stopping) return; // its task, at its fallback time
+    if (this.immediate.size < MAX_IMMEDIATE_SENDS) this.startImmediate(statusUpdateId);
+    else if (this.waiting.length < MAX_WAITING_SENDS) this.waiting.push(statusUpdateId);
+    else void this.wakeTask(statusUpdateId);
+  }
+
+  private startImmediate(statusUpdateId: string): void {
     const work = this.sendImmediately(statusUpdateId).catch((error) =>
       this.logger.warn({ err: error, statusUpdateId }, 'immediate send failed; the durable task takes the update over'),
     );
     this.immediate.add(work);
-    void work.finally(() => this.immediate.delete(work));
+    void work.finally(() => {
+      this.immediate.delete(work);
+      const next = this.waiting.shift();
+      if (next !== undefined) this.startImmediate(next);
+    });
   }
 
   private async sendImmediately(statusUpdateId: string): Promise<void> {
