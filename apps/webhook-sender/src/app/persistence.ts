@@ -6,10 +6,11 @@ import { WebhookDeliveryEntity, WebhookDeliveryQueueEntity } from '../deliveries
 import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
 import { CreateWebhookTables1763760000000 } from '../migrations/1763760000000-CreateWebhookTables';
 import { AddDeliveryCorrelation1764000000000 } from '../migrations/1764000000000-AddDeliveryCorrelation';
+import { AddDeliveryRetentionIndex1764100000000 } from '../migrations/1764100000000-AddDeliveryRetentionIndex';
 
 /** webhook-sender's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'webhooks',
   entities: [...MESSAGING_ENTITIES, WebhookAccountEntity, WebhookDeliveryEntity, WebhookDeliveryQueueEntity, WebhookAttemptEntity],
-  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000],
+  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000, AddDeliveryRetentionIndex1764100000000],
 };

@@ -83,6 +83,15 @@ export class WebhookSenderConfig extends BaseConfig {
   @IsPositiveDuration('WEBHOOK_MAX_AGE')
   WEBHOOK_MAX_AGE: number = 3 * DAY;
 
+  /**
+   * Finished deliveries (delivered, failed, skipped) and their attempts are deleted once created and
+   * last changed this long ago; open ones never. The delivery log and redelivery reach back this far.
+   * Variable: `30d`.
+   */
+  @ToDuration()
+  @IsPositiveDuration('WEBHOOK_RETENTION')
+  WEBHOOK_RETENTION: number = 30 * DAY;
+
   /** Name of the hex HMAC header (decisions.md: the service's brand goes into it). */
   @Matches(/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/, { message: 'WEBHOOK_SIGNATURE_HEADER must be an HTTP header name (letters, digits, dashes)' })
   WEBHOOK_SIGNATURE_HEADER: string = 'X-Service-Signature';

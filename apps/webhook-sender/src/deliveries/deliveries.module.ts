@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { SendingModule, SendingOptions } from '../sending/sending.module';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
+import { DeliveryRetention } from './delivery-retention';
 import { OrderEventsConsumer } from './order-events.consumer';
 
 /** Order events become deliveries; the delivery log API. */
@@ -13,7 +14,8 @@ export class DeliveriesModule {
       module: DeliveriesModule,
       imports: [AccountsModule, SendingModule.forRoot(sending)],
       controllers: [DeliveriesController],
-      providers: [DeliveriesService, OrderEventsConsumer],
+      providers: [DeliveriesService, OrderEventsConsumer, DeliveryRetention],
+      exports: [DeliveryRetention],
     };
   }
 }

@@ -11,11 +11,14 @@ export class WebhookMetrics {
   readonly attempts: Counter<'result'>;
   readonly finished: Counter<'status'>;
   readonly latency: Histogram;
+  /** Finished deliveries deleted by the retention (WEBHOOK_RETENTION). */
+  readonly purged: Counter;
 
   constructor(readonly registry: Registry = new Registry()) {
     this.alerts = new Counter({ name: 'webhook_delivery_alerts_total', help: 'Webhook deliveries failing for WEBHOOK_ALERT_AFTER (alert raised once per delivery).', registers: [registry] });
     this.attempts = new Counter({ name: 'webhook_attempts_total', help: 'Webhook attempts by result.', labelNames: ['result'] as const, registers: [registry] });
     this.finished = new Counter({ name: 'webhook_deliveries_finished_total', help: 'Deliveries that reached a final status.', labelNames: ['status'] as const, registers: [registry] });
+    this.purged = new Counter({ name: 'webhook_deliveries_purged_total', help: 'Finished deliveries deleted after WEBHOOK_RETENTION, with their attempts.', registers: [registry] });
     this.latency = new Histogram({
       name: 'webhook_attempt_duration_seconds',
       help: "Time of an attempt, from the URL check to the receiver's status line.",
