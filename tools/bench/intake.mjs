@@ -15,27 +15,36 @@
 // --request-path-only (diagnostic: no broker for intake, so no processing runs)
 // Environment: BENCH_DATABASE_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_RABBITMQ_URL (default amqp://guest:guest@127.0.0.1:5672).
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { openSync, readFileSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import {
+  BROKER_URL,
+  build,
+  cpuMs,
+  cpuProfArgs,
+  createDatabase,
+  deleteNamespace,
+  freePort,
+  loadAverage,
+  log,
+  machineDescription,
+  newNamespace,
+  parseArgs,
+  peakRssMiB,
+  requireBroker,
+  sleep,
+  startChild,
+  stopChild,
+  waitForHttp,
+} from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const amqp = require('amqplib');
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
-const flag = (name) => args.includes(`--${name}`);
+const { option, flag } = parseArgs();
 
 const settings = {
   duration: Number(option('duration', 15)),
@@ -50,60 +59,8 @@ const settings = {
   // events wait in the outbox) and its cost can be told apart from the asynchronous processing.
   requestPathOnly: flag('request-path-only'),
 };
-const DATABASE_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BROKER_URL = process.env.BENCH_RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ORDER_PATH = '/webhook/third-party/order';
-const log = (line) => process.stderr.write(`${line}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHttp(url, timeoutMs, child) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready after ${timeoutMs} ms`);
-    await sleep(100);
-  }
-}
-
-function startChild(name, command, commandArgs, env, logFile) {
-  const out = openSync(logFile, 'a');
-  const child = spawn(command, commandArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
-  child.on('error', (error) => log(`${name}: ${error.message}`));
-  return child;
-}
-
-async function stopChild(child) {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-/** Peak resident set size of a process (VmHWM), in MiB. */
-function peakRssMiB(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN);
-  return Math.round((kib / 1024) * 10) / 10;
-}
 
 /** One autocannon run; when `latencies` is given, every response time (ms) is appended to it. */
 function run(options, latencies) {
@@ -111,14 +68,6 @@ function run(options, latencies) {
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
     if (latencies) instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
-}
-
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** CPU time (user + system) a process has used, in ms: comparable even when other work shares the machine. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 /** Merges autocannon results of several rounds: counts add up, latency percentiles from all samples. */
@@ -160,7 +109,7 @@ class Totals {
 
 async function startBaseline(logFile) {
   const port = await freePort();
-  const child = startChild('hello', process.execPath, [path.join(ROOT, 'tools/bench/hello-app.mjs')], { PORT: String(port), NODE_ENV: 'production' }, logFile);
+  const child = startChild('hello', 'tools/bench/hello-app.mjs', { PORT: String(port), NODE_ENV: 'production' }, logFile);
   await waitForHttp(`http://127.0.0.1:${port}/`, 30_000, child);
   const totals = new Totals();
   const round = async (seconds, measured) => {
@@ -172,19 +121,12 @@ async function startBaseline(logFile) {
 }
 
 async function startIntake(logFile) {
-  const dbName = `bench_intake_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const namespace = `bench-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: DATABASE_SERVER });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  await admin.end();
-  const dbUrl = new URL(DATABASE_SERVER);
-  dbUrl.pathname = `/${dbName}`;
-
+  const database = await createDatabase('bench_intake');
+  const namespace = newNamespace();
   const port = await freePort();
   const env = {
     NODE_ENV: 'production',
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: database.url,
     RABBITMQ_URL: settings.requestPathOnly ? 'amqp://127.0.0.1:1' : BROKER_URL,
     RABBITMQ_NAMESPACE: namespace,
     INTAKE_PORT: String(port),
@@ -193,21 +135,13 @@ async function startIntake(logFile) {
     REDIS_URL: settings.redis ? REDIS_URL : '',
     GEOCODER_URL: '',
   };
-  const nodeArgs = [];
-  if (settings.cpuProf) {
-    mkdirSync(settings.cpuProf, { recursive: true });
-    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(settings.cpuProf)}`);
-  }
-  const child = startChild('intake-api', process.execPath, [...nodeArgs, path.join(ROOT, 'dist/apps/intake-api/src/main.js')], env, logFile);
-  const db = new Client({ connectionString: dbUrl.toString() });
+  const child = startChild('intake-api', 'dist/apps/intake-api/src/main.js', env, logFile, cpuProfArgs(settings.cpuProf));
+  const db = new Client({ connectionString: database.url });
   const cleanup = async () => {
     await db.end().catch(() => undefined);
     await stopChild(child);
-    const dropper = new Client({ connectionString: DATABASE_SERVER });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await dropper.end();
-    await deleteNamespace(namespace).catch((error) => log(`could not delete broker namespace ${namespace}: ${error.message}`));
+    await database.drop();
+    await deleteNamespace(namespace);
   };
   try {
     await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 60_000, child);
@@ -323,36 +257,14 @@ async function startIntake(logFile) {
   return { child, round, totals, check, cleanup };
 }
 
-async function deleteNamespace(namespace) {
-  const connection = await amqp.connect(BROKER_URL);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of ['intake-api.account-events', 'intake-api.order-events', 'status-dispatcher.account-events', 'status-dispatcher.order-events', 'webhook-sender.account-events', 'webhook-sender.order-events']) {
-      await channel.deleteQueue(`${namespace}.${queue}`);
-      await channel.deleteQueue(`${namespace}.${queue}.dead`);
-    }
-    await channel.deleteExchange(`${namespace}.courier.events`);
-    await channel.deleteExchange(`${namespace}.courier.dead-letter`);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
-}
-
 async function main() {
-  if (settings.build) {
-    const built = spawnSync(process.execPath, [path.join(ROOT, 'tools/build.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (built.status !== 0) throw new Error('build failed');
-  }
-  const connection = await amqp.connect(BROKER_URL).catch((error) => {
-    throw new Error(`RabbitMQ is needed at ${BROKER_URL} (BENCH_RABBITMQ_URL): ${error.message}`);
-  });
-  await connection.close();
+  if (settings.build) build();
+  await requireBroker();
 
   const logFile = path.join(os.tmpdir(), `intake-bench-${Date.now()}.log`);
   const rounds = Math.max(1, Math.round(settings.duration / settings.round));
   const roundSeconds = settings.duration / rounds;
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}`);
+  log(`machine: ${machineDescription()}, load average ${loadAverage(1)}`);
   log(
     `settings: ${settings.connections} connections, ${settings.duration} s per server in ${rounds} alternating rounds (+${settings.warmup} s warm-up each), ` +
       `rate-limit store ${settings.redis ? 'Redis' : 'PostgreSQL'}; server logs in ${logFile}`,

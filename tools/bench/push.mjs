@@ -25,29 +25,46 @@
 // --no-build --json --cpu-prof <dir> (profile status-dispatcher)
 // Environment: BENCH_DATABASE_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_RABBITMQ_URL (default amqp://guest:guest@127.0.0.1:5672).
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import {
+  BROKER_URL,
+  allLibs,
+  build,
+  commitCount,
+  cpuProfArgs,
+  createPublisher,
+  createDatabase,
+  deleteNamespace,
+  freePort,
+  loadAverage,
+  log,
+  machineDescription,
+  newNamespace,
+  now,
+  parseArgs,
+  postJson,
+  processUsage,
+  requireBroker,
+  requireDist,
+  round,
+  runNodeScript,
+  sleep,
+  startChild,
+  startPublisher,
+  stopChild,
+  summary,
+  waitForHttp,
+  waitUntil,
+} from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
-const amqp = require('amqplib');
-const pino = require('pino');
-require('reflect-metadata'); // the dist libs below carry decorators
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
-const flag = (name) => args.includes(`--${name}`);
+const { option, flag } = parseArgs();
 
 const settings = {
   rate: Number(option('rate', 200)),
@@ -62,74 +79,13 @@ const settings = {
 for (const name of ['rate', 'duration', 'rawSeconds', 'rawConnections']) {
   if (!(settings[name] > 0)) throw new Error(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a positive number`);
 }
-const DATABASE_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BROKER_URL = process.env.BENCH_RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const INTERNAL_KEY = `bench-internal-${randomBytes(12).toString('hex')}`;
 const MERCHANT = { merchantId: 'm-bench-1', restaurantId: 'migros-bench-rest-1', apiKey: `migros-bench-key-${randomBytes(8).toString('hex')}` };
 /** The actions of an order's life, in order; none is held on PLATFORM_D. */
 const ACTIONS = ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'];
 const STATUS_PATH = '/courier-order/status';
-const log = (line) => process.stderr.write(`${line}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const now = () => performance.now();
 /** Epoch milliseconds with sub-millisecond resolution, comparable across processes of this machine. */
 const epochMs = () => performance.timeOrigin + performance.now();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHttp(url, timeoutMs, child) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready after ${timeoutMs} ms`);
-    await sleep(100);
-  }
-}
-
-function startChild(name, script, env, logFile, nodeArgs = []) {
-  const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
-  child.on('error', (error) => log(`${name}: ${error.message}`));
-  return child;
-}
-
-async function stopChild(child) {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-/** CPU seconds (user + system) a process has used so far, and its peak RSS in MiB. */
-function processUsage(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = 100; // USER_HZ on Linux
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / ticks, peakRssMiB: Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10 };
-}
-
-const percentile = (sorted, p) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const summary = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted[sorted.length - 1] ?? Number.NaN) };
-};
 
 /**
  * The raw client, in its own process: the adapter's call (same method, path, headers and body) to
@@ -174,55 +130,8 @@ const send = () => new Promise((resolve, reject) => {
 })().catch((error) => { process.stderr.write(String(error.stack || error)); process.exit(1); });
 `;
 
-function runRawClient(port, body) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', RAW_CLIENT, String(port), String(settings.rate), String(settings.rawConnections), String(settings.rawSeconds), MERCHANT.apiKey, body], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`raw client exited with ${code}`))));
-  });
-}
-
-function postJson(agent, port, pathname, body, headers) {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: pathname, agent, headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, ...headers } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function waitUntil(what, probe, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-async function deleteNamespace(namespace) {
-  const connection = await amqp.connect(BROKER_URL);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of ['intake-api.account-events', 'intake-api.order-events', 'status-dispatcher.account-events', 'status-dispatcher.order-events', 'webhook-sender.account-events', 'webhook-sender.order-events']) {
-      await channel.deleteQueue(`${namespace}.${queue}`);
-      await channel.deleteQueue(`${namespace}.${queue}.dead`);
-    }
-    await channel.deleteExchange(`${namespace}.courier.events`);
-    await channel.deleteExchange(`${namespace}.courier.dead-letter`);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
+async function runRawClient(port, body) {
+  return JSON.parse(await runNodeScript(RAW_CLIENT, [port, settings.rate, settings.rawConnections, settings.rawSeconds, MERCHANT.apiKey, body]));
 }
 
 /**
@@ -261,40 +170,28 @@ function benchSimulator(PlatformDSimulator) {
 }
 
 async function bench(logFile) {
-  const { SecretBox, generateEncryptionKeyEntry } = require(path.join(ROOT, 'dist/libs/crypto/src/index.js'));
-  const { AmqpTransport, SUITE_TOPOLOGY } = require(path.join(ROOT, 'dist/libs/messaging/src/index.js'));
-  const { PlatformDSimulator, PLATFORM_D_STATUSES } = require(path.join(ROOT, 'dist/libs/platforms/src/index.js'));
+  const { SecretBox, generateEncryptionKeyEntry } = requireDist('crypto');
+  const { PlatformDSimulator, PLATFORM_D_STATUSES } = requireDist('platforms');
   const keys = generateEncryptionKeyEntry('bench');
   const Simulator = benchSimulator(PlatformDSimulator);
   const simulator = new Simulator({ merchants: [MERCHANT] });
   await simulator.start();
   const simulatorPort = Number(new URL(simulator.baseUrl).port);
 
-  const dbName = `bench_push_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const namespace = `bench-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: DATABASE_SERVER });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  await admin.end();
-  const dbUrl = new URL(DATABASE_SERVER);
-  dbUrl.pathname = `/${dbName}`;
+  const database = await createDatabase('bench_push');
+  const namespace = newNamespace();
   const dispatcherPort = await freePort();
   let dispatcher;
-  const db = new Client({ connectionString: dbUrl.toString() });
-  const publisher = new AmqpTransport({ url: BROKER_URL, topology: SUITE_TOPOLOGY, connectionName: 'bench-push', namespace, logger: pino({ level: 'silent' }) });
+  const db = new Client({ connectionString: database.url });
+  const publisher = createPublisher('bench-push', namespace);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   try {
-    const nodeArgs = [];
-    if (settings.cpuProf) {
-      mkdirSync(settings.cpuProf, { recursive: true });
-      nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(settings.cpuProf)}`);
-    }
     dispatcher = startChild(
       'status-dispatcher',
       'dist/apps/status-dispatcher/src/main.js',
       {
         NODE_ENV: 'production',
-        DATABASE_URL: dbUrl.toString(),
+        DATABASE_URL: database.url,
         RABBITMQ_URL: BROKER_URL,
         RABBITMQ_NAMESPACE: namespace,
         SECRETS_ENCRYPTION_KEYS: keys,
@@ -303,13 +200,12 @@ async function bench(logFile) {
         PLATFORM_D_BASE_URL: simulator.baseUrl,
       },
       logFile,
-      nodeArgs,
+      cpuProfArgs(settings.cpuProf),
     );
     await waitForHttp(`http://127.0.0.1:${dispatcherPort}/health/ready`, 60_000, dispatcher);
     simulator.options.webhookUrl = `http://127.0.0.1:${dispatcherPort}/platforms/platform-d/orders`;
     await db.connect();
-    publisher.start();
-    await waitUntil('the broker connection', () => publisher.isReady(), 10_000);
+    await startPublisher(publisher);
 
     // The integration, as integrations-api announces it (secrets sealed with the shared keys).
     const integrationId = randomUUID();
@@ -369,7 +265,7 @@ async function bench(logFile) {
     const inFlight = new Set();
     const warmupEnd = Math.round(settings.warmup * settings.rate);
     const before = processUsage(dispatcher.pid);
-    const commitsBefore = Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
+    const commitsBefore = await commitCount(db);
     let late = 0;
     let measuredStart = 0;
     const started = now();
@@ -405,7 +301,7 @@ async function bench(logFile) {
     while (now() < drainDeadline && [...pushes.keys()].some((key) => !simulator.receipts.has(key))) await sleep(50);
     await sleep(2_000);
     const after = processUsage(dispatcher.pid);
-    const commitsAfter = Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
+    const commitsAfter = await commitCount(db);
 
     const measured = [...pushes.values()].filter((push) => push.measured);
     const latencies = measured.filter((push) => simulator.receipts.has(push.key)).map((push) => simulator.receipts.get(push.key)[0] - push.sentAt);
@@ -460,30 +356,20 @@ async function bench(logFile) {
     await db.end().catch(() => undefined);
     await stopChild(dispatcher);
     await simulator.stop();
-    const cleanup = new Client({ connectionString: DATABASE_SERVER });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await cleanup.end();
-    await deleteNamespace(namespace).catch((error) => log(`could not delete broker namespace ${namespace}: ${error.message}`));
+    await database.drop();
+    await deleteNamespace(namespace);
   }
 }
 
 async function main() {
-  if (settings.build) {
-    const libs = readdirSync(path.join(ROOT, 'libs')).filter((name) => existsSync(path.join(ROOT, 'libs', name, 'src'))).map((name) => `libs/${name}`);
-    const built = spawnSync(process.execPath, [path.join(ROOT, 'tools/build.mjs'), ...libs, 'apps/status-dispatcher'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (built.status !== 0) throw new Error('build failed');
-  }
-  const connection = await amqp.connect(BROKER_URL).catch((error) => {
-    throw new Error(`RabbitMQ is needed at ${BROKER_URL} (BENCH_RABBITMQ_URL): ${error.message}`);
-  });
-  await connection.close();
+  if (settings.build) build([...allLibs(), 'apps/status-dispatcher']);
+  await requireBroker();
 
   const logFile = path.join(os.tmpdir(), `push-bench-${Date.now()}.log`);
-  const loadBefore = os.loadavg().map((load) => load.toFixed(2)).join(' ');
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${loadBefore}; server logs in ${logFile}`);
+  const loadBefore = loadAverage(2);
+  log(`machine: ${machineDescription()}, load average ${loadBefore}; server logs in ${logFile}`);
   const result = await bench(logFile);
-  const loadAfter = os.loadavg().map((load) => load.toFixed(2)).join(' ');
+  const loadAfter = loadAverage(2);
   const { raw, steady, check, breakdown } = result;
   const pass = {
     p99: steady.latency.p99 <= 100,

@@ -20,29 +20,45 @@
 // --raw-connections <n> --via dispatcher|events --no-build --json --cpu-prof <dir> (profile the sender)
 // Environment: BENCH_DATABASE_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_RABBITMQ_URL (default amqp://guest:guest@127.0.0.1:5672).
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import {
+  BROKER_URL,
+  allLibs,
+  build,
+  commitCount,
+  cpuProfArgs,
+  createPublisher,
+  createDatabase,
+  deleteNamespace,
+  freePort,
+  log,
+  machineDescription,
+  newNamespace,
+  now,
+  parseArgs,
+  postJson,
+  percentile,
+  processUsage,
+  requireBroker,
+  requireDist,
+  round,
+  runNodeScript,
+  sleep,
+  startChild,
+  startPublisher,
+  stopChild,
+  waitForHttp,
+  waitUntil,
+} from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
-const amqp = require('amqplib');
-const pino = require('pino');
-require('reflect-metadata'); // the dist libs below carry decorators
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
-const flag = (name) => args.includes(`--${name}`);
+const { option, flag } = parseArgs();
 
 const settings = {
   rate: Number(option('rate', 200)),
@@ -57,8 +73,6 @@ const settings = {
   json: flag('json'),
 };
 if (!['dispatcher', 'events'].includes(settings.via)) throw new Error('--via must be dispatcher or events');
-const DATABASE_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const BROKER_URL = process.env.BENCH_RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const INTERNAL_KEY = `bench-internal-${randomBytes(12).toString('hex')}`;
 const TRIGGERS = [
   ['APPROVE', 'VALIDATED'],
@@ -69,62 +83,6 @@ const TRIGGERS = [
   ['PICK_UP', 'ON_DELIVERY'],
   ['DELIVER', 'DELIVERED'],
 ];
-const log = (line) => process.stderr.write(`${line}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const now = () => performance.now();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHttp(url, timeoutMs, child) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready after ${timeoutMs} ms`);
-    await sleep(100);
-  }
-}
-
-function startChild(name, script, env, logFile, nodeArgs = []) {
-  const out = openSync(logFile, 'a');
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script)], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
-  child.on('error', (error) => log(`${name}: ${error.message}`));
-  return child;
-}
-
-async function stopChild(child) {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(15_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
-}
-
-/** CPU seconds (user + system) a process has used so far, and its peak RSS in MiB. */
-function processUsage(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = 100; // USER_HZ on Linux
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / ticks, peakRssMiB: Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10 };
-}
-
-const percentile = (sorted, p) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 /** The receiver: answers 200 at once; records when each webhook arrived, checks its signature, counts duplicates. */
 function startReceiver(signingSecret) {
   const receipts = new Map();
@@ -182,12 +140,7 @@ const loop = async (until) => { let count = 0; await Promise.all(Array.from({ le
 `;
 
 async function rawRate(port, body) {
-  const separate = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', RAW_CLIENT, String(port), String(settings.rawConnections), String(settings.rawSeconds), body.toString()], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`raw client exited with ${code}`))));
-  });
+  const separate = Number(await runNodeScript(RAW_CLIENT, [port, settings.rawConnections, settings.rawSeconds, body.toString()]));
   const agent = new http.Agent({ keepAlive: true, maxSockets: settings.rawConnections });
   const post = () =>
     new Promise((resolve, reject) => {
@@ -217,29 +170,6 @@ async function rawRate(port, body) {
   return { separate, inProcess: Math.round(count / ((now() - started) / 1000)) };
 }
 
-function postJson(agent, port, pathname, body, headers) {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: pathname, agent, headers: { 'Content-Type': 'application/json', 'Content-Length': payload.length, ...headers } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function waitUntil(what, probe, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 function statusChangedEvent(order, status, previousStatus, sequence) {
   return {
     yemekKuryeOrderId: order.yemekKuryeOrderId,
@@ -255,25 +185,8 @@ function statusChangedEvent(order, status, previousStatus, sequence) {
   };
 }
 
-async function deleteNamespace(namespace) {
-  const connection = await amqp.connect(BROKER_URL);
-  try {
-    const channel = await connection.createChannel();
-    for (const queue of ['intake-api.account-events', 'intake-api.order-events', 'status-dispatcher.account-events', 'status-dispatcher.order-events', 'webhook-sender.account-events', 'webhook-sender.order-events']) {
-      await channel.deleteQueue(`${namespace}.${queue}`);
-      await channel.deleteQueue(`${namespace}.${queue}.dead`);
-    }
-    await channel.deleteExchange(`${namespace}.courier.events`);
-    await channel.deleteExchange(`${namespace}.courier.dead-letter`);
-    await channel.close();
-  } finally {
-    await connection.close();
-  }
-}
-
 async function bench(logFile) {
-  const { SecretBox, generateEncryptionKeyEntry, generateWebhookSigningSecret } = require(path.join(ROOT, 'dist/libs/crypto/src/index.js'));
-  const { AmqpTransport, SUITE_TOPOLOGY } = require(path.join(ROOT, 'dist/libs/messaging/src/index.js'));
+  const { SecretBox, generateEncryptionKeyEntry, generateWebhookSigningSecret } = requireDist('crypto');
   const keys = generateEncryptionKeyEntry('bench');
   const signingSecret = generateWebhookSigningSecret();
   const receiver = await startReceiver(signingSecret);
@@ -282,24 +195,18 @@ async function bench(logFile) {
   log(`baseline: plain HTTP POSTs to the receiver, ${settings.rawConnections} at a time, ${settings.rawSeconds} s (from a child process, then from this one) ...`);
   const raw = await rawRate(receiver.port, sampleBody);
 
-  const dbName = `bench_webhooks_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const namespace = `bench-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const admin = new Client({ connectionString: DATABASE_SERVER });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${dbName}"`);
-  await admin.end();
-  const dbUrl = new URL(DATABASE_SERVER);
-  dbUrl.pathname = `/${dbName}`;
-  const common = { NODE_ENV: 'production', DATABASE_URL: dbUrl.toString(), RABBITMQ_URL: BROKER_URL, RABBITMQ_NAMESPACE: namespace, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: keys };
+  const database = await createDatabase('bench_webhooks');
+  const namespace = newNamespace();
+  const common = { NODE_ENV: 'production', DATABASE_URL: database.url, RABBITMQ_URL: BROKER_URL, RABBITMQ_NAMESPACE: namespace, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: keys };
   const senderPort = await freePort();
   const dispatcherPort = await freePort();
   const children = [];
-  const db = new Client({ connectionString: dbUrl.toString() });
-  const publisher = new AmqpTransport({ url: BROKER_URL, topology: SUITE_TOPOLOGY, connectionName: 'bench-webhooks', namespace, logger: pino({ level: 'silent' }) });
+  const db = new Client({ connectionString: database.url });
+  const publisher = createPublisher('bench-webhooks', namespace);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   try {
     // One at a time: both run their migrations at start.
-    const profile = settings.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(settings.cpuProf)}`] : [];
+    const profile = cpuProfArgs(settings.cpuProf);
     const sender = startChild('webhook-sender', 'dist/apps/webhook-sender/src/main.js', { ...common, WEBHOOK_SENDER_PORT: String(senderPort), WEBHOOK_ALLOW_INSECURE_URLS: 'true' }, logFile, profile);
     children.push(sender);
     await waitForHttp(`http://127.0.0.1:${senderPort}/health/ready`, 60_000, sender);
@@ -310,8 +217,7 @@ async function bench(logFile) {
       await waitForHttp(`http://127.0.0.1:${dispatcherPort}/health/ready`, 60_000, dispatcher);
     }
     await db.connect();
-    publisher.start();
-    await waitUntil('the broker connection', () => publisher.isReady(), 10_000);
+    await startPublisher(publisher);
 
     const restaurantId = `rest_${randomBytes(15).toString('base64url')}`;
     const sha256 = (text) => createHash('sha256').update(text).digest('hex');
@@ -380,7 +286,7 @@ async function bench(logFile) {
       const key = `${order.yemekKuryeOrderId}:${status}`;
       const work = (async () => {
         if (settings.via === 'dispatcher') {
-          const code = await postJson(agent, dispatcherPort, `/internal/orders/${order.yemekKuryeOrderId}/transitions`, { trigger }, { 'X-Internal-Api-Key': INTERNAL_KEY });
+          const { status: code } = await postJson(agent, dispatcherPort, `/internal/orders/${order.yemekKuryeOrderId}/transitions`, { trigger }, { 'X-Internal-Api-Key': INTERNAL_KEY });
           if (code !== 200) failures[code] = (failures[code] ?? 0) + 1;
           else if (k >= warmupEnd) sent.set(key, now());
         } else {
@@ -416,8 +322,7 @@ async function bench(logFile) {
     const burstOrders = Array.from({ length: settings.burst }, (_, index) => ({ yemekKuryeOrderId: randomUUID(), orderId: `bench-burst-${index}`, restaurantId, number: orderCount + index + 1 }));
     const burstKeys = burstOrders.map((order) => `${order.yemekKuryeOrderId}:VALIDATED`);
     const burstCpu = processUsage(sender.pid).cpuSeconds;
-    const commits = async () => Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
-    const burstCommits = await commits();
+    const burstCommits = await commitCount(db);
     const burstStarted = now();
     for (let i = 0; i < burstOrders.length; i += 500) {
       await publisher.publish(burstOrders.slice(i, i + 500).map((order) => ({ messageId: randomUUID(), routingKey: 'order.status_changed', payload: statusChangedEvent(order, 'VALIDATED', 'NEW', 1) })));
@@ -431,7 +336,7 @@ async function bench(logFile) {
     const capacity = {
       senderCpuMsPerDelivery: round(((processUsage(sender.pid).cpuSeconds - burstCpu) * 1000) / Math.max(1, burstTimes.length), 2),
       // Every transaction in the bench database during the burst (the sender's, and this script's few), per webhook.
-      transactionsPerDelivery: round(((await commits()) - burstCommits) / Math.max(1, burstTimes.length), 2),
+      transactionsPerDelivery: round(((await commitCount(db)) - burstCommits) / Math.max(1, burstTimes.length), 2),
       events: settings.burst,
       received: burstTimes.length,
       publishSeconds: round((published - burstStarted) / 1000, 2),
@@ -466,27 +371,17 @@ async function bench(logFile) {
     for (const child of children.reverse()) await stopChild(child);
     receiver.server.closeAllConnections();
     receiver.server.close();
-    const cleanup = new Client({ connectionString: DATABASE_SERVER });
-    await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await cleanup.end();
-    await deleteNamespace(namespace).catch((error) => log(`could not delete broker namespace ${namespace}: ${error.message}`));
+    await database.drop();
+    await deleteNamespace(namespace);
   }
 }
 
 async function main() {
-  if (settings.build) {
-    const libs = readdirSync(path.join(ROOT, 'libs')).filter((name) => existsSync(path.join(ROOT, 'libs', name, 'src'))).map((name) => `libs/${name}`);
-    const built = spawnSync(process.execPath, [path.join(ROOT, 'tools/build.mjs'), ...libs, 'apps/webhook-sender', 'apps/status-dispatcher'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    if (built.status !== 0) throw new Error('build failed');
-  }
-  const connection = await amqp.connect(BROKER_URL).catch((error) => {
-    throw new Error(`RabbitMQ is needed at ${BROKER_URL} (BENCH_RABBITMQ_URL): ${error.message}`);
-  });
-  await connection.close();
+  if (settings.build) build([...allLibs(), 'apps/webhook-sender', 'apps/status-dispatcher']);
+  await requireBroker();
 
   const logFile = path.join(os.tmpdir(), `webhooks-bench-${Date.now()}.log`);
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}; server logs in ${logFile}`);
+  log(`machine: ${machineDescription()}; server logs in ${logFile}`);
   const result = await bench(logFile);
   const { steady, capacity } = result;
   const ratio = round(capacity.deliveriesPerSecond / result.raw.separate, 2);
