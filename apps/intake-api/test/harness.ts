@@ -2,14 +2,13 @@
 import { INestApplication } from '@nestjs/common';
 import * as amqp from 'amqplib';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { AccountSnapshot, Queues, RoutingKey } from '@courier/contracts';
 import { hashCredential } from '@courier/crypto';
 import { createHttpApp } from '@courier/http';
 import { deadLetterQueueName, IncomingMessage, MESSAGE_TRANSPORT, MessageTransport, topologyNames } from '@courier/messaging';
-import { createTestDatabase, TestDatabase, testBrokerUrl, waitFor } from '@courier/testing';
+import { captureLogLines, createTestDatabase, setEnv, testBrokerUrl, TestDatabase, waitFor } from '@courier/testing';
 import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 
@@ -94,18 +93,8 @@ export const basicHeader = (key: string, secret = '') => ({ Authorization: `Basi
 
 /** Sets process.env for the duration of app creation (config is read then). */
 function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
-  const previous: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(env)) {
-    previous[name] = process.env[name];
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  return work().finally(() => {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
+  const restore = setEnv(env);
+  return work().finally(restore);
 }
 
 export async function startIntakeApp(options: IntakeTestAppOptions = {}): Promise<IntakeTestApp> {
@@ -123,13 +112,7 @@ export async function startIntakeApp(options: IntakeTestAppOptions = {}): Promis
     OUTBOX_POLL_MS: '100',
     ...options.env,
   };
-  const logLines: string[] = [];
-  const logDestination = new Writable({
-    write(chunk, _encoding, callback) {
-      logLines.push(...String(chunk).split('\n').filter((line) => line.length > 0));
-      callback();
-    },
-  });
+  const { lines: logLines, destination: logDestination } = captureLogLines();
   let app: INestApplication;
   try {
     app = await withEnv(env, async () => {

@@ -1,13 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
 import { INestApplication } from '@nestjs/common';
-import { Writable } from 'node:stream';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { Queues } from '@courier/contracts';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
 import { IncomingMessage, MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
-import { createTestDatabase, TestDatabase } from '@courier/testing';
+import { captureLogLines, createTestDatabase, setEnv, TestDatabase } from '@courier/testing';
 import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 
@@ -97,26 +96,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     OUTBOX_POLL_MS: '100',
     ...options.env,
   };
-  const previous: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(env)) {
-    previous[name] = process.env[name];
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  const restoreEnv = () => {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
+  const restoreEnv = setEnv(env);
 
-  const logLines: string[] = [];
-  const logDestination = new Writable({
-    write(chunk, _encoding, callback) {
-      logLines.push(...String(chunk).split('\n').filter((line) => line.length > 0));
-      callback();
-    },
-  });
+  const { lines: logLines, destination: logDestination } = captureLogLines();
   let app: INestApplication;
   try {
     app = await createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver }), SERVICE_DESCRIPTION);

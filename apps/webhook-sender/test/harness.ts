@@ -1,14 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
 import { INestApplication } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { AccountSnapshot, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { generateEncryptionKeyEntry, generateToken, generateWebhookSigningSecret, hashCredential, SecretBox } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
 import { MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
-import { createTestDatabase, TestDatabase, waitFor } from '@courier/testing';
+import { captureLogLines, createTestDatabase, setEnv, TestDatabase, waitFor } from '@courier/testing';
 import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 import { DeliveryPump } from '../src/sending/delivery-pump';
@@ -86,26 +85,9 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
     TASK_POLL_MS: '100',
     ...options.env,
   };
-  const previous: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(env)) {
-    previous[name] = process.env[name];
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  const restoreEnv = () => {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  };
+  const restoreEnv = setEnv(env);
 
-  const logLines: string[] = [];
-  const logDestination = new Writable({
-    write(chunk, _encoding, callback) {
-      logLines.push(...String(chunk).split('\n').filter((line) => line.length > 0));
-      callback();
-    },
-  });
+  const { lines: logLines, destination: logDestination } = captureLogLines();
   let app: INestApplication;
   try {
     app = await createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver, trustedCa: options.trustedCa }), SERVICE_DESCRIPTION);

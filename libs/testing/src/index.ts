@@ -3,3 +3,4 @@ export * from './broker';
 export * from './wait';
 export * from './messaging-harness';
 export * from './prometheus-text';
+export * from './app-harness';

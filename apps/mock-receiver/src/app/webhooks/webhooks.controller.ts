@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ListQueryDto } from '../orders/dto/list-query.dto';
 import type { WebhookKind } from '../state/receiver-state';
@@ -11,35 +11,32 @@ const SIGNATURE_HEADERS = [
   { name: 'webhook-signature', required: false, description: 'Standard Webhooks signature, checked when present and WEBHOOK_SECRET has the whsec_ form' },
 ];
 
+/** POST, 200, the signature headers and the answers of a webhook endpoint receiving `event`. */
+function WebhookEndpoint(event: 'order.status_changed' | 'order.canceled') {
+  return applyDecorators(
+    HttpCode(200),
+    ApiOperation({ summary: `Receives ${event}` }),
+    ...SIGNATURE_HEADERS.map((header) => ApiHeader(header)),
+    ApiResponse({ status: 200, description: '{ received: true, webhookId, outcome: applied | duplicate | stale }' }),
+    ApiResponse({ status: 401, description: 'INVALID_SIGNATURE' }),
+    ApiResponse({ status: 400, description: 'INVALID_PAYLOAD (not JSON)' }),
+    ApiResponse({ status: 422, description: `VALIDATION_ERROR (not an ${event} payload)` }),
+  );
+}
+
 @ApiTags('webhooks')
 @Controller()
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post('webhook/status')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Receives order.status_changed' })
-  @ApiHeader(SIGNATURE_HEADERS[0])
-  @ApiHeader(SIGNATURE_HEADERS[1])
-  @ApiHeader(SIGNATURE_HEADERS[2])
-  @ApiResponse({ status: 200, description: '{ received: true, webhookId, outcome: applied | duplicate | stale }' })
-  @ApiResponse({ status: 401, description: 'INVALID_SIGNATURE' })
-  @ApiResponse({ status: 400, description: 'INVALID_PAYLOAD (not JSON)' })
-  @ApiResponse({ status: 422, description: 'VALIDATION_ERROR (not an order.status_changed payload)' })
+  @WebhookEndpoint('order.status_changed')
   status(@Req() req: RequestWithRawBody): WebhookAck {
     return this.receive('status', req);
   }
 
   @Post('webhook/cancel')
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Receives order.canceled' })
-  @ApiHeader(SIGNATURE_HEADERS[0])
-  @ApiHeader(SIGNATURE_HEADERS[1])
-  @ApiHeader(SIGNATURE_HEADERS[2])
-  @ApiResponse({ status: 200, description: '{ received: true, webhookId, outcome: applied | duplicate | stale }' })
-  @ApiResponse({ status: 401, description: 'INVALID_SIGNATURE' })
-  @ApiResponse({ status: 400, description: 'INVALID_PAYLOAD (not JSON)' })
-  @ApiResponse({ status: 422, description: 'VALIDATION_ERROR (not an order.canceled payload)' })
+  @WebhookEndpoint('order.canceled')
   cancel(@Req() req: RequestWithRawBody): WebhookAck {
     return this.receive('cancel', req);
   }
