@@ -2,10 +2,9 @@ import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
+import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
 import { jsonBodyFilter } from './json-body';
 import { ProblemJsonFilter } from './problem.filter';
 import { strictValidationPipe } from './validation';
@@ -41,7 +40,7 @@ function requestScope(req: Request & { id?: string }, res: Response, next: NextF
  */
 export async function createHttpApp(module: Type<unknown>, options: HttpAppOptions): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false, abortOnError: false });
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   // NestFactory.create buffers every `new Logger(...)` line until flushed, and (unlike
   // createApplicationContext) never flushes on useLogger: without this, those lines are never
   // written and the buffer grows for the life of the process.

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 
 /** Header that carries the correlation id over HTTP and in message headers. */
 export const CORRELATION_HEADER = 'x-correlation-id';
@@ -7,6 +8,8 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 interface CorrelationScope {
   correlationId: string;
+  /** The logger of the app handling the request (several apps can share a process: local-suite). */
+  logger?: Logger;
 }
 
 const storage = new AsyncLocalStorage<CorrelationScope>();
@@ -14,6 +17,17 @@ const storage = new AsyncLocalStorage<CorrelationScope>();
 /** The correlation id of the request or message being handled, if any. */
 export function currentCorrelationId(): string | undefined {
   return storage.getStore()?.correlationId;
+}
+
+/** The logger the lines of the current request go to (set by the app's request logging), if any. */
+export function currentScopeLogger(): Logger | undefined {
+  return storage.getStore()?.logger;
+}
+
+/** Makes `logger` the one the current scope's lines go to (no-op outside a scope). */
+export function setScopeLogger(logger: Logger): void {
+  const scope = storage.getStore();
+  if (scope) scope.logger = logger;
 }
 
 /** Runs `work` with `correlationId` visible to every log line and outgoing message inside it. */

@@ -147,8 +147,8 @@ describe('LoggingModule request logging', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(Buffer.from(`rest_1:${SECRET}`).toString('base64'));
     const handler = lines().find((line) => line.msg === 'handler line');
-    expect(handler).toMatchObject({ reqId: 'req-probe-1', headers: { 'x-api-key': REDACTED, authorization: REDACTED, cookie: REDACTED }, caller: { credentials: { apiSecret: REDACTED } } });
+    expect(handler).toMatchObject({ correlationId: 'req-probe-1', headers: { 'x-api-key': REDACTED, authorization: REDACTED, cookie: REDACTED }, caller: { credentials: { apiSecret: REDACTED } } });
     const completed = lines().find((line) => line.msg === 'request completed');
-    expect(completed).toMatchObject({ reqId: 'req-probe-1', req: { id: 'req-probe-1', method: 'GET', url: '/probe?x=1' }, res: { statusCode: 200 } });
+    expect(completed).toMatchObject({ correlationId: 'req-probe-1', req: { id: 'req-probe-1', method: 'GET', url: '/probe?x=1' }, res: { statusCode: 200 } });
   });
 });
