@@ -12,6 +12,29 @@ export interface ScheduleRequest {
   dedupeKey?: string;
 }
 
+/** An `outbox_messages` row as `TransactionContext.publish` writes it (payload and headers as JSON text). */
+export interface OutboxRow {
+  id: string;
+  routingKey: string;
+  payload: string;
+  headers: string;
+}
+
+/**
+ * The outbox row of an event, with the current correlation id in its headers: for a state change
+ * that writes its rows and its events in one statement of its own (then `UnitOfWork.written` wakes
+ * the relay); `publish` writes the same row.
+ */
+export function outboxRow(routingKey: string, payload: unknown, headers: Record<string, string> = {}): OutboxRow {
+  const correlationId = currentCorrelationId();
+  return {
+    id: randomUUID(),
+    routingKey,
+    payload: JSON.stringify(payload),
+    headers: JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...headers }),
+  };
+}
+
 /** The transaction a state change runs in: write entities with `manager`, events with `publish`. */
 export class TransactionContext {
   enqueued = 0;
@@ -21,16 +44,10 @@ export class TransactionContext {
 
   /** Writes an event to the outbox in this transaction; it is published after commit. Returns its id. */
   async publish(routingKey: string, payload: unknown, headers: Record<string, string> = {}): Promise<string> {
-    const id = randomUUID();
-    const correlationId = currentCorrelationId();
-    await this.manager.query('INSERT INTO outbox_messages (id, routing_key, payload, headers) VALUES ($1, $2, $3, $4)', [
-      id,
-      routingKey,
-      JSON.stringify(payload),
-      JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...headers }),
-    ]);
+    const row = outboxRow(routingKey, payload, headers);
+    await this.manager.query('INSERT INTO outbox_messages (id, routing_key, payload, headers) VALUES ($1, $2, $3, $4)', [row.id, row.routingKey, row.payload, row.headers]);
     this.enqueued += 1;
-    return id;
+    return row.id;
   }
 
   /** Stores delayed work in this transaction; returns false when a task with the same dedupe key exists. */
@@ -68,9 +85,46 @@ export class UnitOfWork {
       context = new TransactionContext(manager);
       return work(context);
     });
-    if (context.enqueued > 0) this.hooks.onEnqueued();
-    if (context.scheduled > 0) this.hooks.onScheduled();
+    this.written(context);
     return result;
+  }
+
+  /**
+   * A state change decided on a plain read and stored by one conditional statement (compare-and-set):
+   * `attempt` reads, decides and writes, and answers undefined when its write found the state changed
+   * since its read (nothing written). It is tried up to `attempts` times without a transaction, then
+   * once in a transaction after `lock` (the row lock of what it reads), where its write cannot
+   * conflict. `onConflict` hears of each conflict and whether the lock comes next. The caller wakes
+   * the relay (`written`) for the events its write stored, on either path, once this returns.
+   */
+  async compareAndSet<T>(options: {
+    attempts: number;
+    attempt: (db: EntityManager) => Promise<T | undefined>;
+    lock: (db: EntityManager) => Promise<unknown>;
+    onConflict?: (lockNext: boolean) => void;
+    /** What is changed, for the error when the write conflicts even under the lock (a bug). */
+    what: string;
+  }): Promise<T> {
+    for (let attempt = 1; attempt <= options.attempts; attempt += 1) {
+      const result = await options.attempt(this.dataSource.manager);
+      if (result !== undefined) return result;
+      options.onConflict?.(attempt === options.attempts);
+    }
+    return this.run(async (tx) => {
+      await options.lock(tx.manager);
+      const result = await options.attempt(tx.manager);
+      if (result === undefined) throw new Error(`${options.what} conflicted under its row lock`);
+      return result;
+    });
+  }
+
+  /**
+   * After a state change committed outside `run` (one statement of its own, e.g. with `outboxRow`
+   * rows in it): wakes the relay when it wrote events and the task runner when it stored tasks.
+   */
+  written(counts: { enqueued: number; scheduled: number }): void {
+    if (counts.enqueued > 0) this.hooks.onEnqueued();
+    if (counts.scheduled > 0) this.hooks.onScheduled();
   }
 
   /**

@@ -3,3 +3,4 @@ export * from './migrations';
 export * from './persistence.module';
 export * from './embedded-postgres';
 export * from './migrate-command';
+export * from './errors';
