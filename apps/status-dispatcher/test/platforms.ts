@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
 import { SecretBox } from '@courier/crypto';
 import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms';
-import { waitFor } from '@courier/testing';
+import { sleep, waitFor } from '@courier/testing';
 import { internal, newRestaurantId, SECRETS_KEYS, startTestApp, TestApp, TestAppOptions } from './harness';
 
 /** The four simulated platforms, the credentials they know, and the app wired to them. */
@@ -142,4 +142,62 @@ export async function platformAOrder(platforms: Platforms, t: TestApp, overrides
 
 export function randomHex(bytes = 6): string {
   return randomBytes(bytes).toString('hex');
+}
+
+/**
+ * Pushes VERIFY to a PLATFORM_A order, then `copies` of each of VERIFY, PREPARE, HANDOVER and
+ * DELIVER at the same time (their writes conflict; PREPARE is held, so nothing is sent, or fails,
+ * while they are decided) and checks what must hold whatever order they are decided in: every
+ * answer is 202, or 409 DELIVER_BEFORE_PREPARE for a DELIVER decided before PREPARE and HANDOVER;
+ * the copies of an action share one statusUpdateId; one update per accepted action, with seq 1..n;
+ * the order's history without gaps, one event per move, and the order's row at its last entry.
+ */
+export async function expectConsistentConcurrentPushes(
+  t: TestApp,
+  pushAction: (action: string) => Promise<{ status: number; body: any }>,
+  yemekKuryeOrderId: string,
+  copies = 5,
+): Promise<void> {
+  const actions = ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'];
+  const verify = await pushAction('VERIFY');
+  expect(verify.status).toBe(202);
+  const sent = actions.flatMap((action) => Array.from({ length: copies }, () => action));
+  const responses = await Promise.all(sent.map((action) => pushAction(action)));
+  const accepted = new Map<string, Set<string>>([['VERIFY', new Set([verify.body.statusUpdateId])]]);
+  responses.forEach((response, index) => {
+    if (response.status === 409) {
+      expect([sent[index], response.body.code]).toEqual(['DELIVER', 'DELIVER_BEFORE_PREPARE']);
+      return;
+    }
+    expect(response.status).toBe(202);
+    accepted.set(sent[index], (accepted.get(sent[index]) ?? new Set()).add(response.body.statusUpdateId));
+  });
+  for (const ids of accepted.values()) expect(ids.size).toBe(1);
+  for (const action of ['VERIFY', 'PREPARE', 'HANDOVER']) expect(accepted.has(action)).toBe(true);
+
+  const updates = await t.sql<{ id: string; action: string; seq: number }>('SELECT id, action, seq FROM status_updates WHERE order_id = $1 ORDER BY seq', [yemekKuryeOrderId]);
+  expect(updates.map((update) => update.seq)).toEqual(updates.map((_, index) => index + 1));
+  expect(new Map(updates.map((update) => [update.action, update.id]))).toEqual(new Map([...accepted].map(([action, ids]) => [action, [...ids][0]])));
+
+  const [order] = await t.sql<{ sequence: number; status: string }>('SELECT sequence, status FROM orders WHERE id = $1', [yemekKuryeOrderId]);
+  const history = await t.sql<{ sequence: number; status: string; trigger: string }>('SELECT sequence, status, trigger FROM order_status_changes WHERE order_id = $1 ORDER BY sequence', [yemekKuryeOrderId]);
+  expect(history.map((entry) => entry.sequence)).toEqual(history.map((_, index) => history[0].sequence + index));
+  expect(history.at(-1)).toMatchObject({ sequence: order.sequence, status: order.status });
+  const moves = history.filter((entry) => actions.includes(entry.trigger));
+  const events = (await t.outbox('order.status_changed', yemekKuryeOrderId)).map((row) => (row.payload as { sequence: number }).sequence);
+  expect(events.sort((a, b) => a - b)).toEqual(moves.map((entry) => entry.sequence));
+}
+
+/** Guard 5 under load: 20 identical VERIFY pushes to a PLATFORM_A order at once give one statusUpdateId, one update, one move, one platform call. */
+export async function expectOneVerifyFromConcurrentPushes(t: TestApp, platforms: Platforms): Promise<void> {
+  const { simulated, yemekKuryeOrderId } = await platformAOrder(platforms, t);
+  const responses = await Promise.all(Array.from({ length: 20 }, () => push(t, { providerOrderId: simulated.id, platform: 'PLATFORM_A', action: 'VERIFY' })));
+  expect(responses.map((response) => response.status)).toEqual(Array(20).fill(202));
+  const ids = new Set(responses.map((response) => response.body.statusUpdateId));
+  expect(ids.size).toBe(1);
+  await waitForState(t, [...ids][0], ['sent']);
+  await sleep(300);
+  expect(platforms.a.callsTo('POST', `/food-orders/${simulated.id}/verify`)).toHaveLength(1);
+  expect(await t.sql('SELECT count(*)::int AS n FROM status_updates WHERE order_id = $1', [yemekKuryeOrderId])).toEqual([{ n: 1 }]);
+  expect(await t.outbox('order.status_changed', yemekKuryeOrderId)).toHaveLength(1);
 }

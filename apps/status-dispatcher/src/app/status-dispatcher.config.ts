@@ -101,6 +101,17 @@ export class DispatcherConfig extends BaseConfig {
   @Min(0)
   PLATFORM_C_POLL_LOOKBACK_MS: number = 3_600_000;
 
+  /**
+   * A push is decided on the order's committed state and written in one conditional statement; when
+   * another write of the order came first it decides again, and after this many conflicts in a row
+   * it decides under the order's row lock. 0: always under the row lock (a seven-statement transaction).
+   */
+  @ToNumber()
+  @IsInt({ message: 'STATUS_PUSH_OPTIMISTIC_ATTEMPTS must be an integer' })
+  @Min(0)
+  @Max(20)
+  STATUS_PUSH_OPTIMISTIC_ATTEMPTS: number = 3;
+
   /** First retry delay of a platform call (doubles per attempt, ±20 % jitter). */
   @ToNumber()
   @IsInt({ message: 'STATUS_PUSH_RETRY_BASE_MS must be an integer' })

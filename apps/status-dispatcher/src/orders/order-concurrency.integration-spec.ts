@@ -1,15 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { internal, startTestApp, TestApp } from '../../test/harness';
+import { OrderLifecycleService, TRANSITION_OPTIMISTIC_ATTEMPTS } from './order-lifecycle.service';
+import { writeMove } from './order.store';
 
 jest.setTimeout(120_000);
 
 const CONCURRENCY = 20;
 
-/** Transitions of one order are serialised on its row lock: no lost update, no double event. */
-describe('concurrent transitions of one order', () => {
+/**
+ * Transitions of one order are serialised: by compare-and-set on the order (the default), and
+ * under its row lock (after repeated conflicts; here forced with 0 optimistic attempts). No lost
+ * update, no double event, either way.
+ */
+describe.each([
+  ['compare-and-set, then the row lock', TRANSITION_OPTIMISTIC_ATTEMPTS],
+  ['the row lock only', 0],
+])('concurrent transitions of one order (%s)', (_mode, attempts) => {
   let t: TestApp;
 
   beforeAll(async () => {
     t = await startTestApp();
+    t.app.get(OrderLifecycleService).optimisticAttempts = attempts;
   });
   afterAll(() => t?.close());
 
@@ -74,5 +86,54 @@ describe('concurrent transitions of one order', () => {
     const orders = await Promise.all(Array.from({ length: 10 }, () => t.createOrder()));
     const responses = await Promise.all(orders.map((order) => t.transition(order.id, { trigger: 'APPROVE' })));
     expect(responses.map((response) => response.status)).toEqual(orders.map(() => 200));
+  });
+});
+
+/** writeMove, the transition's one statement: all or nothing, and only on the order as it was read. */
+describe('writeMove', () => {
+  let t: TestApp;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = t.app.get(DataSource);
+  });
+  afterAll(() => t?.close());
+
+  const move = (sequence: number) => ({
+    change: { sequence, status: 'VALIDATED' as const, previousStatus: 'NEW' as const, trigger: 'APPROVE' as const, occurredAt: new Date(), reason: null, cancelReasonId: null, canceledBy: null },
+    event: { id: randomUUID(), routingKey: 'order.status_changed', payload: JSON.stringify({ sequence }), headers: '{}' },
+    expectedSequence: sequence - 1,
+    expectedFinalApprovedAt: null,
+  });
+  const written = async (id: string, eventId: string) => ({
+    order: (await t.sql('SELECT status, sequence FROM orders WHERE id = $1', [id]))[0],
+    history: (await t.sql('SELECT sequence FROM order_status_changes WHERE order_id = $1', [id])).length,
+    events: (await t.sql('SELECT count(*)::int AS n FROM outbox_messages WHERE id = $1', [eventId]))[0].n,
+  });
+
+  it('writes the move, its history row and its event when the order is as read', async () => {
+    const order = await t.createOrder();
+    const write = move(1);
+    await expect(writeMove(db.manager, order.id, write)).resolves.toBe(true);
+    expect(await written(order.id, write.event.id)).toEqual({ order: { status: 'VALIDATED', sequence: 1 }, history: 2, events: 1 });
+  });
+
+  it('writes nothing when the sequence moved on since the read', async () => {
+    const order = await t.createOrder();
+    await t.transition(order.id, { trigger: 'APPROVE' });
+    // Decided on sequence 0, but the order is at 1 now.
+    const write = move(1);
+    await expect(writeMove(db.manager, order.id, write)).resolves.toBe(false);
+    const after = await written(order.id, write.event.id);
+    expect(after).toEqual({ order: { status: 'VALIDATED', sequence: 1 }, history: 2, events: 0 });
+  });
+
+  it('writes nothing when the final approval was marked since the read', async () => {
+    const order = await t.createOrder();
+    await t.sql('UPDATE orders SET final_approved_at = now() WHERE id = $1', [order.id]);
+    const write = move(1);
+    await expect(writeMove(db.manager, order.id, write)).resolves.toBe(false);
+    expect(await written(order.id, write.event.id)).toEqual({ order: { status: 'NEW', sequence: 0 }, history: 1, events: 0 });
   });
 });

@@ -1,17 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
 import { allowedTriggers, CANCEL_REASONS, Cancellation, decideOrderTransition, resolveCancellation } from '@courier/domain';
 import { ProblemException } from '@courier/http';
-import { UnitOfWork } from '@courier/messaging';
+import { outboxRow, UnitOfWork } from '@courier/messaging';
 import { isUuid } from '../common/ids';
 import { OrderDto } from './dto/order.dto';
 import { TransitionRequestDto } from './dto/transition-request.dto';
 import { orderCanceledEvent, orderStatusChangedEvent } from './order-events';
 import { presentOrder } from './order.presenter';
 import { Order, OrderStatusChange, THIRD_PARTY_PROVIDER } from './order.model';
-import { findOrder, lockOrder, orderHistory, recordMove } from './order.store';
+import { findOrder, lockOrder, orderHistory, readOrderWithHistory, writeMove } from './order.store';
+
+/**
+ * Decisions taken on a plain read and written by compare-and-set before a transition falls back to
+ * deciding under the order's row lock (only reached when other moves of the order keep winning).
+ */
+export const TRANSITION_OPTIMISTIC_ATTEMPTS = 3;
 
 /** How far in the future an occurredAt may lie (the caller's clock may run a little ahead). */
 export const OCCURRED_AT_MAX_SKEW_MS = 30_000;
@@ -27,10 +33,14 @@ function invalid(errors: FieldError[]): ProblemException {
 type CheckedRequest = { occurredAt?: Date; cancellation?: Cancellation & { reason: string } };
 
 /**
- * Moves orders along the order status table. Each move runs under the order's row lock (SELECT
- * ... FOR UPDATE), so concurrent requests for one order queue up and each sees the status the
- * previous one left: no lost update, and exactly one history row and one event per move, written
- * in the same transaction as the status.
+ * Moves orders along the order status table. A move is decided on one read of the order and its
+ * history and stored by one conditional statement (writeMove: the status, the history row and the
+ * event, all or nothing, only if the order's sequence and final approval are as read); when another
+ * move of the order came first, the transition reads and decides again, and after
+ * TRANSITION_OPTIMISTIC_ATTEMPTS such conflicts it does both under the order's row lock. So
+ * concurrent requests for one order are decided one after the other, each on the status the previous
+ * one left: no lost update, exactly one history row and one event per move. Two round trips in the
+ * common case instead of a six-statement transaction.
  */
 @Injectable()
 export class OrderLifecycleService {
@@ -38,6 +48,9 @@ export class OrderLifecycleService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly unitOfWork: UnitOfWork,
   ) {}
+
+  /** Compare-and-set attempts before the row lock (tests set 0 to take the locked path). */
+  optimisticAttempts = TRANSITION_OPTIMISTIC_ATTEMPTS;
 
   async get(yemekKuryeOrderId: string): Promise<OrderDto> {
     if (!isUuid(yemekKuryeOrderId)) throw orderNotFound();
@@ -51,59 +64,75 @@ export class OrderLifecycleService {
     if (!isUuid(yemekKuryeOrderId)) throw orderNotFound();
     const id = yemekKuryeOrderId.toLowerCase();
 
-    return this.unitOfWork.run(async (tx) => {
-      // The status table governs THIRD_PARTY orders only; platform orders move by the status push.
-      const order = await lockOrder(tx.manager, id, THIRD_PARTY_PROVIDER);
-      if (!order) throw orderNotFound();
-      // "Now" after the lock: the moment this move is decided, in the order moves are committed.
-      const now = new Date();
-      const decision = decideOrderTransition(
-        { status: order.status, scheduledDeliveryTime: order.scheduledDeliveryTime, acceptedAt: order.receivedAt, finalApprovedAt: order.finalApprovedAt },
-        request.trigger,
-        now,
-      );
-      if (!decision.ok && decision.reason === 'INVALID_TRANSITION') {
-        throw new ProblemException(409, ErrorCode.InvalidTransition, `Trigger ${request.trigger} is not allowed in status ${order.status}.`, undefined, {
-          currentStatus: order.status,
-          allowedTriggers: allowedTriggers(order.status),
-        });
-      }
-      if (!decision.ok) {
-        throw new ProblemException(
-          409,
-          ErrorCode.OrderNotDue,
-          `The order is scheduled: ${request.trigger} waits for its final approval, due at ${decision.dueAt.toISOString()}.`,
-          undefined,
-          { currentStatus: order.status, dueAt: decision.dueAt.toISOString() },
-        );
-      }
-      if (checked.occurredAt && checked.occurredAt.getTime() < order.statusChangedAt.getTime()) {
-        throw invalid([{ field: 'occurredAt', message: `must not be earlier than the order's last change (${order.statusChangedAt.toISOString()})` }]);
-      }
-
-      // Strictly increasing per order: receivers drop an update not newer than the last they applied.
-      const timestamp = new Date(Math.max((checked.occurredAt ?? now).getTime(), order.statusChangedAt.getTime() + 1));
-      const change: OrderStatusChange = {
-        sequence: order.sequence + 1,
-        status: decision.next,
-        previousStatus: order.status,
-        trigger: request.trigger,
-        occurredAt: timestamp,
-        reason: checked.cancellation?.reason ?? request.reason ?? null,
-        cancelReasonId: checked.cancellation?.cancelReasonId ?? null,
-        canceledBy: checked.cancellation?.canceledBy ?? null,
-      };
-      const moved: Order = { ...order, status: change.status, sequence: change.sequence, statusChangedAt: timestamp };
-      await recordMove(tx.manager, id, change);
-      // A move into CANCELED sends only order.canceled (decisions.md). Only CANCEL leads there,
-      // and check() resolved its cancellation.
-      if (decision.effect === 'cancel_webhook') {
-        await tx.publish(RoutingKey.OrderCanceled, orderCanceledEvent(moved, order.status, checked.cancellation!));
-      } else {
-        await tx.publish(RoutingKey.OrderStatusChanged, orderStatusChangedEvent(moved, order.status));
-      }
-      return presentOrder(moved, await orderHistory(tx.manager, id));
+    // Contended: under the row lock, the read sees every earlier move of the order and the write cannot conflict.
+    const moved = await this.unitOfWork.compareAndSet({
+      attempts: this.optimisticAttempts,
+      attempt: (db) => this.move(db, id, request, checked),
+      lock: (db) => lockOrder(db, id, THIRD_PARTY_PROVIDER),
+      what: `transition of ${id}`,
     });
+    // Written and committed (on either path): wake the relay for the move's event.
+    this.unitOfWork.written({ enqueued: 1, scheduled: 0 });
+    return moved;
+  }
+
+  /**
+   * One read (order and history), the status table, and one conditional write (the move, its
+   * history entry and its event); undefined when the write found the order changed since the read.
+   * Refusals (404, 409, 422) are thrown from what was read: they change nothing.
+   */
+  private async move(db: EntityManager, id: string, request: TransitionRequestDto, checked: CheckedRequest): Promise<OrderDto | undefined> {
+    // The status table governs THIRD_PARTY orders only; platform orders move by the status push.
+    const state = await readOrderWithHistory(db, id, THIRD_PARTY_PROVIDER);
+    if (!state) throw orderNotFound();
+    const { order, history } = state;
+    // "Now" after the read: the moment this move is decided, in the order moves are written.
+    const now = new Date();
+    const decision = decideOrderTransition(
+      { status: order.status, scheduledDeliveryTime: order.scheduledDeliveryTime, acceptedAt: order.receivedAt, finalApprovedAt: order.finalApprovedAt },
+      request.trigger,
+      now,
+    );
+    if (!decision.ok && decision.reason === 'INVALID_TRANSITION') {
+      throw new ProblemException(409, ErrorCode.InvalidTransition, `Trigger ${request.trigger} is not allowed in status ${order.status}.`, undefined, {
+        currentStatus: order.status,
+        allowedTriggers: allowedTriggers(order.status),
+      });
+    }
+    if (!decision.ok) {
+      throw new ProblemException(
+        409,
+        ErrorCode.OrderNotDue,
+        `The order is scheduled: ${request.trigger} waits for its final approval, due at ${decision.dueAt.toISOString()}.`,
+        undefined,
+        { currentStatus: order.status, dueAt: decision.dueAt.toISOString() },
+      );
+    }
+    if (checked.occurredAt && checked.occurredAt.getTime() < order.statusChangedAt.getTime()) {
+      throw invalid([{ field: 'occurredAt', message: `must not be earlier than the order's last change (${order.statusChangedAt.toISOString()})` }]);
+    }
+
+    // Strictly increasing per order: receivers drop an update not newer than the last they applied.
+    const timestamp = new Date(Math.max((checked.occurredAt ?? now).getTime(), order.statusChangedAt.getTime() + 1));
+    const change: OrderStatusChange = {
+      sequence: order.sequence + 1,
+      status: decision.next,
+      previousStatus: order.status,
+      trigger: request.trigger,
+      occurredAt: timestamp,
+      reason: checked.cancellation?.reason ?? request.reason ?? null,
+      cancelReasonId: checked.cancellation?.cancelReasonId ?? null,
+      canceledBy: checked.cancellation?.canceledBy ?? null,
+    };
+    const moved: Order = { ...order, status: change.status, sequence: change.sequence, statusChangedAt: timestamp };
+    // A move into CANCELED sends only order.canceled (decisions.md). Only CANCEL leads there,
+    // and check() resolved its cancellation.
+    const event =
+      decision.effect === 'cancel_webhook'
+        ? outboxRow(RoutingKey.OrderCanceled, orderCanceledEvent(moved, order.status, checked.cancellation!))
+        : outboxRow(RoutingKey.OrderStatusChanged, orderStatusChangedEvent(moved, order.status));
+    const written = await writeMove(db, id, { change, event, expectedSequence: order.sequence, expectedFinalApprovedAt: order.finalApprovedAt });
+    return written ? presentOrder(moved, [...history, change]) : undefined;
   }
 
   /** The checks that need no order: cancellation fields, occurredAt against the clock. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { OutboxRow } from '@courier/messaging';
 import { Order, OrderStatusChange } from './order.model';
 
 /**
@@ -94,6 +95,62 @@ export async function recordMove(db: Queryable, id: string, change: OrderStatusC
      SELECT id, $3, $2, $5, $6, $4, $7, $8, $9 FROM moved`,
     [id, change.status, change.sequence, change.occurredAt, change.previousStatus, change.trigger, change.reason, change.cancelReasonId, change.canceledBy],
   );
+}
+
+/**
+ * The order of `provider` with its history (oldest first), in one statement (one snapshot, no lock):
+ * what a transition decides on. `writeMove` stores the decision only if the order is still as read.
+ */
+export async function readOrderWithHistory(db: Queryable, id: string, provider?: string): Promise<{ order: Order; history: OrderStatusChange[] } | undefined> {
+  const [row] = await db.query(
+    `SELECT ${ORDER_COLUMNS},
+            (SELECT coalesce(json_agg(json_build_object('sequence', c.sequence, 'status', c.status, 'previousStatus', c.previous_status, 'trigger', c.trigger,
+                                                        'occurredAt', c.occurred_at, 'reason', c.reason, 'cancelReasonId', c.cancel_reason_id, 'canceledBy', c.canceled_by)
+                                      ORDER BY c.sequence), '[]')
+               FROM order_status_changes c WHERE c.order_id = orders.id) AS "history"
+       FROM orders WHERE id = $1 AND ($2::text IS NULL OR provider = $2)`,
+    [id, provider ?? null],
+  );
+  if (!row) return undefined;
+  const { history, ...order } = row as Order & { history: Array<Omit<OrderStatusChange, 'occurredAt'> & { occurredAt: string }> };
+  return { order, history: history.map((change) => ({ ...change, occurredAt: new Date(change.occurredAt) })) };
+}
+
+/** A decided move: the change, its event, and the order's state it was decided on. */
+export interface MoveWrite {
+  change: OrderStatusChange;
+  event: OutboxRow;
+  /** The order's `sequence` and `finalApprovedAt` as read: the move is stored only if both are unchanged. */
+  expectedSequence: number;
+  expectedFinalApprovedAt: Date | null;
+}
+
+/**
+ * Stores a move in one statement, atomically: the order's new status, sequence and time, its history
+ * entry and its outbox event. Conditional, as a compare-and-set on what the decision read: the
+ * order's `sequence` and `final_approved_at` unchanged (re-checked on the newest row version after
+ * any concurrent writer of the order, whose row lock this UPDATE waits for). Returns false, with
+ * nothing written, when another change came first: the caller reads again and decides again.
+ */
+export async function writeMove(db: Queryable, id: string, write: MoveWrite): Promise<boolean> {
+  const { change, event } = write;
+  const [row] = await db.query(
+    `WITH moved AS (
+       UPDATE orders SET status = $2, sequence = $3, status_changed_at = $4, updated_at = now()
+        WHERE id = $1 AND sequence = $10 AND final_approved_at IS NOT DISTINCT FROM $11::timestamptz RETURNING id),
+     history AS (
+       INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
+       SELECT id, $3, $2, $5, $6, $4, $7, $8, $9 FROM moved),
+     event AS (
+       INSERT INTO outbox_messages (id, routing_key, payload, headers) SELECT $12, $13, $14::jsonb, $15::jsonb FROM moved)
+     SELECT count(*)::int AS written FROM moved`,
+    [
+      id, change.status, change.sequence, change.occurredAt, change.previousStatus, change.trigger, change.reason, change.cancelReasonId, change.canceledBy,
+      write.expectedSequence, write.expectedFinalApprovedAt,
+      event.id, event.routingKey, event.payload, event.headers,
+    ],
+  );
+  return row.written === 1;
 }
 
 export async function markFinalApproved(db: Queryable, id: string, at: Date): Promise<void> {

@@ -8,21 +8,22 @@ import { recordMove } from '../orders/order.store';
 /** The order of statuses a platform order moves forward through (CANCELED apart). */
 const RANK: Partial<Record<OrderStatus, number>> = { NEW: 0, VALIDATED: 1, ROUTED: 2, ASSIGNED: 3, ACCEPTED: 4, PREPARED: 5, ON_DELIVERY: 6, DELIVERED: 7 };
 
+/** The moves of a platform order through a path: its history entries and their events, not yet written. */
+export interface PlannedMoves {
+  /** The order after the moves (unchanged when there are none). */
+  order: Order;
+  steps: Array<{ change: OrderStatusChange; event: { routingKey: string; payload: unknown } }>;
+}
+
 /**
- * Moves a platform order (locked by the caller) through `path`, forward only: a status it has passed
- * is not entered again, nothing leaves a final status, CANCELED is reachable from any other status.
- * Each step gets a history entry and its event in the caller's transaction, with strictly increasing
- * timestamps (as the lifecycle of THIRD_PARTY orders does). Returns the order after the moves.
+ * Plans the moves of a platform order through `path`, forward only: a status it has passed is not
+ * entered again, nothing leaves a final status, CANCELED is reachable from any other status. Each
+ * step gets a history entry and its event, with strictly increasing timestamps (as the lifecycle of
+ * THIRD_PARTY orders does). Pure: the caller writes them (moveOrder, or a push's one statement).
  */
-export async function moveOrder(
-  tx: TransactionContext,
-  order: Order,
-  path: OrderStatus[],
-  trigger: string,
-  cancellation?: Cancellation & { reason: string },
-  now = new Date(),
-): Promise<Order> {
+export function planMoves(order: Order, path: OrderStatus[], trigger: string, cancellation?: Cancellation & { reason: string }, now = new Date()): PlannedMoves {
   let current = order;
+  const steps: PlannedMoves['steps'] = [];
   for (const status of path) {
     if (current.status === 'DELIVERED' || current.status === 'CANCELED' || current.status === 'FAILED') break;
     if (status !== 'CANCELED' && (RANK[status] ?? -1) <= (RANK[current.status] ?? -1)) continue;
@@ -39,13 +40,32 @@ export async function moveOrder(
       canceledBy: status === 'CANCELED' ? (cancellation?.canceledBy ?? null) : null,
     };
     const moved: Order = { ...current, status, sequence: change.sequence, statusChangedAt: occurredAt };
-    await recordMove(tx.manager, order.id, change);
-    if (status === 'CANCELED') {
-      await tx.publish(RoutingKey.OrderCanceled, orderCanceledEvent(moved, current.status, cancellation ?? { cancelReasonId: 'OTHER', canceledBy: 'System', reason: 'Cancelled' }));
-    } else {
-      await tx.publish(RoutingKey.OrderStatusChanged, orderStatusChangedEvent(moved, current.status));
-    }
+    const event =
+      status === 'CANCELED'
+        ? { routingKey: RoutingKey.OrderCanceled, payload: orderCanceledEvent(moved, current.status, cancellation ?? { cancelReasonId: 'OTHER', canceledBy: 'System', reason: 'Cancelled' }) }
+        : { routingKey: RoutingKey.OrderStatusChanged, payload: orderStatusChangedEvent(moved, current.status) };
+    steps.push({ change, event });
     current = moved;
   }
-  return current;
+  return { order: current, steps };
+}
+
+/**
+ * Moves a platform order (locked by the caller) through `path` as `planMoves` plans it: each step's
+ * history entry and event in the caller's transaction. Returns the order after the moves.
+ */
+export async function moveOrder(
+  tx: TransactionContext,
+  order: Order,
+  path: OrderStatus[],
+  trigger: string,
+  cancellation?: Cancellation & { reason: string },
+  now = new Date(),
+): Promise<Order> {
+  const planned = planMoves(order, path, trigger, cancellation, now);
+  for (const { change, event } of planned.steps) {
+    await recordMove(tx.manager, order.id, change);
+    await tx.publish(event.routingKey, event.payload);
+  }
+  return planned.order;
 }

@@ -5,7 +5,7 @@ import { PlatformOrderRow } from './platform-order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
-const PLATFORM_COLUMNS = `${ORDER_COLUMNS}, integration_id AS "integrationId", coalesce(platform_data, '{}') AS "platformData", approved_at AS "approvedAt"`;
+export const PLATFORM_COLUMNS = `${ORDER_COLUMNS}, integration_id AS "integrationId", coalesce(platform_data, '{}') AS "platformData", approved_at AS "approvedAt"`;
 
 /** The platform order, locked until the transaction ends (moves and pushes of one order run one at a time). */
 export async function lockPlatformOrder(db: Queryable, provider: string, platformOrderId: string): Promise<PlatformOrderRow | undefined> {

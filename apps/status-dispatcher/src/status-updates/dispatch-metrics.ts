@@ -40,6 +40,7 @@ export class DispatchMetrics {
   readonly calls: Counter<'platform' | 'action' | 'outcome'>;
   readonly duration: Histogram<'platform' | 'action'>;
   readonly finished: Counter<'platform' | 'state'>;
+  readonly pushConflicts: Counter<'resolution'>;
   private readonly pending: CachedSample<PendingSample>;
 
   constructor(registry: Registry, @InjectDataSource() dataSource: DataSource) {
@@ -60,6 +61,12 @@ export class DispatchMetrics {
       name: 'status_updates_finished_total',
       help: 'Status updates that reached a final state (sent, skipped, failed), by platform.',
       labelNames: ['platform', 'state'] as const,
+      registers: [registry],
+    });
+    this.pushConflicts = new Counter({
+      name: 'status_push_write_conflicts_total',
+      help: "Status pushes whose conditional write found the order changed by another write: decided again (retried) or, after STATUS_PUSH_OPTIMISTIC_ATTEMPTS conflicts, under the order's row lock (locked).",
+      labelNames: ['resolution'] as const,
       registers: [registry],
     });
     this.pending = new CachedSample(() => readPending(dataSource, 1_000), { maxAgeMs: 5_000, timeoutMs: 1_500 });

@@ -9,6 +9,7 @@ import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
 import {
+  INTEGRATION_JSON,
   moveStatusUpdateTask,
   STATUS_UPDATE_TASK,
   StatusUpdateRow,
@@ -20,6 +21,8 @@ import {
 
 /** Room for the call's timeout before another run may take an update over as abandoned. */
 const SENDING_MARGIN_MS = 5_000;
+/** HTTP requests one status call makes at most, each bounded by PLATFORM_HTTP_TIMEOUT_MS: a login and two calls. */
+const CALL_REQUESTS_AT_MOST = 3;
 /** An update waiting for another run's call, or behind an earlier update, looks again after this at the latest. */
 const RECHECK_MS = 1_000;
 /** Immediate sends in flight at most (a slow platform must not pile up calls); past it updates wait in line here. */
@@ -27,7 +30,7 @@ const MAX_IMMEDIATE_SENDS = 64;
 /** Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower path). */
 const MAX_WAITING_SENDS = 10_000;
 
-type ClaimedUpdate = StatusUpdateRow & {
+export type ClaimedUpdate = StatusUpdateRow & {
   integrationId: string | null;
   platformData: Record<string, unknown>;
   /** The order's integration as the read model has it (null: gone). */
@@ -37,29 +40,27 @@ type ClaimedUpdate = StatusUpdateRow & {
 type Claim = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'send'; update: ClaimedUpdate };
 
 const PENDING = `('queued', 'held', 'retrying')`;
-/** The order's integration, read with the claim (no second round trip); only what the call needs. */
-const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS NOT NULL THEN NULL ELSE json_build_object(
-  'integrationId', i.integration_id, 'providerRestaurantId', i.provider_restaurant_id, 'settings', i.settings, 'secrets', i.secrets) END`;
 const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
 
 /**
- * Sends accepted status updates to the platforms. A queued update is sent right after its push
- * commits (`sendNow`: in this process, no task runner round trip); its durable task is the fallback,
- * due once that send must be over, and is deleted with the update's end. A task only wakes an update
- * up; the row decides.
+ * Sends accepted status updates to the platforms. A queued update is sent right after its push is
+ * written (in this process, no task runner round trip): already claimed by the push's statement
+ * (`sendClaimed`) in the common case, else claimed here (`sendNow`); its durable task is the
+ * fallback, due once that send must be over, and is deleted with the update's end. A task only
+ * wakes an update up; the row decides.
  * Claiming marks the update as being sent (`sending_until`) if it is pending, due, first of its
- * order and past the platform's spacing: one UPDATE when all holds (the common case), else a look
- * under the order's row lock that says when to come back. The call runs outside any transaction;
- * its outcome is stored, and an update that ended wakes the order's next one under the row lock
- * (pushes of the order take the same lock, so no new update is missed).
+ * order and past the platform's spacing: one UPDATE when all holds, else a look under the order's
+ * row lock that says when to come back. The call runs outside any transaction; its outcome is
+ * stored, and an update that ended wakes the order's next one (a push of the order written meanwhile
+ * is conditional on what it read, so no new update is missed).
  */
 @Injectable()
 export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('StatusDispatch');
   /** Immediate sends under way (awaited at shutdown). */
   private readonly immediate = new Set<Promise<void>>();
-  /** Updates waiting for a free immediate send (in memory only: their tasks are the durable copy). */
-  private readonly waiting: string[] = [];
+  /** Updates waiting for a free immediate send, by id or already claimed (in memory only: their tasks are the durable copy). */
+  private readonly waiting: Array<string | ClaimedUpdate> = [];
   private stopping = false;
   /** `PLATFORM:ACTION` of the steps a platform spaces out (PLATFORM_A: verify, prepare, handover, deliver). */
   private readonly spacedSteps: string[];
@@ -102,14 +103,50 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
    * claim has run out (as planned at the push). Never throws.
    */
   sendNow(statusUpdateId: string): void {
-    if (this.stopping) return; // its task, at its fallback time
-    if (this.immediate.size < MAX_IMMEDIATE_SENDS) this.startImmediate(statusUpdateId);
-    else if (this.waiting.length < MAX_WAITING_SENDS) this.waiting.push(statusUpdateId);
-    else void this.wakeTask(statusUpdateId);
+    this.sendImmediatelyOrQueue(statusUpdateId);
   }
 
-  private startImmediate(statusUpdateId: string): void {
-    const work = this.sendImmediately(statusUpdateId).catch((error) =>
+  /**
+   * Whether a push may store its queued update already claimed (`claimFor`) and hand it to
+   * `sendClaimed`, saving the claim's round trip: only when the claim would surely succeed, i.e. no
+   * earlier update of the order is pending (the caller checks) and the platform does not space this
+   * step (the spacing needs the claim's look at the order's sent steps).
+   */
+  mayClaimAtPush(platform: string, action: string): boolean {
+    return !this.stopping && !this.spacedSteps.includes(`${platform}:${action}`);
+  }
+
+  /** The claim a push stores with its update (attempt 1, being sent until the call must be over). */
+  claimFor(now: Date): { at: Date; until: Date } {
+    return { at: now, until: this.sendingUntil(now) };
+  }
+
+  /**
+   * The immediate send of an update the push stored already claimed: the platform call and its
+   * outcome. It must start while the claim has room for the call (half of SENDING_MARGIN_MS after
+   * the claim); an update still waiting in line then is left to its task, which takes it over once the
+   * claim has run out, so it is never sent twice. Never throws.
+   */
+  sendClaimed(update: ClaimedUpdate): void {
+    this.sendImmediatelyOrQueue(update);
+  }
+
+  /**
+   * Starts an immediate send (an id to claim, or an update claimed by its push), or puts it in line
+   * while MAX_IMMEDIATE_SENDS are under way. When stopping, or when the line is full, the update is
+   * left to its task: woken now for an id, or due once the claim has run out for a claimed update.
+   */
+  private sendImmediatelyOrQueue(next: string | ClaimedUpdate): void {
+    if (this.stopping) return;
+    if (this.immediate.size < MAX_IMMEDIATE_SENDS) this.startImmediate(next);
+    else if (this.waiting.length < MAX_WAITING_SENDS) this.waiting.push(next);
+    else if (typeof next === 'string') void this.wakeTask(next);
+    else this.logger.warn({ statusUpdateId: next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
+  }
+
+  private startImmediate(next: string | ClaimedUpdate): void {
+    const statusUpdateId = typeof next === 'string' ? next : next.id;
+    const work = (typeof next === 'string' ? this.sendImmediately(next) : this.sendPreClaimed(next)).catch((error) =>
       this.logger.warn({ err: error, statusUpdateId }, 'immediate send failed; the durable task takes the update over'),
     );
     this.immediate.add(work);
@@ -126,9 +163,22 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
       await this.wakeTask(statusUpdateId);
       return;
     }
-    const { update } = claim;
+    await this.sendClaimedUpdate(claim.update);
+  }
+
+  private async sendPreClaimed(update: ClaimedUpdate): Promise<void> {
+    // Half the margin: the call (login included) still ends well before the claim runs out.
+    if (Date.now() > update.firstAttemptAt!.getTime() + SENDING_MARGIN_MS / 2) {
+      this.logger.warn({ statusUpdateId: update.id }, 'claimed update waited too long for an immediate send; its task sends it once the claim has run out');
+      return;
+    }
+    await this.sendClaimedUpdate(update);
+  }
+
+  /** The call of a claimed update and its outcome; a retry moves the update's task to the next attempt. */
+  private async sendClaimedUpdate(update: ClaimedUpdate): Promise<void> {
     const outcome = await withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
-    if (outcome && 'rescheduleAt' in outcome) await moveStatusUpdateTask(this.dataSource, statusUpdateId, outcome.rescheduleAt);
+    if (outcome && 'rescheduleAt' in outcome) await moveStatusUpdateTask(this.dataSource, update.id, outcome.rescheduleAt);
   }
 
   /** The update's task due now and the task runner woken: the usual path decides. */
@@ -240,7 +290,8 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   }
 
   private sendingUntil(now: Date): Date {
-    return new Date(now.getTime() + this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS * 2 + SENDING_MARGIN_MS);
+    // Room for the longest call: a login and two requests (PLATFORM_A's cancel reads its cancel options first).
+    return new Date(now.getTime() + this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS * CALL_REQUESTS_AT_MOST + SENDING_MARGIN_MS);
   }
 
   private orderRef(update: ClaimedUpdate): PlatformOrderRef {

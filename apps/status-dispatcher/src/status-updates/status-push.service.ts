@@ -4,15 +4,17 @@ import { ErrorCode } from '@courier/contracts';
 import { evaluateStatusPush, OrderStatus, StatusPushAction, statusPushPath } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { CORRELATION_HEADER, currentCorrelationId } from '@courier/logging';
-import { TransactionContext, UnitOfWork } from '@courier/messaging';
+import type { EntityManager } from 'typeorm';
+import { outboxRow, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { moveOrder } from '../platform-orders/platform-order-moves';
+import { planMoves } from '../platform-orders/platform-order-moves';
 import { lockPlatformOrder } from '../platform-orders/platform-order.store';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
-import { StatusDispatchWorker } from './status-dispatch.worker';
-import { acceptedUpdates, insertStatusUpdate, NewStatusUpdate } from './status-update.store';
+import { DispatchMetrics, PENDING_STATES } from './dispatch-metrics';
+import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
+import { NewStatusUpdate, readPushState, writePush } from './status-update.store';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',
@@ -23,15 +25,33 @@ const REFUSALS: Record<string, string> = {
 /** The order's status after an accepted push; cancellations by the restaurant (through the courier core). */
 function cancellationOf(action: StatusPushAction, reason: string | undefined) {
   if (action !== 'CANCEL' && action !== 'REJECT') return undefined;
-  return { cancelReasonId: 'OTHER' as const, canceledBy: 'Restaurant' as const, reason: reason ?? (action === 'REJECT' ? 'Rejected by the restaurant' : 'Cancelled by the restaurant') };
+  return {
+    cancelReasonId: 'OTHER' as const,
+    canceledBy: 'Restaurant' as const,
+    reason: reason ?? (action === 'REJECT' ? 'Rejected by the restaurant' : 'Cancelled by the restaurant'),
+  };
 }
 
+type PushResult = {
+  statusUpdateId: string;
+  outcome: 'duplicate' | 'queued' | 'held';
+  message: string;
+  /** Stored already claimed: sent at once by sendClaimed. */
+  claimed?: ClaimedUpdate;
+  /** Outbox events written (the relay is woken once they are committed). */
+  events?: number;
+};
+
 /**
- * The internal status push: decides under the order's row lock (guards of libs/domain), and stores
- * the accepted update, its durable dispatch task, and the order's status move with its events in
- * one transaction. Pushes of one order are decided one after the other; of different orders, in
- * parallel. A queued update is sent right after the commit by this process (the worker's immediate
- * send); its task is the fallback, due once that send must be over (a crash, a retry, a wait).
+ * The internal status push, decided on the order's committed state (guards of libs/domain) and
+ * stored in one conditional statement: the accepted update, its durable dispatch task, and the
+ * order's status move with its events (writePush). The statement writes only if the order is as the
+ * decision read it; otherwise the push reads and decides again, and after OPTIMISTIC_ATTEMPTS
+ * conflicts (STATUS_PUSH_OPTIMISTIC_ATTEMPTS) it does both under the order's row lock. So pushes of one order are decided one after
+ * the other, of different orders in parallel, in two round trips (read, write) in the common case
+ * instead of a seven-statement transaction. A queued update is sent right after the write by this
+ * process (the worker's immediate send); its task is the fallback, due once that send must be over
+ * (a crash, a retry, a wait).
  */
 @Injectable()
 export class StatusPushService {
@@ -42,30 +62,71 @@ export class StatusPushService {
     private readonly registry: PlatformRegistry,
     private readonly config: DispatcherConfig,
     private readonly worker: StatusDispatchWorker,
+    private readonly metrics: DispatchMetrics,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
     const platform = this.registry.byWireCode(request.platform);
     if (!platform || platform.code === THIRD_PARTY_CODE) {
-      const codes = this.registry.list().filter((entry) => entry.code !== THIRD_PARTY_CODE).map((entry) => entry.wireCode);
-      throw new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', [{ field: 'platform', message: `must be one of ${codes.join(', ')}` }]);
+      const codes = this.registry
+        .list()
+        .filter((entry) => entry.code !== THIRD_PARTY_CODE)
+        .map((entry) => entry.wireCode);
+      throw new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', [
+        { field: 'platform', message: `must be one of ${codes.join(', ')}` },
+      ]);
     }
-    const result = await this.unitOfWork.run((tx) => this.decide(tx, request, platform.code, platform.wireCode));
-    if (result.outcome === 'queued') this.worker.sendNow(result.statusUpdateId);
-    this.logger.log({ statusUpdateId: result.statusUpdateId, platform: platform.code, providerOrderId: request.providerOrderId, action: request.action, outcome: result.outcome }, 'status push');
+    // Contended (or configured so): under the row lock, the read sees every earlier push of the order and the write cannot conflict.
+    const result = await this.unitOfWork.compareAndSet({
+      attempts: this.config.STATUS_PUSH_OPTIMISTIC_ATTEMPTS,
+      attempt: (db) => this.decide(db, request, platform.code, platform.wireCode),
+      lock: (db) => lockPlatformOrder(db, platform.code, request.providerOrderId),
+      onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
+      what: `status push of ${request.providerOrderId}`,
+    });
+    // Committed (on the locked path too): now the relay finds the events.
+    this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: 0 });
+    if (result.claimed) this.worker.sendClaimed(result.claimed);
+    else if (result.outcome === 'queued') this.worker.sendNow(result.statusUpdateId);
+    this.logger.log(
+      {
+        statusUpdateId: result.statusUpdateId,
+        platform: platform.code,
+        providerOrderId: request.providerOrderId,
+        action: request.action,
+        outcome: result.outcome,
+      },
+      'status push',
+    );
     return { status: 'queued', statusUpdateId: result.statusUpdateId, message: result.message };
   }
 
-  private async decide(tx: TransactionContext, request: StatusUpdateRequestDto, platform: string, wireCode: string) {
-    const order = await lockPlatformOrder(tx.manager, platform, request.providerOrderId);
-    if (!order) throw new ProblemException(404, ErrorCode.OrderNotFound, `No ${wireCode} order has providerOrderId ${JSON.stringify(request.providerOrderId)}.`);
-    const accepted = await acceptedUpdates(tx.manager, order.id);
-    // "Now" after the lock: decisions of one order are taken in the order they commit.
+  /** One read, the guards, and (when accepted) one conditional write; undefined when the write found the order changed. */
+  private async decide(
+    db: EntityManager,
+    request: StatusUpdateRequestDto,
+    platform: string,
+    wireCode: string,
+  ): Promise<PushResult | undefined> {
+    const state = await readPushState(db, platform, request.providerOrderId);
+    if (!state)
+      throw new ProblemException(
+        404,
+        ErrorCode.OrderNotFound,
+        `No ${wireCode} order has providerOrderId ${JSON.stringify(request.providerOrderId)}.`,
+      );
+    const { order, accepted, integration } = state;
+    // "Now" after the read: decisions of one order are taken in the order they are written.
     const now = new Date();
     const orderStatus: OrderStatus = request.previousStatus === 'CANCELED' ? 'CANCELED' : order.status;
     const decision = evaluateStatusPush(
       {
-        accepted: accepted.map((update) => ({ statusUpdateId: update.id, action: update.action, acceptedAt: update.acceptedAt, releaseAt: update.state === 'held' ? update.notBefore : null })),
+        accepted: accepted.map((update) => ({
+          statusUpdateId: update.id,
+          action: update.action,
+          acceptedAt: update.acceptedAt,
+          releaseAt: update.state === 'held' ? update.notBefore : null,
+        })),
         approvedAt: order.approvedAt,
         orderStatus,
       },
@@ -75,7 +136,11 @@ export class StatusPushService {
       { holdMs: this.config.PLATFORM_A_PREPARE_HOLD_MS },
     );
     if (decision.decision === 'duplicate') {
-      return { statusUpdateId: decision.of, outcome: 'duplicate', message: `${request.action} was already accepted for this order: nothing is dispatched again.` };
+      return {
+        statusUpdateId: decision.of,
+        outcome: 'duplicate',
+        message: `${request.action} was already accepted for this order: nothing is dispatched again.`,
+      };
     }
     if (decision.decision === 'refuse') {
       throw new ProblemException(409, decision.code, REFUSALS[decision.code], undefined, { currentStatus: order.status });
@@ -85,9 +150,24 @@ export class StatusPushService {
     const held = decision.decision === 'hold';
     const notBefore = held ? decision.releaseAt : now;
     const correlationId = currentCorrelationId() ?? null;
-    // Queued: sent at once after the commit (sendNow); the task wakes it only if that send did not end it.
+    // Queued: sent at once after the write (sendNow); the task wakes it only if that send did not end it.
     const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
-    const taskHeaders: Record<string, string> = correlationId ? { [CORRELATION_HEADER]: correlationId } : {};
+    // The common case is stored already claimed for the immediate send (no claim round trip): queued,
+    // no earlier update of the order pending (none can be added: the write is conditional), no spacing.
+    const claim =
+      !held &&
+      !accepted.some((update) => PENDING_STATES.includes(update.state as (typeof PENDING_STATES)[number])) &&
+      this.worker.mayClaimAtPush(platform, request.action)
+        ? this.worker.claimFor(now)
+        : undefined;
+    // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
+    const planned = planMoves(
+      order,
+      statusPushPath(request.action, order.status),
+      request.action,
+      cancellationOf(request.action, request.reason),
+      now,
+    );
     const update: NewStatusUpdate = {
       id: statusUpdateId,
       orderId: order.id,
@@ -102,13 +182,36 @@ export class StatusPushService {
       acceptedAt: now,
       correlationId,
     };
-    await insertStatusUpdate(tx.manager, update, taskDueAt, taskHeaders);
-    // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
-    await moveOrder(tx, order, statusPushPath(request.action, order.status), request.action, cancellationOf(request.action, request.reason), now);
+    const written = await writePush(db, {
+      update,
+      claim,
+      seq: state.lastSeq + 1,
+      taskDueAt,
+      taskHeaders: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
+      expectedSequence: order.sequence,
+      moved: { status: planned.order.status, sequence: planned.order.sequence, statusChangedAt: planned.order.statusChangedAt },
+      changes: planned.steps.map((step) => step.change),
+      events: planned.steps.map((step) => outboxRow(step.event.routingKey, step.event.payload)),
+    });
+    if (!written) return undefined;
 
     const message = held
       ? `${request.action} held until ${notBefore.toISOString()} (${decision.reason === 'PREPARE_HOLD' ? `${wireCode} PREPARE hold` : 'behind an earlier held update'}), then sent to ${wireCode}.`
       : `${request.action} queued for ${wireCode}.`;
-    return { statusUpdateId, outcome: held ? 'held' : 'queued', message };
+    const claimed: ClaimedUpdate | undefined = claim && {
+      ...update,
+      seq: state.lastSeq + 1,
+      attempts: 1,
+      sendingUntil: claim.until,
+      firstAttemptAt: claim.at,
+      lastAttemptAt: claim.at,
+      sentAt: null,
+      lastAnswer: null,
+      lastError: null,
+      integrationId: order.integrationId,
+      platformData: order.platformData,
+      integration,
+    };
+    return { statusUpdateId, outcome: held ? 'held' : 'queued', message, claimed, events: planned.steps.length };
   }
 }

@@ -1,0 +1,76 @@
+import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
+
+/** The immediate send of an update a push stored already claimed (sendClaimed), against fakes of its collaborators. */
+describe('StatusDispatchWorker.sendClaimed', () => {
+  function setup() {
+    const sendStatus = jest.fn(async () => ({ kind: 'done' as const, answer: { httpStatus: 200, body: null } }));
+    const query = jest.fn(async (_sql: string, _params: unknown[]) => [] as unknown[]);
+    const worker = new StatusDispatchWorker(
+      { registerTask: jest.fn(), tasks: { nudge: jest.fn() } } as never,
+      {} as never,
+      { query } as never,
+      { codes: () => ['PLATFORM_D'], get: () => ({ sendStatus }), config: { PLATFORM_HTTP_TIMEOUT_MS: 1_000 } } as never,
+      { credentials: () => ({ apiKey: 'k' }) } as never,
+      { PLATFORM_A_PREPARE_HOLD_MS: 60_000, SHUTDOWN_GRACE_MS: 1_000 } as never,
+      { recordCall: jest.fn(), finished: { inc: jest.fn() } } as never,
+    );
+    return { worker, sendStatus, query };
+  }
+
+  function claimed(claimedAt: Date): ClaimedUpdate {
+    const claim = { at: claimedAt, until: new Date(claimedAt.getTime() + 7_000) };
+    return {
+      id: 'u1',
+      orderId: 'o1',
+      seq: 1,
+      platform: 'PLATFORM_D',
+      providerOrderId: 'p1',
+      action: 'VERIFY',
+      previousStatus: null,
+      reason: null,
+      state: 'queued',
+      holdReason: null,
+      notBefore: claimedAt,
+      attempts: 1,
+      sendingUntil: claim.until,
+      firstAttemptAt: claim.at,
+      lastAttemptAt: claim.at,
+      sentAt: null,
+      lastAnswer: null,
+      lastError: null,
+      acceptedAt: claimedAt,
+      correlationId: null,
+      integrationId: 'i1',
+      platformData: {},
+      integration: { integrationId: 'i1', providerRestaurantId: 'r1', settings: {}, secrets: {} },
+    };
+  }
+
+  const settle = (worker: StatusDispatchWorker) => worker.beforeApplicationShutdown();
+
+  it('calls the platform without a claim statement and stores the end in one statement', async () => {
+    const { worker, sendStatus, query } = setup();
+    worker.sendClaimed(claimed(new Date()));
+    await settle(worker);
+    expect(sendStatus).toHaveBeenCalledTimes(1);
+    expect(query).toHaveBeenCalledTimes(1);
+    expect(query.mock.calls[0][0]).toMatch(/^WITH ended AS \(\s*UPDATE status_updates SET state = \$2/);
+    expect(query.mock.calls[0][1].slice(0, 2)).toEqual(['u1', 'sent']);
+  });
+
+  it('leaves an update that waited past half the claim margin to its task: no call, nothing written', async () => {
+    const { worker, sendStatus, query } = setup();
+    worker.sendClaimed(claimed(new Date(Date.now() - 2_600)));
+    await settle(worker);
+    expect(sendStatus).not.toHaveBeenCalled();
+    expect(query).not.toHaveBeenCalled();
+  });
+
+  it('sends nothing once shutting down (the task takes it over after the claim)', async () => {
+    const { worker, sendStatus } = setup();
+    await settle(worker);
+    worker.sendClaimed(claimed(new Date()));
+    await settle(worker);
+    expect(sendStatus).not.toHaveBeenCalled();
+  });
+});
