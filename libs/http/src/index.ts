@@ -6,3 +6,5 @@ export * from './json-body';
 export * from './run-service';
 export * from './net/address-policy';
 export * from './correlation-headers';
+export * from './page-query.dto';
+export * from './list-cursor';

@@ -5,7 +5,7 @@ import { SecretBox } from '@courier/crypto';
 import { UnitOfWork } from '@courier/messaging';
 import { thirdPartyView } from '../accounts/account.presenter';
 import { AccountsService, AccountState } from '../accounts/accounts.service';
-import { DEFAULT_PAGE_SIZE } from '../common/paged.dto';
+import { DEFAULT_PAGE_SIZE } from '@courier/http';
 import { ReencryptionReport, SecretsReencryption } from '../secrets/secrets-reencryption';
 import { CreateRestaurantDto } from './dto/create-restaurant.dto';
 import { ListRestaurantsQuery } from './dto/list-restaurants.query';

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from '@courier/http';
 import { isRestaurantId, isUuid, newRestaurantId } from './ids';
 
 describe('cursors', () => {

@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
 import { isMaskedSecret, SecretBox } from '@courier/crypto';
-import { ProblemException } from '@courier/http';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProblemException } from '@courier/http';
+import { isUniqueViolation } from '@courier/persistence';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE, validateIntegrationCreate, validateIntegrationUpdate } from '@courier/platforms';
 import { changeAccount } from '../accounts/account-snapshot';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
-import { decodeCursor, encodeCursor } from '../common/cursor';
 import { isUuid } from '../common/ids';
-import { DEFAULT_PAGE_SIZE } from '../common/paged.dto';
 import { ListIntegrationsQuery } from './dto/list-integrations.query';
 import { IntegrationEntity } from './integration.entity';
 import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
@@ -40,10 +39,6 @@ function invalid(errors: FieldError[]): ProblemException {
   return new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', errors);
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const driverError = error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : undefined;
-  return driverError?.code === '23505' && UNIQUE_CONSTRAINTS.includes(driverError.constraint ?? '');
-}
 
 /** Refuses a client sending back the mask it was shown instead of a secret. */
 const VALIDATION_OPTIONS = {
@@ -244,7 +239,7 @@ export class IntegrationsService {
       return await this.unitOfWork.run(work);
     } catch (error) {
       // Two requests racing past the checks: the unique constraints decide.
-      if (isUniqueViolation(error)) throw integrationExists();
+      if (isUniqueViolation(error, UNIQUE_CONSTRAINTS)) throw integrationExists();
       throw error;
     }
   }

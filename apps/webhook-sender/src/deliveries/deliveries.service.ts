@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@courier/contracts';
-import { ProblemException } from '@courier/http';
+import { DEFAULT_PAGE_SIZE, ProblemException } from '@courier/http';
 import { decodeCursor, encodeCursor, UUID } from '../common/cursor';
 import { DeliveryPump } from '../sending/delivery-pump';
 import { hostKeySql } from '../sending/host-limiter';
-import { DEFAULT_PAGE_SIZE, DeliveryDetailDto, DeliveryDto, DeliveryPageDto, ListDeliveriesQueryDto } from './dto/deliveries.dto';
+import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, ListDeliveriesQueryDto } from './dto/deliveries.dto';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/paged.dto';
+import { PageQueryDto } from '@courier/http';
 
 export class ListRestaurantsQuery extends PageQueryDto {
   @ApiPropertyOptional({ enum: ['active', 'disabled'] })

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQueryDto } from '../../common/paged.dto';
+import { PageQueryDto } from '@courier/http';
 
 export class ListIntegrationsQuery extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Only integrations of this platform (wire code).', example: 'PLATFORM_A' })

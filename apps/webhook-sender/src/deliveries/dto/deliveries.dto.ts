@@ -1,12 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQueryDto } from '@courier/http';
 import { DELIVERY_STATUSES, DeliveryStatus, WEBHOOK_EVENTS, WebhookEvent } from '../webhook-delivery.entity';
 
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
-
-export class ListDeliveriesQueryDto {
+export class ListDeliveriesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status.' })
   @IsOptional()
   @IsIn(DELIVERY_STATUSES as unknown as string[])
@@ -28,20 +25,6 @@ export class ListDeliveriesQueryDto {
   @IsString()
   @MaxLength(64)
   yemekKuryeOrderId?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size.' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: 'limit must be an integer' })
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'Opaque cursor: the `nextCursor` of the previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  cursor?: string;
 }
 
 export class DeliveryDto {

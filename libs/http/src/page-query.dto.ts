@@ -5,7 +5,7 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
-/** `limit` and `cursor` of every list. */
+/** `limit` and `cursor` of every cursor-paged list (integrations-api, webhook-sender); an app's list query extends it. */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Page size.' })
   @IsOptional()

@@ -1,4 +1,4 @@
-/** A position in a list ordered by (createdAt, id): opaque to clients (base64url of JSON). */
+/** A position in a list ordered by (createdAt, id), for cursor paging: opaque to clients (base64url of JSON). Each app says what a valid id is. */
 export interface ListPosition {
   createdAt: Date;
   id: string;
