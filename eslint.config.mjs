@@ -4,9 +4,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.local/**', '**/tmp/**', '**/coverage/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.local/**', '**/tmp/**', '**/coverage/**', '**/*.js', '**/*.cjs', 'apps/**/*.mjs', 'libs/**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,6 +25,8 @@ export default tseslint.config(
             { sourceTag: 'type:composer', onlyDependOnLibsWithTags: ['type:app', 'type:lib', 'type:testing'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib'] },
+            // tools/: build, test runner, benchmarks, deployment checks; they may use libs, never apps.
+            { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
             { sourceTag: 'scope:domain', onlyDependOnLibsWithTags: ['scope:domain'] },
             { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:contracts'] },
           ],
@@ -46,6 +49,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The repository's own scripts (build, tests runner, benchmarks, broker cleanup, this file): plain Node ES modules.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+    rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
     files: ['**/*.spec.ts', '**/*.integration-spec.ts'],
