@@ -124,9 +124,11 @@ export async function stopChild(child) {
 
 /** Node arguments that write a CPU profile into `dir` (created); none when `dir` is not given. */
 export function cpuProfArgs(dir) {
-  if (!dir) return [];
+  // BENCH_NODE_ARGS: extra flags for the server under test, e.g. "--trace-gc" (not allowed in NODE_OPTIONS).
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  if (!dir) return extra;
   mkdirSync(dir, { recursive: true });
-  return ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`];
+  return [...extra, '--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`];
 }
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;

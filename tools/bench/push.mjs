@@ -326,8 +326,9 @@ async function bench(logFile) {
     const check = { accepted: pushes.size, received: pushes.size - missing.length, missing: missing.length, repeated, unexpected: unexpected.length };
 
     // Where the time goes, from the dispatcher's own rows (its clock = this machine's): push sent ->
-    // accepted (request path until the decision), accepted -> first attempt (commit, task wake-up,
-    // claim), first attempt -> the simulator's receipt (adapter call).
+    // accepted (request path until the decision), accepted -> first attempt (0 when the push's own
+    // statement claimed it; else write, wake-up, claim), first attempt -> the simulator's receipt
+    // (the push's write and the adapter call, or the call alone).
     const rows = (await db.query('SELECT id, provider_order_id, action, state, attempts, accepted_at, first_attempt_at FROM dispatcher.status_updates')).rows;
     const byId = new Map(rows.map((row) => [row.id, row]));
     const toAccepted = [];
@@ -382,9 +383,9 @@ async function main() {
     [`raw: max rate, ${settings.rawConnections} keep-alive connections`, raw.maxRate, '', '', ''],
     ['push: 202 answer', steady.acceptedPerSecond, steady.answer.p50, steady.answer.p99, steady.answer.max],
     ['push -> simulator receipt', `${steady.offeredPerSecond} offered`, steady.latency.p50, steady.latency.p99, steady.latency.max],
-    ['  push sent -> accepted (decision in tx)', '', breakdown.toAccepted.p50, breakdown.toAccepted.p99, breakdown.toAccepted.max],
-    ['  accepted -> first attempt (commit, wake-up, claim)', '', breakdown.toAttempt.p50, breakdown.toAttempt.p99, breakdown.toAttempt.max],
-    ['  first attempt -> simulator receipt (adapter call)', '', breakdown.toReceipt.p50, breakdown.toReceipt.p99, breakdown.toReceipt.max],
+    ['  push sent -> accepted (read, decision)', '', breakdown.toAccepted.p50, breakdown.toAccepted.p99, breakdown.toAccepted.max],
+    ['  accepted -> first attempt (0: claimed by the push)', '', breakdown.toAttempt.p50, breakdown.toAttempt.p99, breakdown.toAttempt.max],
+    ['  first attempt -> simulator receipt (write, call)', '', breakdown.toReceipt.p50, breakdown.toReceipt.p99, breakdown.toReceipt.max],
   ];
   const width = [52, 14, 9, 9, 9];
   console.log(table.map((row) => row.map((cell, index) => String(cell).padEnd(width[index])).join(' | ')).join('\n'));

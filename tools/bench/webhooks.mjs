@@ -17,7 +17,8 @@
 // duration or timeout; children are stopped, the database dropped and the broker namespace deleted.
 //
 // Options: --rate <n> --duration <s> --warmup <s> (3) --burst <n> --raw-seconds <s> (5)
-// --raw-connections <n> --via dispatcher|events --no-build --json --cpu-prof <dir> (profile the sender)
+// --raw-connections <n> --via dispatcher|events --no-build --json --cpu-prof <dir> (profile the sender, in <dir>/webhook-sender,
+// and the dispatcher, in <dir>/status-dispatcher)
 // Environment: BENCH_DATABASE_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_RABBITMQ_URL (default amqp://guest:guest@127.0.0.1:5672).
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -206,13 +207,13 @@ async function bench(logFile) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   try {
     // One at a time: both run their migrations at start.
-    const profile = cpuProfArgs(settings.cpuProf);
-    const sender = startChild('webhook-sender', 'dist/apps/webhook-sender/src/main.js', { ...common, WEBHOOK_SENDER_PORT: String(senderPort), WEBHOOK_ALLOW_INSECURE_URLS: 'true' }, logFile, profile);
+    const profile = (app) => cpuProfArgs(settings.cpuProf && path.join(settings.cpuProf, app));
+    const sender = startChild('webhook-sender', 'dist/apps/webhook-sender/src/main.js', { ...common, WEBHOOK_SENDER_PORT: String(senderPort), WEBHOOK_ALLOW_INSECURE_URLS: 'true' }, logFile, profile('webhook-sender'));
     children.push(sender);
     await waitForHttp(`http://127.0.0.1:${senderPort}/health/ready`, 60_000, sender);
     let dispatcher;
     if (settings.via === 'dispatcher') {
-      dispatcher = startChild('status-dispatcher', 'dist/apps/status-dispatcher/src/main.js', { ...common, STATUS_DISPATCHER_PORT: String(dispatcherPort), INTERNAL_API_KEYS: INTERNAL_KEY }, logFile);
+      dispatcher = startChild('status-dispatcher', 'dist/apps/status-dispatcher/src/main.js', { ...common, STATUS_DISPATCHER_PORT: String(dispatcherPort), INTERNAL_API_KEYS: INTERNAL_KEY }, logFile, profile('status-dispatcher'));
       children.push(dispatcher);
       await waitForHttp(`http://127.0.0.1:${dispatcherPort}/health/ready`, 60_000, dispatcher);
     }
@@ -274,6 +275,7 @@ async function bench(logFile) {
     const inFlight = new Set();
     const warmupEnd = settings.warmup * settings.rate;
     const senderBefore = processUsage(sender.pid);
+    const dispatcherBefore = dispatcher ? processUsage(dispatcher.pid) : undefined;
     let measuredStart = 0;
     const started = now();
     for (let k = 0; k < total; k += 1) {
@@ -304,6 +306,7 @@ async function bench(logFile) {
     const drainDeadline = now() + 30_000;
     while (now() < drainDeadline && [...sent.keys()].some((key) => !receiver.receipts.has(key))) await sleep(50);
     const senderAfter = processUsage(sender.pid);
+    const dispatcherAfter = dispatcher ? processUsage(dispatcher.pid) : undefined;
     const latencies = [...sent].filter(([key]) => receiver.receipts.has(key)).map(([key, at]) => receiver.receipts.get(key) - at);
     latencies.sort((a, b) => a - b);
     const steady = {
@@ -315,6 +318,8 @@ async function bench(logFile) {
       max: round(latencies[latencies.length - 1] ?? Number.NaN),
       failures,
       senderCpuPercent: round(((senderAfter.cpuSeconds - senderBefore.cpuSeconds) / ((now() - started) / 1000)) * 100, 0),
+      // status-dispatcher's CPU per transition of the steady phase (warm-up included: every request of it).
+      dispatcherCpuMsPerTransition: dispatcher ? round(((dispatcherAfter.cpuSeconds - dispatcherBefore.cpuSeconds) * 1000) / total, 2) : undefined,
     };
 
     // Capacity phase: a burst of events published at once; the sender drains it as fast as it can.
@@ -396,7 +401,7 @@ async function main() {
   console.log(
     `steady (${settings.via}): ${steady.transitions} transitions at ${steady.offeredPerSecond}/s, ${steady.transitions - steady.missing} webhooks received; ` +
       `latency ${settings.via === 'dispatcher' ? "transition's 200" : 'broker confirm'} -> receipt p50 ${steady.p50} ms, p99 ${steady.p99} ms, max ${steady.max} ms; ` +
-      `${steady.missing} missing; sender CPU ${steady.senderCpuPercent} %${Object.keys(steady.failures).length ? `; failures ${JSON.stringify(steady.failures)}` : ''}`,
+      `${steady.missing} missing; sender CPU ${steady.senderCpuPercent} %${steady.dispatcherCpuMsPerTransition === undefined ? '' : `; dispatcher CPU ${steady.dispatcherCpuMsPerTransition} ms per transition`}${Object.keys(steady.failures).length ? `; failures ${JSON.stringify(steady.failures)}` : ''}`,
   );
   console.log(
     `capacity: ${capacity.received}/${capacity.events} webhooks, ${capacity.deliveriesPerSecond} deliveries/s first to last receipt (${capacity.fromPublishPerSecond}/s from the first publish; ` +
