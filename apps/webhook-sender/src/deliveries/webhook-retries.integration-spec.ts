@@ -124,10 +124,14 @@ describe('webhook retries and the delivery lifecycle', () => {
     // failure before it, so the times drift by a few ms and a try may merge with a milestone.
     const offsets = final.attempts.map((attempt: { startedAt: string }) => Date.parse(attempt.startedAt) - Date.parse(final.createdAt));
     expect(final.attemptCount).toBe(final.attempts.length);
-    // On a loaded machine (CI runs everything on 2 cores) a slow attempt pushes the next ones later
-    // and one or two merge with a milestone; the gap check below still holds the schedule to account.
-    expect(final.attemptCount).toBeGreaterThanOrEqual(7);
+    // The schedule is held to account gap by gap, not by a count: on a loaded machine (CI runs
+    // everything on 2 cores) a slow attempt pushes the next ones later and tries merge with a
+    // milestone, so the count varies (10 on an idle machine, 6 seen in CI). What must hold: the tries
+    // start at once, none waits much longer than the longest delay (400 ms), and they go on to the max
+    // age, which with that bound takes at least four.
+    expect(offsets[0]).toBeLessThan(1_000);
     for (let i = 1; i < offsets.length; i += 1) expect(offsets[i] - offsets[i - 1]).toBeLessThan(400 + 1_000);
+    expect(final.attemptCount).toBeGreaterThanOrEqual(4);
     // The alert milestone (1.5 s) gets a try of its own: one at or after it, before the max age.
     expect(offsets.filter((offset: number) => offset >= 1_500 && offset < 3_000).length).toBeGreaterThanOrEqual(1);
     expect(await metric(sender, 'webhook_delivery_alerts_total')).toBe(await alertedDeliveries());
