@@ -26,6 +26,10 @@ export class OutboxMessageEntity {
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError: string | null;
+
+  /** While in the future, a relay is publishing the row and others skip it. */
+  @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true })
+  claimedUntil: Date | null;
 }
 
 /** A message this app's consumer has applied: a redelivery finds it and has no second effect. */

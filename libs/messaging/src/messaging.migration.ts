@@ -47,3 +47,16 @@ export async function dropMessagingTables(queryRunner: QueryRunner): Promise<voi
   await queryRunner.query('DROP TABLE IF EXISTS processed_messages');
   await queryRunner.query('DROP TABLE IF EXISTS outbox_messages');
 }
+
+/**
+ * The outbox relay's lease (OutboxRelay): a claimed row is skipped by other relays until
+ * `claimed_until`. Nullable without a default, so adding it rewrites nothing; no index, so a claim
+ * changes no indexed column and can be a HOT update.
+ */
+export async function addOutboxLease(queryRunner: QueryRunner): Promise<void> {
+  await queryRunner.query('ALTER TABLE outbox_messages ADD COLUMN claimed_until timestamptz');
+}
+
+export async function dropOutboxLease(queryRunner: QueryRunner): Promise<void> {
+  await queryRunner.query('ALTER TABLE outbox_messages DROP COLUMN IF EXISTS claimed_until');
+}

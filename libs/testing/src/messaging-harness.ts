@@ -1,12 +1,13 @@
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import pino from 'pino';
 import { appDataSourceOptions, runMigrationsLocked } from '@courier/persistence';
-import { createMessagingTables, dropMessagingTables, MESSAGING_ENTITIES, MessageTransport, OutboxRelay, TaskRunner, UnitOfWork } from '@courier/messaging';
+import { addOutboxLease, createMessagingTables, dropMessagingTables, MESSAGING_ENTITIES, MessageTransport, OutboxRelay, TaskRunner, UnitOfWork } from '@courier/messaging';
 
 class TestMessagingTables1700000000000 implements MigrationInterface {
   name = 'TestMessagingTables1700000000000';
   async up(queryRunner: QueryRunner): Promise<void> {
     await createMessagingTables(queryRunner);
+    await addOutboxLease(queryRunner);
     await queryRunner.query('CREATE TABLE effects (message_id text NOT NULL, note text)');
   }
   async down(queryRunner: QueryRunner): Promise<void> {

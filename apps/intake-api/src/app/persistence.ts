@@ -2,6 +2,7 @@ import { MESSAGING_ENTITIES } from '@courier/messaging';
 import { PersistenceSettings } from '@courier/persistence';
 import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
 import { CreateIntakeTables1763760000000 } from '../migrations/1763760000000-CreateIntakeTables';
+import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
 
 /**
  * intake-api's tables live in its own schema, with its own migrations table. Its own tables are
@@ -10,5 +11,5 @@ import { CreateIntakeTables1763760000000 } from '../migrations/1763760000000-Cre
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'intake',
   entities: [...MESSAGING_ENTITIES],
-  migrations: [InitMessaging1763740000000, CreateIntakeTables1763760000000],
+  migrations: [InitMessaging1763740000000, CreateIntakeTables1763760000000, AddOutboxLease1764200000000],
 };

@@ -7,10 +7,11 @@ import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMess
 import { CreateWebhookTables1763760000000 } from '../migrations/1763760000000-CreateWebhookTables';
 import { AddDeliveryCorrelation1764000000000 } from '../migrations/1764000000000-AddDeliveryCorrelation';
 import { AddDeliveryRetentionIndex1764100000000 } from '../migrations/1764100000000-AddDeliveryRetentionIndex';
+import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
 
 /** webhook-sender's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'webhooks',
   entities: [...MESSAGING_ENTITIES, WebhookAccountEntity, WebhookDeliveryEntity, WebhookDeliveryQueueEntity, WebhookAttemptEntity],
-  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000, AddDeliveryRetentionIndex1764100000000],
+  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000, AddDeliveryRetentionIndex1764100000000, AddOutboxLease1764200000000],
 };
