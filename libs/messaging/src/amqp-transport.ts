@@ -78,6 +78,11 @@ export class AmqpTransport implements MessageTransport {
     return Boolean(this.publishChannel && this.connection);
   }
 
+  /** A connection wait, then the confirm wait (time blocked on a full socket while the broker holds an alarm is not bounded). */
+  get publishTimeoutMs(): number {
+    return (this.options.publishWaitMs ?? 2_000) + (this.options.confirmTimeoutMs ?? 10_000);
+  }
+
   async publish(messages: OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const channel = await this.waitForChannel(this.options.publishWaitMs ?? 2_000);

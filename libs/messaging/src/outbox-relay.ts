@@ -8,7 +8,15 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Published rows older than this are purged. */
   retentionMs?: number;
+  /**
+   * How long a claimed batch is this relay's; past it another relay may claim and publish it again.
+   * Default: twice the transport's longest publish plus a margin, and at least DEFAULT_OUTBOX_LEASE_MS.
+   */
+  leaseMs?: number;
 }
+
+/** The shortest default lease (AmqpTransport's defaults: 2 s for a connection + 10 s for confirms, doubled, plus a margin). */
+export const DEFAULT_OUTBOX_LEASE_MS = 30_000;
 
 interface OutboxRow {
   id: string;
@@ -19,10 +27,16 @@ interface OutboxRow {
 }
 
 /**
- * Publishes outbox rows: claims a batch with FOR UPDATE SKIP LOCKED (so any number of replicas can
- * relay at once without publishing a row twice at the same time), publishes it with confirms, and
- * marks the rows sent in the same transaction only after every confirm arrived. A failure rolls
- * back: the rows stay pending and are published again (consumers are idempotent).
+ * Publishes outbox rows in two autocommit statements per batch and no open transaction:
+ * 1. claim: one `UPDATE ... RETURNING` leases up to a batch of pending rows (`claimed_until`), picked
+ *    in (created_at, id) order with FOR UPDATE SKIP LOCKED, so replicas relaying at once take
+ *    different rows and skip leased ones;
+ * 2. publish with confirms, outside any transaction;
+ * 3. mark the rows published (and the lease cleared) in one `UPDATE`.
+ * A failed publish releases the lease at once (the next batch, after the backoff, retries the rows).
+ * A relay that dies between 1 and 3 leaves its rows leased: another relay publishes them once the
+ * lease has run out. A publish that outlasts the lease may be repeated by another relay: delivery is
+ * at least once, and consumers are idempotent.
  */
 export class OutboxRelay {
   private running = false;
@@ -30,13 +44,16 @@ export class OutboxRelay {
   private readonly wakeup = new Wakeup();
   private failures = 0;
   private lastPurge = 0;
+  readonly leaseMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly transport: MessageTransport,
     private readonly logger: Logger,
     private readonly options: OutboxRelayOptions,
-  ) {}
+  ) {
+    this.leaseMs = options.leaseMs ?? Math.max(DEFAULT_OUTBOX_LEASE_MS, 2 * (transport.publishTimeoutMs ?? 0) + 5_000);
+  }
 
   start(): void {
     if (this.running) return;
@@ -55,7 +72,7 @@ export class OutboxRelay {
     this.wakeup.nudge();
   }
 
-  /** Number of rows not yet published (for metrics and tests). */
+  /** Number of rows not yet published, leased ones included (for metrics and tests). */
   async backlog(): Promise<number> {
     const [row] = await this.dataSource.query('SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
     return row.n;
@@ -63,46 +80,45 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows it sent. Exposed for tests and the drain on shutdown. */
   async relayBatch(): Promise<number> {
-    const batchSize = this.options.batchSize ?? 200;
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    let rows: OutboxRow[] = [];
+    // RETURNING has no order (the IN becomes a hash join): the outer SELECT sorts, in SQL because
+    // created_at has microseconds and a JS Date only milliseconds.
+    const rows: OutboxRow[] = await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE outbox_messages SET claimed_until = now() + ($1::bigint * interval '1 millisecond')
+          WHERE id IN (
+            SELECT id FROM outbox_messages
+             WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+             ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING id, routing_key, payload, headers, created_at)
+       SELECT * FROM claimed ORDER BY created_at, id`,
+      [this.leaseMs, this.options.batchSize ?? 200],
+    );
+    if (rows.length === 0) return 0;
+    const ids = rows.map((row) => row.id);
+    const messages: OutgoingMessage[] = rows.map((row) => ({
+      messageId: row.id,
+      routingKey: row.routing_key,
+      payload: row.payload,
+      headers: row.headers,
+      timestamp: row.created_at,
+    }));
+    const started = Date.now();
     try {
-      await runner.startTransaction();
-      rows = await runner.query(
-        `SELECT id, routing_key, payload, headers, created_at FROM outbox_messages
-          WHERE published_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize],
-      );
-      if (rows.length === 0) {
-        await runner.commitTransaction();
-        return 0;
-      }
-      const messages: OutgoingMessage[] = rows.map((row) => ({
-        messageId: row.id,
-        routingKey: row.routing_key,
-        payload: row.payload,
-        headers: row.headers,
-        timestamp: row.created_at,
-      }));
       await this.transport.publish(messages);
-      await runner.query('UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::uuid[])', [rows.map((row) => row.id)]);
-      await runner.commitTransaction();
-      return rows.length;
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      if (rows.length > 0) {
-        await this.dataSource
-          .query('UPDATE outbox_messages SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[])', [
-            rows.map((row) => row.id),
-            String((error as Error).message ?? error).slice(0, 500),
-          ])
-          .catch(() => undefined);
-      }
+      // Released now rather than when the lease runs out: the next batch retries them after the backoff.
+      await this.dataSource
+        .query('UPDATE outbox_messages SET claimed_until = NULL, attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [
+          ids,
+          String((error as Error)?.message ?? error).slice(0, 500),
+        ])
+        .catch((releaseError) => this.logger.warn({ err: releaseError, rows: ids.length }, 'could not release outbox rows; they are retried when their lease ends'));
       throw error;
-    } finally {
-      await runner.release();
     }
+    const tookMs = Date.now() - started;
+    if (tookMs > this.leaseMs) this.logger.warn({ tookMs, leaseMs: this.leaseMs, rows: ids.length }, 'outbox publish outlasted its lease; another relay may have published the rows too');
+    await this.dataSource.query('UPDATE outbox_messages SET published_at = now(), claimed_until = NULL, attempts = attempts + 1 WHERE id = ANY($1::uuid[])', [ids]);
+    return rows.length;
   }
 
   private async run(): Promise<void> {

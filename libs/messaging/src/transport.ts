@@ -60,6 +60,8 @@ export interface ConsumerHandle {
  */
 export interface MessageTransport {
   readonly kind: 'amqp' | 'in-process';
+  /** Longest a publish waits before it rejects, when the transport bounds it (the outbox relay's lease is longer). */
+  readonly publishTimeoutMs?: number;
   publish(messages: OutgoingMessage[]): Promise<void>;
   consume(queue: QueueSpec, handler: MessageHandler, options?: { prefetch?: number }): Promise<ConsumerHandle>;
   isReady(): Promise<boolean>;
