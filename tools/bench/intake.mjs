@@ -233,10 +233,12 @@ async function startIntake(logFile) {
       await sleep(250);
     }
     const drainSeconds = (Date.now() - drainStarted) / 1000;
-    const [{ processed, created }] = (
+    const [{ processed, created, local }] = (
       await db.query(
         `SELECT (SELECT count(*)::int FROM intake.orders WHERE state = 'PROCESSED') AS processed,
-                (SELECT count(*)::int FROM intake.outbox_messages WHERE routing_key = 'order.created') AS created`,
+                (SELECT count(*)::int FROM intake.outbox_messages WHERE routing_key = 'order.created') AS created,
+                -- an order.received marked done without ever being sent: processed by the accepting process (fast path)
+                (SELECT count(*)::int FROM intake.outbox_messages WHERE routing_key = 'order.received' AND published_at IS NOT NULL AND attempts = 0) AS local`,
       )
     ).rows;
     return {
@@ -249,6 +251,7 @@ async function startIntake(logFile) {
       pendingAfterDrain: pending,
       processed,
       orderCreatedEvents: created,
+      processedLocally: local,
       drainSeconds,
       peakRssMiB: peakRssMiB(child.pid),
       refused,
@@ -322,7 +325,7 @@ async function main() {
       `${check.storedWithout202} stored whose answer was cut off by the end of a round -> ${pass.exactlyOnce ? 'OK' : 'FAILED'}`,
   );
   console.log(
-    `processing: ${check.processed} processed (${check.orderCreatedEvents} order.created), ${check.pendingAfterDrain} still pending, ` +
+    `processing: ${check.processed} processed (${check.orderCreatedEvents} order.created; ${check.processedLocally} in the accepting process, the rest through the broker), ${check.pendingAfterDrain} still pending, ` +
       `drained ${check.drainSeconds.toFixed(1)} s after the load stopped`,
   );
   if (Object.keys(check.refused).length > 0) console.log(`non-202 answers: ${JSON.stringify(check.refused)}`);

@@ -36,4 +36,21 @@ export class IntakeConfig extends BaseConfig {
   @Min(100, { message: 'GEOCODER_TIMEOUT_MS must be at least 100' })
   @Max(60_000, { message: 'GEOCODER_TIMEOUT_MS must be at most 60000' })
   GEOCODER_TIMEOUT_MS: number = 5000;
+
+  /**
+   * Orders this replica processes itself, right after accepting them, at once (docs/intake-api.md,
+   * "Processing in the accepting process"); beyond it, and with 0, orders go through the broker.
+   */
+  @ToNumber()
+  @IsInt({ message: 'INTAKE_LOCAL_PROCESSING_LIMIT must be an integer' })
+  @Min(0, { message: 'INTAKE_LOCAL_PROCESSING_LIMIT must be at least 0' })
+  @Max(10_000, { message: 'INTAKE_LOCAL_PROCESSING_LIMIT must be at most 10000' })
+  INTAKE_LOCAL_PROCESSING_LIMIT: number = 256;
+
+  /** How long an order taken into local processing keeps its order.received from the relay; after it, the broker path takes over. */
+  @ToNumber()
+  @IsInt({ message: 'INTAKE_LOCAL_PROCESSING_LEASE_MS must be an integer' })
+  @Min(100, { message: 'INTAKE_LOCAL_PROCESSING_LEASE_MS must be at least 100' })
+  @Max(3_600_000, { message: 'INTAKE_LOCAL_PROCESSING_LEASE_MS must be at most 3600000' })
+  INTAKE_LOCAL_PROCESSING_LEASE_MS: number = 30_000;
 }

@@ -17,11 +17,20 @@ describeWithBroker('intake-api over RabbitMQ', () => {
     await deleteBrokerNamespace(namespace).catch(() => undefined);
   });
 
-  it('answers 202 while the broker is down, keeps the events, and delivers them once it is back', async () => {
+  // With the fast path (default) orders are processed while the broker is down and their
+  // order.created waits in the outbox; without it (limit 0) their order.received waits there.
+  it.each([
+    ['in the accepting process', '256', RoutingKey.OrderCreated, 'PROCESSED'],
+    ['through the broker', '0', RoutingKey.OrderReceived, 'ACCEPTED'],
+  ])('answers 202 while the broker is down, keeps the events, and delivers them once it is back (processing %s)', async (_path, limit, waiting, stateWhileDown) => {
     // The account is in the read model already (fed earlier); the broker is then unreachable.
     const { snapshot, apiKey } = newAccountSnapshot();
-    const down = await startIntakeApp({ database, env: { RABBITMQ_URL: 'amqp://guest:guest@127.0.0.1:1', RABBITMQ_NAMESPACE: namespace }, recordOtherQueues: false });
+    const env = { RABBITMQ_NAMESPACE: namespace, INTAKE_LOCAL_PROCESSING_LIMIT: limit };
+    const down = await startIntakeApp({ database, env: { ...env, RABBITMQ_URL: 'amqp://guest:guest@127.0.0.1:1' }, recordOtherQueues: false });
     const orders = Array.from({ length: 5 }, () => validOrder(snapshot.restaurantId));
+    const orderIds = orders.map((order) => order.orderId).sort();
+    const countIn = async (app: typeof down, state: string) =>
+      (await app.sql(`SELECT count(*)::int AS n FROM orders WHERE order_id = ANY($1) AND state = $2`, [orderIds, state]))[0].n;
     try {
       await down.sql(
         `INSERT INTO accounts (restaurant_id, status, api_key_hash, api_secret_hash, third_party_integration_id, third_party_provider_restaurant_id, third_party_active, version)
@@ -32,19 +41,25 @@ describeWithBroker('intake-api over RabbitMQ', () => {
       // Readiness does not depend on the broker: intake stays in service.
       expect((await down.http.get('/health/ready')).status).toBe(200);
       await sleep(500);
-      const pending = await down.sql(`SELECT payload->>'orderId' AS order_id FROM outbox_messages WHERE routing_key = $1 AND published_at IS NULL`, [RoutingKey.OrderReceived]);
-      expect(pending.map((row) => row.order_id).sort()).toEqual(orders.map((order) => order.orderId).sort());
-      expect((await down.sql(`SELECT count(*)::int AS n FROM orders WHERE state = 'ACCEPTED'`))[0].n).toBe(5);
+      const pending = await down.sql(`SELECT payload->>'orderId' AS order_id FROM outbox_messages WHERE routing_key = $1 AND published_at IS NULL AND payload->>'orderId' = ANY($2)`, [
+        waiting,
+        orderIds,
+      ]);
+      expect(pending.map((row) => row.order_id).sort()).toEqual(orderIds);
+      expect(await countIn(down, stateWhileDown)).toBe(5);
     } finally {
       await down.close({ keepDatabase: true });
     }
 
-    const up = await startIntakeApp({ database, env: { RABBITMQ_URL: testBrokerUrl(), RABBITMQ_NAMESPACE: namespace } });
+    const up = await startIntakeApp({ database, env: { ...env, RABBITMQ_URL: testBrokerUrl() } });
     try {
-      await waitFor('orders processed', async () => (await up.sql(`SELECT count(*)::int AS n FROM orders WHERE state = 'PROCESSED'`))[0].n === 5, 30_000);
-      await waitFor('order.created delivered', () => up.delivered.filter((message) => message.routingKey === RoutingKey.OrderCreated).length === 5, 30_000);
+      await waitFor('orders processed', async () => (await countIn(up, 'PROCESSED')) === 5, 30_000);
+      const createdFor = () => up.delivered.filter((message) => message.routingKey === RoutingKey.OrderCreated && orderIds.includes((message.payload as any).orderId));
+      await waitFor('order.created delivered', () => createdFor().length === 5, 30_000);
       // The relay marks rows published after the confirms, a moment after the consumers saw them.
       await waitFor('outbox drained', async () => (await up.sql('SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL'))[0].n === 0, 30_000);
+      await sleep(300);
+      expect(createdFor()).toHaveLength(5);
     } finally {
       await up.close({ keepDatabase: true });
     }

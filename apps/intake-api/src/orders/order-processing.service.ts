@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { OrderCanceledEvent, OrderCreatedEvent, RoutingKey } from '@courier/contracts';
 import { PROCESSING_FAILURE_CANCELLATION } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
@@ -8,11 +8,14 @@ import { Coordinates, Geocoder } from '../geocoding/geocoder';
 import { CoordinatesSource, IntakeOrderRow } from './intake-order';
 import { orderDetails, senderCoordinates } from './order-details';
 import { isOrderReceivedEvent } from './order-received.event';
-import { OrdersRepository, ProcessingOutcome } from './orders.repository';
+import { IntakeConfig } from '../app/intake-api.config';
+import { AcceptedOrder, OrdersRepository, OrderToProcess, ProcessingOutcome } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
+/** On shutdown, how long to wait for orders in local processing (after it their claims run out and the broker path takes them). */
+const LOCAL_DRAIN_MS = 5_000;
 const THIRD_PARTY = 'THIRD_PARTY';
 
 /** The reason order.canceled carries: it reaches the customer, so it names no internals. */
@@ -28,14 +31,19 @@ type LocatedCoordinates = Coordinates & { source: CoordinatesSource };
  * (a redelivery or the sweeper's re-publication alike), so no inbox table is needed.
  */
 @Injectable()
-export class OrderProcessingService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrderProcessingService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('OrderProcessing');
   private sweepTimer?: NodeJS.Timeout;
+  /** Orders taken into local processing (reserved before their insert) and not finished yet. */
+  private localInFlight = 0;
+  private stopping = false;
+  private drained?: () => void;
 
   constructor(
     private readonly relay: OutboxRelay,
     private readonly orders: OrdersRepository,
     private readonly geocoder: Geocoder,
+    private readonly config: IntakeConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -43,8 +51,72 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
     this.sweepTimer.unref();
   }
 
+  /** Takes no more orders into local processing and waits (bounded) for those in progress. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.localInFlight === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => (this.drained = resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, LOCAL_DRAIN_MS))),
+    ]);
+    clearTimeout(timer);
+    if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopping with orders in local processing; the broker path takes them when their claims run out');
+  }
+
   onApplicationShutdown(): void {
     clearInterval(this.sweepTimer);
+  }
+
+  /**
+   * Reserves a place in local processing for an order about to be inserted: the lease its
+   * order.received is written claimed for, or undefined when the fast path is off or full (the
+   * order then goes through the broker). Each reservation ends with `processAccepted` or `release`.
+   */
+  reserveLocal(): number | undefined {
+    if (this.stopping || this.localInFlight >= this.config.INTAKE_LOCAL_PROCESSING_LIMIT) return undefined;
+    this.localInFlight += 1;
+    return this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS;
+  }
+
+  /** Gives back a reservation whose order was not inserted with its claim. */
+  releaseLocal(): void {
+    this.localInFlight -= 1;
+    if (this.localInFlight === 0) this.drained?.();
+  }
+
+  /**
+   * Processes an order this replica just accepted with its order.received claimed, from what the
+   * request had in memory (no read): the fast path of docs/intake-api.md. Never throws; on a
+   * failure the claim runs out and the broker path processes the order.
+   */
+  processAccepted(order: AcceptedOrder & { localClaim: NonNullable<AcceptedOrder['localClaim']> }, account: IntakeAccount): void {
+    const row: IntakeOrderRow = {
+      restaurant_id: order.restaurantId,
+      order_id: order.orderId,
+      yemek_kurye_order_id: order.yemekKuryeOrderId,
+      payload_hash: order.payloadHash,
+      payload: order.payload,
+      state: 'ACCEPTED',
+      attempt: 1,
+      received_at: order.receivedAt,
+      processed_at: null,
+      failed_at: null,
+      failure_reason: null,
+      order_number: null,
+      delivery_latitude: null,
+      delivery_longitude: null,
+      coordinates_source: null,
+    };
+    const headers: Record<string, string> = order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {};
+    this.complete({ row, account }, headers, order.localClaim.receivedEventId)
+      .catch((error) =>
+        this.logger.warn(
+          { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },
+          'order processing in the accepting process failed; the broker path takes the order when its claim runs out',
+        ),
+      )
+      .finally(() => this.releaseLocal());
   }
 
   async process(message: IncomingMessage): Promise<void> {
@@ -56,14 +128,7 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
       found = await this.orders.loadForProcessing(yemekKuryeOrderId);
       // Processed or failed already, or replaced by a retry with a new id: nothing to do.
       if (!found || found.row.state !== 'ACCEPTED') return;
-      const refusal = refusalOf(found.account);
-      if (refusal) {
-        this.logger.warn({ yemekKuryeOrderId, restaurantId: found.row.restaurant_id, refusal }, 'order cannot be processed; order FAILED');
-        await this.orders.completeProcessing(failure(found.row, found.account, refusal, headers));
-        return;
-      }
-      const coordinates = await this.coordinatesFor(found.row);
-      await this.orders.completeProcessing(success(found.row, found.account!, coordinates, headers));
+      await this.complete(found, headers);
     } catch (error) {
       // Redelivered with backoff until the queue's last delivery; that one ends the order FAILED
       // rather than leaving it ACCEPTED in a dead-letter queue.
@@ -71,6 +136,19 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
       this.logger.error({ err: error, yemekKuryeOrderId, deliveryCount: message.deliveryCount }, 'order processing failed on its last delivery; order FAILED');
       await this.orders.completeProcessing(failure(found.row, found.account, UNEXPECTED_FAILURE, headers));
     }
+  }
+
+  /** Geocodes if needed, then ends the ACCEPTED order PROCESSED (or FAILED when it cannot be processed) with its event. */
+  private async complete(found: OrderToProcess, headers: Record<string, string>, receivedEventId?: string): Promise<void> {
+    const refusal = refusalOf(found.account);
+    if (refusal) {
+      this.logger.warn({ yemekKuryeOrderId: found.row.yemek_kurye_order_id, restaurantId: found.row.restaurant_id, refusal }, 'order cannot be processed; order FAILED');
+      if (await this.orders.completeProcessing({ ...failure(found.row, found.account, refusal, headers), receivedEventId })) this.relay.nudge();
+      return;
+    }
+    const coordinates = await this.coordinatesFor(found.row);
+    // Its event is committed: publish it now rather than at the relay's next poll.
+    if (await this.orders.completeProcessing({ ...success(found.row, found.account!, coordinates, headers), receivedEventId })) this.relay.nudge();
   }
 
   /** Re-publishes order.received for orders stuck in ACCEPTED; returns how many. */

@@ -10,6 +10,7 @@ import { OrderStatusDto } from './dto/order-status.dto';
 import { payloadHash } from './canonical-json';
 import { acceptedBody, AcceptedOrderBody, IntakeOrderRow } from './intake-order';
 import { requireOrderIdentity, validateOrder } from './order-validation';
+import { OrderProcessingService } from './order-processing.service';
 import { AcceptedOrder, OrdersRepository, StatusHistoryRow } from './orders.repository';
 
 export interface AcceptResult {
@@ -27,6 +28,7 @@ export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly relay: OutboxRelay,
+    private readonly processing: OrderProcessingService,
   ) {}
 
   async accept(caller: IntakeCaller, body: Record<string, unknown>): Promise<AcceptResult> {
@@ -51,7 +53,21 @@ export class OrdersService {
         receivedAt: new Date(),
         correlationId: currentCorrelationId(),
       };
-      if (await this.orders.insertAccepted(order)) return this.accepted(order);
+      // A new order is processed here right after its commit when there is room (the fast path),
+      // its order.received written claimed; otherwise, and for a FAILED order accepted again, via the broker.
+      const leaseMs = this.processing.reserveLocal();
+      if (leaseMs !== undefined) order.localClaim = { receivedEventId: randomUUID(), leaseMs };
+      let inserted = false;
+      try {
+        inserted = await this.orders.insertAccepted(order);
+      } finally {
+        if (order.localClaim && !inserted) this.processing.releaseLocal();
+      }
+      if (inserted) {
+        if (order.localClaim) this.processing.processAccepted({ ...order, localClaim: order.localClaim }, caller.account);
+        return this.accepted(order);
+      }
+      delete order.localClaim;
       const existing = await this.orders.find(restaurantId, orderId);
       if (!existing) continue;
       if (existing.state === 'FAILED') {
@@ -74,7 +90,8 @@ export class OrdersService {
   }
 
   private accepted(order: AcceptedOrder): AcceptResult {
-    this.relay.nudge();
+    // A claimed order.received is not the relay's to send (unless the claim runs out).
+    if (!order.localClaim) this.relay.nudge();
     return {
       body: acceptedBody({ order_id: order.orderId, yemek_kurye_order_id: order.yemekKuryeOrderId, received_at: order.receivedAt }),
       replayed: false,
