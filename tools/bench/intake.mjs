@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import {
   BROKER_URL,
   build,
+  commitCount,
   cpuMs,
   cpuProfArgs,
   createDatabase,
@@ -137,6 +138,9 @@ async function startIntake(logFile) {
   };
   const child = startChild('intake-api', 'dist/apps/intake-api/src/main.js', env, logFile, cpuProfArgs(settings.cpuProf));
   const db = new Client({ connectionString: database.url });
+  // PostgreSQL transactions (each statement outside a transaction is one) per stored order, from the
+  // start to the end of the drain: a count of round trips, whatever else the machine is doing.
+  let commitsAtStart = 0;
   const cleanup = async () => {
     await db.end().catch(() => undefined);
     await stopChild(child);
@@ -146,6 +150,7 @@ async function startIntake(logFile) {
   try {
     await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 60_000, child);
     await db.connect();
+    commitsAtStart = await commitCount(db);
   } catch (error) {
     await cleanup();
     throw error;
@@ -233,6 +238,7 @@ async function startIntake(logFile) {
       await sleep(250);
     }
     const drainSeconds = (Date.now() - drainStarted) / 1000;
+    const commits = (await commitCount(db)) - commitsAtStart;
     const [{ processed, created, local }] = (
       await db.query(
         `SELECT (SELECT count(*)::int FROM intake.orders WHERE state = 'PROCESSED') AS processed,
@@ -252,6 +258,7 @@ async function startIntake(logFile) {
       processed,
       orderCreatedEvents: created,
       processedLocally: local,
+      transactionsPerOrder: Math.round((commits / Math.max(1, stored.size)) * 100) / 100,
       drainSeconds,
       peakRssMiB: peakRssMiB(child.pid),
       refused,
@@ -326,7 +333,7 @@ async function main() {
   );
   console.log(
     `processing: ${check.processed} processed (${check.orderCreatedEvents} order.created; ${check.processedLocally} in the accepting process, the rest through the broker), ${check.pendingAfterDrain} still pending, ` +
-      `drained ${check.drainSeconds.toFixed(1)} s after the load stopped`,
+      `drained ${check.drainSeconds.toFixed(1)} s after the load stopped; ${check.transactionsPerOrder} PostgreSQL transactions per stored order (the bench's own queries included)`,
   );
   if (Object.keys(check.refused).length > 0) console.log(`non-202 answers: ${JSON.stringify(check.refused)}`);
   if (settings.json) console.log(JSON.stringify({ settings, machine: { cores: os.cpus().length, node: process.version }, baseline: b, intake: i, check, ratio, pass }));
