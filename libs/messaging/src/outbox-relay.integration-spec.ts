@@ -204,6 +204,40 @@ describe('OutboxRelay: lease, one claim and one mark per batch, no transaction h
     expect(ids.every((id) => sent.get(id)!.published && !sent.get(id)!.claimed && sent.get(id)!.attempts === 2)).toBe(true);
   });
 
+  it('releases only what it still holds: a publish that failed after its lease ran out leaves the next relay\'s lease alone', async () => {
+    const broker = new InProcessBroker();
+    const consumer = await recordingConsumer(broker);
+    const [id] = await insertRows(dataSource, [{}]);
+    // Relay A's publish hangs past its short lease (as on a blocked broker connection), then fails.
+    let fail!: (error: Error) => void;
+    const hanging = { publish: () => new Promise<void>((_resolve, reject) => (fail = reject)) } as unknown as InProcessTransport;
+    const a = new OutboxRelay(dataSource, hanging, silentLogger, { pollMs: 20, leaseMs: 100 });
+    const aBatch = a.relayBatch();
+    await waitFor('A claimed the row', async () => (await rowsById(dataSource)).get(id)!.claimed);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    // Relay B claims it after A's lease ran out, and its publish is still waiting for the consumer.
+    consumer.hold();
+    const b = relayOn(broker);
+    let bBatch: Promise<number> | undefined;
+    try {
+      bBatch = b.relayBatch();
+      await waitFor('B published to the consumer', () => consumer.seen.length === 1);
+      fail(new Error('A gave up'));
+      await expect(aBatch).rejects.toThrow('A gave up');
+      // A's release did not touch B's lease: a third relay finds nothing to send.
+      const row = (await rowsById(dataSource)).get(id)!;
+      expect(row).toMatchObject({ claimed: true, published: false, attempts: 0, last_error: null });
+      expect(row.lease_ms!).toBeGreaterThan(b.leaseMs - 5_000);
+      expect(await relayOn(broker).relayBatch()).toBe(0);
+    } finally {
+      consumer.release();
+    }
+    expect(await bBatch).toBe(1);
+    expect(consumer.seen).toEqual([id]);
+    expect((await rowsById(dataSource)).get(id)).toMatchObject({ published: true, claimed: false, attempts: 1 });
+  });
+
   it('retries a failed batch from its loop after the backoff, well before the lease would end', async () => {
     const broker = new InProcessBroker();
     const ids = await insertRows(dataSource, [{}, {}]);

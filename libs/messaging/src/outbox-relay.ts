@@ -24,6 +24,8 @@ interface OutboxRow {
   payload: unknown;
   headers: Record<string, string>;
   created_at: Date;
+  /** claimed_until as PostgreSQL wrote it (text: microseconds kept). */
+  lease: string;
 }
 
 /**
@@ -89,12 +91,15 @@ export class OutboxRelay {
             SELECT id FROM outbox_messages
              WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
              ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-          RETURNING id, routing_key, payload, headers, created_at)
+          RETURNING id, routing_key, payload, headers, created_at, claimed_until::text AS lease)
        SELECT * FROM claimed ORDER BY created_at, id`,
       [this.leaseMs, this.options.batchSize ?? 200],
     );
     if (rows.length === 0) return 0;
     const ids = rows.map((row) => row.id);
+    // The lease's end, as text to keep its microseconds: one value for the whole batch, and the
+    // token that says the rows are still this batch's when it releases them.
+    const lease = rows[0].lease;
     const messages: OutgoingMessage[] = rows.map((row) => ({
       messageId: row.id,
       routingKey: row.routing_key,
@@ -106,12 +111,15 @@ export class OutboxRelay {
     try {
       await this.transport.publish(messages);
     } catch (error) {
-      // Released now rather than when the lease runs out: the next batch retries them after the backoff.
+      // Released now rather than when the lease runs out: the next batch retries them after the
+      // backoff. Only rows still under this batch's lease: after a publish that outlasted it, another
+      // relay may hold them now, and clearing its lease would let a third one publish them again.
       await this.dataSource
-        .query('UPDATE outbox_messages SET claimed_until = NULL, attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [
-          ids,
-          String((error as Error)?.message ?? error).slice(0, 500),
-        ])
+        .query(
+          `UPDATE outbox_messages SET claimed_until = NULL, attempts = attempts + 1, last_error = $2
+            WHERE id = ANY($1::uuid[]) AND published_at IS NULL AND claimed_until = $3::timestamptz`,
+          [ids, String((error as Error)?.message ?? error).slice(0, 500), lease],
+        )
         .catch((releaseError) => this.logger.warn({ err: releaseError, rows: ids.length }, 'could not release outbox rows; they are retried when their lease ends'));
       throw error;
     }
