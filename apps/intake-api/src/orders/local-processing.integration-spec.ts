@@ -3,6 +3,7 @@ import { AddressInfo } from 'node:net';
 import { RoutingKey } from '@courier/contracts';
 import { waitFor } from '@courier/testing';
 import { IntakeTestApp, keyHeader, startIntakeApp, TestAccount, validOrder } from '../../test/harness';
+import { OrderProcessingService } from './order-processing.service';
 
 const ORDER = '/webhook/third-party/order';
 const LEASE_MS = 1_500;
@@ -35,7 +36,7 @@ describe('order processing in the accepting process (fast path)', () => {
   beforeAll(async () => {
     geocoder = await slowGeocoder(800);
     t = await startIntakeApp({
-      env: { GEOCODER_URL: geocoder.url, GEOCODER_TIMEOUT_MS: '3000', INTAKE_LOCAL_PROCESSING_LIMIT: '2', INTAKE_LOCAL_PROCESSING_LEASE_MS: String(LEASE_MS) },
+      env: { GEOCODER_URL: geocoder.url, GEOCODER_TIMEOUT_MS: '1200', INTAKE_LOCAL_PROCESSING_LIMIT: '2', INTAKE_LOCAL_PROCESSING_LEASE_MS: String(LEASE_MS) },
     });
     account = await t.createAccount();
   });
@@ -138,8 +139,30 @@ describe('order processing in the accepting process (fast path)', () => {
     }
   });
 
+  it('gives every reservation back: replays, 409s and concurrent duplicates leave nothing reserved', async () => {
+    const processing = t.app.get(OrderProcessingService);
+    const order = validOrder(account.restaurantId, { deliveryLatitude: 41, deliveryLongitude: 29 });
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => post(order)),
+      ...Array.from({ length: 4 }, () => post({ ...order, customerName: 'Someone Else' })),
+    ]);
+    expect(answers.filter((answer) => answer.status === 202)).toHaveLength(6);
+    expect(answers.filter((answer) => answer.status === 409)).toHaveLength(4);
+    expect((await processed(order.orderId)).state).toBe('PROCESSED');
+    await waitFor('every reservation given back', () => processing.inLocalProcessing === 0);
+    // The limit (2) still admits two orders into the fast path at once.
+    const next = Array.from({ length: 2 }, () => validOrder(account.restaurantId, { deliveryLatitude: 41, deliveryLongitude: 29 }));
+    await Promise.all(next.map((one) => post(one)));
+    for (const one of next) expect((await processed(one.orderId)).state).toBe('PROCESSED');
+    expect((await Promise.all(next.map((one) => receivedEvent(one.orderId)))).map((event) => event.attempts)).toEqual([0, 0]);
+  });
+
   it('on shutdown waits for the orders in local processing', async () => {
-    const other = await startIntakeApp({ database: t.database, recordOtherQueues: false, env: { GEOCODER_URL: geocoder.url, GEOCODER_TIMEOUT_MS: '3000', INTAKE_LOCAL_PROCESSING_LEASE_MS: '60000' } });
+    const other = await startIntakeApp({
+      database: t.database,
+      recordOtherQueues: false,
+      env: { GEOCODER_URL: geocoder.url, GEOCODER_TIMEOUT_MS: '3000', INTAKE_LOCAL_PROCESSING_LEASE_MS: '60000', SHUTDOWN_GRACE_MS: '5000' },
+    });
     let closed = false;
     try {
       const order = validOrder(account.restaurantId, { deliveryLatitude: undefined, deliveryLongitude: undefined });

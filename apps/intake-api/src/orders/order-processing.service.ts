@@ -1,8 +1,8 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { OrderCanceledEvent, OrderCreatedEvent, RoutingKey } from '@courier/contracts';
 import { PROCESSING_FAILURE_CANCELLATION } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, IncomingMessage, OutboxRelay } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, IncomingMessage, Messaging, OutboxRelay } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Coordinates, Geocoder } from '../geocoding/geocoder';
 import { CoordinatesSource, IntakeOrderRow } from './intake-order';
@@ -14,8 +14,6 @@ import { AcceptedOrder, OrdersRepository, OrderToProcess, ProcessingOutcome } fr
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
-/** On shutdown, how long to wait for orders in local processing (after it their claims run out and the broker path takes them). */
-const LOCAL_DRAIN_MS = 5_000;
 const THIRD_PARTY = 'THIRD_PARTY';
 
 /** The reason order.canceled carries: it reaches the customer, so it names no internals. */
@@ -31,7 +29,7 @@ type LocatedCoordinates = Coordinates & { source: CoordinatesSource };
  * (a redelivery or the sweeper's re-publication alike), so no inbox table is needed.
  */
 @Injectable()
-export class OrderProcessingService implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export class OrderProcessingService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OrderProcessing');
   private sweepTimer?: NodeJS.Timeout;
   /** Orders taken into local processing (reserved before their insert) and not finished yet. */
@@ -44,28 +42,31 @@ export class OrderProcessingService implements OnApplicationBootstrap, BeforeApp
     private readonly orders: OrdersRepository,
     private readonly geocoder: Geocoder,
     private readonly config: IntakeConfig,
-  ) {}
+    messaging: Messaging,
+  ) {
+    // Orders in local processing are in-flight work like a consumer's: drained within SHUTDOWN_GRACE_MS.
+    messaging.onShutdownDrain(() => this.drainLocal());
+  }
 
   onApplicationBootstrap(): void {
     this.sweepTimer = setInterval(() => void this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed')), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
-  /** Takes no more orders into local processing and waits (bounded) for those in progress. */
-  async beforeApplicationShutdown(): Promise<void> {
+  /**
+   * Takes no more orders into local processing and resolves when those in progress are done (the
+   * messaging module bounds the wait by SHUTDOWN_GRACE_MS; what is left then goes through the broker
+   * when its claim runs out).
+   */
+  private drainLocal(): Promise<void> {
     this.stopping = true;
-    if (this.localInFlight === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      new Promise<void>((resolve) => (this.drained = resolve)),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, LOCAL_DRAIN_MS))),
-    ]);
-    clearTimeout(timer);
-    if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopping with orders in local processing; the broker path takes them when their claims run out');
+    if (this.localInFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.drained = resolve));
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.sweepTimer);
+    if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopped with orders in local processing; the broker path takes them when their claims run out');
   }
 
   /**
@@ -77,6 +78,11 @@ export class OrderProcessingService implements OnApplicationBootstrap, BeforeApp
     if (this.stopping || this.localInFlight >= this.config.INTAKE_LOCAL_PROCESSING_LIMIT) return undefined;
     this.localInFlight += 1;
     return this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS;
+  }
+
+  /** Orders reserved for or in local processing now (0 when idle: every reservation ends). */
+  get inLocalProcessing(): number {
+    return this.localInFlight;
   }
 
   /** Gives back a reservation whose order was not inserted with its claim. */
