@@ -139,6 +139,40 @@ describe('order processing in the accepting process (fast path)', () => {
     }
   });
 
+  it('a fast path that outlasts its claim races the broker path: one outcome, one order.created', async () => {
+    const order = validOrder(account.restaurantId, { deliveryLatitude: 41, deliveryLongitude: 29 });
+    // The fast path's state move is slow (a trigger sleeps past the claim, once, holding the row
+    // lock): the relay sends order.received meanwhile and the consumer tries the same move.
+    await t.sql(`CREATE TABLE IF NOT EXISTS slow_moves (order_id text PRIMARY KEY)`);
+    await t.sql(`INSERT INTO slow_moves VALUES ($1)`, [order.orderId]);
+    await t.sql(`
+      CREATE OR REPLACE FUNCTION slow_move() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.state <> OLD.state AND EXISTS (SELECT 1 FROM slow_moves WHERE order_id = NEW.order_id) THEN
+          DELETE FROM slow_moves WHERE order_id = NEW.order_id;
+          PERFORM pg_sleep(${(LEASE_MS + 1_000) / 1000});
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.sql(`CREATE OR REPLACE TRIGGER slow_move BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION slow_move()`);
+    try {
+      const accepted = await post(order);
+      expect(accepted.status).toBe(202);
+      // (With the in-process broker a publish is confirmed when its handler is done, so the relay
+      // marks the row only once the consumer's move, waiting on the row lock, has found the order
+      // PROCESSED and changed nothing.)
+      await waitFor('order.received sent by the relay once the claim ran out', async () => (await receivedEvent(order.orderId)).attempts === 1);
+      expect((await processed(order.orderId)).state).toBe('PROCESSED');
+      await waitFor('order.created', () => created(accepted.body.yemekKuryeOrderId).length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(created(accepted.body.yemekKuryeOrderId)).toHaveLength(1);
+      const events = await t.sql(`SELECT count(*)::int AS n FROM outbox_messages WHERE routing_key = 'order.created' AND payload->>'orderId' = $1`, [order.orderId]);
+      expect(events[0].n).toBe(1);
+    } finally {
+      await t.sql('DROP TRIGGER IF EXISTS slow_move ON orders');
+    }
+  });
+
   it('gives every reservation back: replays, 409s and concurrent duplicates leave nothing reserved', async () => {
     const processing = t.app.get(OrderProcessingService);
     const order = validOrder(account.restaurantId, { deliveryLatitude: 41, deliveryLongitude: 29 });
