@@ -6,7 +6,8 @@ import { IntakeTestApp, keyHeader, startIntakeApp, TestAccount, validOrder } fro
 import { OrderProcessingService } from './order-processing.service';
 
 const ORDER = '/webhook/third-party/order';
-const LEASE_MS = 1_500;
+// Long enough that a loaded CI machine does not run the fast path past it by accident.
+const LEASE_MS = 3_000;
 
 /** A Nominatim-compatible geocoder that answers after `delayMs`, to keep orders in local processing for a while. */
 async function slowGeocoder(delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
@@ -150,7 +151,7 @@ describe('order processing in the accepting process (fast path)', () => {
       BEGIN
         IF NEW.state <> OLD.state AND EXISTS (SELECT 1 FROM slow_moves WHERE order_id = NEW.order_id) THEN
           DELETE FROM slow_moves WHERE order_id = NEW.order_id;
-          PERFORM pg_sleep(${(LEASE_MS + 1_000) / 1000});
+          PERFORM pg_sleep(${(LEASE_MS + 3_000) / 1000});
         END IF;
         RETURN NEW;
       END $$`);
