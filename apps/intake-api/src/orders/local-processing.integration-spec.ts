@@ -54,6 +54,25 @@ describe('order processing in the accepting process (fast path)', () => {
   const created = (yemekKuryeOrderId: string) =>
     t.delivered.filter((message) => message.routingKey === RoutingKey.OrderCreated && (message.payload as any).yemekKuryeOrderId === yemekKuryeOrderId);
 
+  /**
+   * A real fault in the processing statement: a trigger runs `action` (PL/pgSQL) when the state of
+   * an order listed in table `list` moves. Returns what removes the trigger.
+   */
+  const onStateMove = async (list: string, orderId: string, action: string) => {
+    await t.sql(`CREATE TABLE IF NOT EXISTS ${list} (order_id text PRIMARY KEY)`);
+    await t.sql(`INSERT INTO ${list} VALUES ($1)`, [orderId]);
+    await t.sql(`
+      CREATE OR REPLACE FUNCTION ${list}_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.state <> OLD.state AND EXISTS (SELECT 1 FROM ${list} WHERE order_id = NEW.order_id) THEN
+          ${action}
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await t.sql(`CREATE OR REPLACE TRIGGER ${list}_fault BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION ${list}_fault()`);
+    return () => t.sql(`DROP TRIGGER IF EXISTS ${list}_fault ON orders`);
+  };
+
   it('processes a new order without the broker: PROCESSED, one order.created, its order.received claimed then marked done, never sent', async () => {
     const order = validOrder(account.restaurantId, { deliveryLatitude: 40.98, deliveryLongitude: 29.05 });
     const accepted = await post(order);
@@ -104,19 +123,9 @@ describe('order processing in the accepting process (fast path)', () => {
 
   it('leaves a failed fast path to the broker when its claim runs out: processed once, after the claim', async () => {
     const order = validOrder(account.restaurantId, { deliveryLatitude: 41, deliveryLongitude: 29 });
-    // A real failure of the processing statement: a trigger refuses every state move of this order
-    // while it is listed in refused_moves; the test lifts it once the fast path has failed.
-    await t.sql(`CREATE TABLE IF NOT EXISTS refused_moves (order_id text PRIMARY KEY)`);
-    await t.sql(`INSERT INTO refused_moves VALUES ($1)`, [order.orderId]);
-    await t.sql(`
-      CREATE OR REPLACE FUNCTION refuse_moves() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.state <> OLD.state AND EXISTS (SELECT 1 FROM refused_moves WHERE order_id = NEW.order_id) THEN
-          RAISE EXCEPTION 'state move refused for the test';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    await t.sql(`CREATE OR REPLACE TRIGGER refuse_moves BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION refuse_moves()`);
+    // A real failure of the processing statement: every state move of this order is refused while
+    // it is listed in refused_moves; the test lifts it once the fast path has failed.
+    const dropTrigger = await onStateMove('refused_moves', order.orderId, `RAISE EXCEPTION 'state move refused for the test';`);
     try {
       const started = Date.now();
       const accepted = await post(order);
@@ -136,26 +145,15 @@ describe('order processing in the accepting process (fast path)', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(created(accepted.body.yemekKuryeOrderId)).toHaveLength(1);
     } finally {
-      await t.sql('DROP TRIGGER IF EXISTS refuse_moves ON orders');
+      await dropTrigger();
     }
   });
 
   it('a fast path that outlasts its claim races the broker path: one outcome, one order.created', async () => {
     const order = validOrder(account.restaurantId, { deliveryLatitude: 41, deliveryLongitude: 29 });
-    // The fast path's state move is slow (a trigger sleeps past the claim, once, holding the row
-    // lock): the relay sends order.received meanwhile and the consumer tries the same move.
-    await t.sql(`CREATE TABLE IF NOT EXISTS slow_moves (order_id text PRIMARY KEY)`);
-    await t.sql(`INSERT INTO slow_moves VALUES ($1)`, [order.orderId]);
-    await t.sql(`
-      CREATE OR REPLACE FUNCTION slow_move() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.state <> OLD.state AND EXISTS (SELECT 1 FROM slow_moves WHERE order_id = NEW.order_id) THEN
-          DELETE FROM slow_moves WHERE order_id = NEW.order_id;
-          PERFORM pg_sleep(${(LEASE_MS + 3_000) / 1000});
-        END IF;
-        RETURN NEW;
-      END $$`);
-    await t.sql(`CREATE OR REPLACE TRIGGER slow_move BEFORE UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION slow_move()`);
+    // The fast path's state move is slow (it sleeps past the claim, once, holding the row lock):
+    // the relay sends order.received meanwhile and the consumer tries the same move.
+    const dropTrigger = await onStateMove('slow_moves', order.orderId, `DELETE FROM slow_moves WHERE order_id = NEW.order_id; PERFORM pg_sleep(${(LEASE_MS + 3_000) / 1000});`);
     try {
       const accepted = await post(order);
       expect(accepted.status).toBe(202);
@@ -170,7 +168,7 @@ describe('order processing in the accepting process (fast path)', () => {
       const events = await t.sql(`SELECT count(*)::int AS n FROM outbox_messages WHERE routing_key = 'order.created' AND payload->>'orderId' = $1`, [order.orderId]);
       expect(events[0].n).toBe(1);
     } finally {
-      await t.sql('DROP TRIGGER IF EXISTS slow_move ON orders');
+      await dropTrigger();
     }
   });
 

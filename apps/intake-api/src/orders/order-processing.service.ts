@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { OrderCanceledEvent, OrderCreatedEvent, RoutingKey } from '@courier/contracts';
 import { PROCESSING_FAILURE_CANCELLATION } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
@@ -9,7 +10,7 @@ import { CoordinatesSource, IntakeOrderRow } from './intake-order';
 import { orderDetails, senderCoordinates } from './order-details';
 import { isOrderReceivedEvent } from './order-received.event';
 import { IntakeConfig } from '../app/intake-api.config';
-import { AcceptedOrder, OrdersRepository, OrderToProcess, ProcessingOutcome } from './orders.repository';
+import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess, ProcessingOutcome } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
@@ -70,14 +71,14 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
   }
 
   /**
-   * Reserves a place in local processing for an order about to be inserted: the lease its
-   * order.received is written claimed for, or undefined when the fast path is off or full (the
-   * order then goes through the broker). Each reservation ends with `processAccepted` or `release`.
+   * Reserves a place in local processing for an order about to be inserted: the claim its
+   * order.received is written with, or undefined when the fast path is off or full (the order then
+   * goes through the broker). Each reservation ends with `processAccepted` or `releaseLocal`.
    */
-  reserveLocal(): number | undefined {
+  reserveLocal(): LocalClaim | undefined {
     if (this.stopping || this.localInFlight >= this.config.INTAKE_LOCAL_PROCESSING_LIMIT) return undefined;
     this.localInFlight += 1;
-    return this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS;
+    return { receivedEventId: randomUUID(), leaseMs: this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS };
   }
 
   /** Orders reserved for or in local processing now (0 when idle: every reservation ends). */
@@ -96,7 +97,7 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
    * request had in memory (no read): the fast path of docs/intake-api.md. Never throws; on a
    * failure the claim runs out and the broker path processes the order.
    */
-  processAccepted(order: AcceptedOrder & { localClaim: NonNullable<AcceptedOrder['localClaim']> }, account: IntakeAccount): void {
+  processAccepted(order: AcceptedOrder, claim: LocalClaim, account: IntakeAccount): void {
     const row: IntakeOrderRow = {
       restaurant_id: order.restaurantId,
       order_id: order.orderId,
@@ -114,8 +115,7 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
       delivery_longitude: null,
       coordinates_source: null,
     };
-    const headers: Record<string, string> = order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {};
-    this.complete({ row, account }, headers, order.localClaim.receivedEventId)
+    this.complete({ row, account }, eventHeaders(order), claim.receivedEventId)
       .catch((error) =>
         this.logger.warn(
           { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },

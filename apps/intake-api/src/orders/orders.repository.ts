@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
 import { CORRELATION_HEADER } from '@courier/logging';
@@ -17,11 +16,14 @@ export interface AcceptedOrder {
   receivedAt: Date;
   /** The request's correlation id, carried into the event's headers. */
   correlationId?: string;
-  /**
-   * Set when this replica processes the order itself: its order.received row is written claimed
-   * for this long (the relay's lease), under the id `receivedEventId`.
-   */
-  localClaim?: { receivedEventId: string; leaseMs: number };
+  /** Set when this replica processes the order itself (see LocalClaim). */
+  localClaim?: LocalClaim;
+}
+
+/** An order.received written claimed for `leaseMs` (the relay's lease), under the id `receivedEventId`. */
+export interface LocalClaim {
+  receivedEventId: string;
+  leaseMs: number;
 }
 
 /** How an order's processing ended, with the event that says so. */
@@ -62,8 +64,8 @@ const ORDER_COLUMNS = `restaurant_id, order_id, yemek_kurye_order_id, payload_ha
  */
 const ORDER_RECEIVED_PAYLOAD = `jsonb_build_object('yemekKuryeOrderId', yemek_kurye_order_id, 'restaurantId', restaurant_id, 'orderId', order_id)`;
 
-/** Outbox headers of an accepted order's event: its request's correlation id. */
-function eventHeaders(order: AcceptedOrder): Record<string, string> {
+/** Outbox headers of an accepted order's events: its request's correlation id. */
+export function eventHeaders(order: AcceptedOrder): Record<string, string> {
   return order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {};
 }
 
@@ -195,7 +197,7 @@ export class OrdersRepository {
       received_at: order.receivedAt.toISOString(),
       // The flush runs in one request's async context: each order carries its own correlation id.
       headers: eventHeaders(order),
-      event_id: order.localClaim?.receivedEventId ?? randomUUID(),
+      event_id: order.localClaim?.receivedEventId ?? null,
       claim_ms: order.localClaim?.leaseMs ?? null,
     }));
     const inserted: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
@@ -212,7 +214,7 @@ export class OrdersRepository {
        ), event AS (
          -- Claimed (the relay's lease) when the accepting process processes the order itself.
          INSERT INTO outbox_messages (id, routing_key, payload, headers, claimed_until)
-         SELECT incoming.event_id, $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers,
+         SELECT coalesce(incoming.event_id, gen_random_uuid()), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers,
                 now() + incoming.claim_ms * interval '1 millisecond'
            FROM changed JOIN incoming USING (yemek_kurye_order_id)
        )

@@ -4,6 +4,7 @@ import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { currentCorrelationId } from '@courier/logging';
 import { OutboxRelay } from '@courier/messaging';
+import { IntakeAccount } from '../accounts/intake-account';
 import { IntakeCaller } from '../accounts/intake-auth.guard';
 import { ORDER_LIMITS } from './dto/third-party-order.dto';
 import { OrderStatusDto } from './dto/order-status.dto';
@@ -53,25 +54,15 @@ export class OrdersService {
         receivedAt: new Date(),
         correlationId: currentCorrelationId(),
       };
-      // A new order is processed here right after its commit when there is room (the fast path),
-      // its order.received written claimed; otherwise, and for a FAILED order accepted again, via the broker.
-      const leaseMs = this.processing.reserveLocal();
-      if (leaseMs !== undefined) order.localClaim = { receivedEventId: randomUUID(), leaseMs };
-      let inserted = false;
-      try {
-        inserted = await this.orders.insertAccepted(order);
-      } finally {
-        if (order.localClaim && !inserted) this.processing.releaseLocal();
-      }
-      if (inserted) {
-        if (order.localClaim) this.processing.processAccepted({ ...order, localClaim: order.localClaim }, caller.account);
-        return this.accepted(order);
-      }
-      delete order.localClaim;
+      if (await this.insertNew(order, caller.account)) return this.accepted(order);
       const existing = await this.orders.find(restaurantId, orderId);
       if (!existing) continue;
       if (existing.state === 'FAILED') {
-        if (await this.orders.acceptFailedAgain(order)) return this.accepted(order);
+        // Accepted again through the broker: its order.received goes out with the relay.
+        if (await this.orders.acceptFailedAgain(order)) {
+          this.relay.nudge();
+          return this.accepted(order);
+        }
         continue; // another request retried it first: read it again
       }
       if (existing.payload_hash === hash) return { body: acceptedBody(existing), replayed: true };
@@ -89,9 +80,25 @@ export class OrdersService {
     return orderStatusView(row, changes);
   }
 
+  /**
+   * Inserts a new order; false when its orderId is taken. With room in local processing (the fast
+   * path) its order.received is written claimed and the order is processed here right after the
+   * commit; otherwise the relay is woken to send order.received to the broker.
+   */
+  private async insertNew(order: AcceptedOrder, account: IntakeAccount): Promise<boolean> {
+    const claim = this.processing.reserveLocal();
+    let inserted = false;
+    try {
+      inserted = await this.orders.insertAccepted({ ...order, localClaim: claim });
+    } finally {
+      if (claim && !inserted) this.processing.releaseLocal();
+    }
+    if (inserted && claim) this.processing.processAccepted(order, claim, account);
+    else if (inserted) this.relay.nudge();
+    return inserted;
+  }
+
   private accepted(order: AcceptedOrder): AcceptResult {
-    // A claimed order.received is not the relay's to send (unless the claim runs out).
-    if (!order.localClaim) this.relay.nudge();
     return {
       body: acceptedBody({ order_id: order.orderId, yemek_kurye_order_id: order.yemekKuryeOrderId, received_at: order.receivedAt }),
       replayed: false,
