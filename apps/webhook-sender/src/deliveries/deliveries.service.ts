@@ -97,20 +97,25 @@ export class DeliveriesService {
   async redeliver(restaurantId: string, id: string): Promise<DeliveryDto> {
     if (!UUID.test(id)) throw deliveryNotFound();
     const now = new Date();
-    const updated: unknown[] = await this.dataSource.query(
-      `WITH redelivered AS (
-         UPDATE webhook_deliveries SET status = 'pending', cycle = cycle + 1, cycle_started_at = $3, cycle_failures = 0, next_attempt_at = $3, updated_at = now()
-          WHERE id = $1 AND restaurant_id = $2 RETURNING id, url
-       )
-       -- An attempt in flight keeps its lease; its result then finds the cycle moved on and leaves the row due now.
-       INSERT INTO webhook_delivery_queue (delivery_id, host, due_at) SELECT id, coalesce(${hostKeySql('url')}, ''), $3 FROM redelivered
-       ON CONFLICT (delivery_id) DO UPDATE SET due_at = EXCLUDED.due_at
-       RETURNING delivery_id`,
-      [id, restaurantId, now],
-    );
-    if (updated.length === 0) throw deliveryNotFound();
+    // The answer is read in the redelivery's own transaction: the pump cannot see the queued row
+    // before the commit, so the answer is the state the redelivery made (pending), never a later one.
+    const redelivered = await this.dataSource.transaction(async (manager) => {
+      const updated: unknown[] = await manager.query(
+        `WITH redelivered AS (
+           UPDATE webhook_deliveries SET status = 'pending', cycle = cycle + 1, cycle_started_at = $3, cycle_failures = 0, next_attempt_at = $3, updated_at = now()
+            WHERE id = $1 AND restaurant_id = $2 RETURNING id, url
+         )
+         -- An attempt in flight keeps its lease; its result then finds the cycle moved on and leaves the row due now.
+         INSERT INTO webhook_delivery_queue (delivery_id, host, due_at) SELECT id, coalesce(${hostKeySql('url')}, ''), $3 FROM redelivered
+         ON CONFLICT (delivery_id) DO UPDATE SET due_at = EXCLUDED.due_at
+         RETURNING delivery_id`,
+        [id, restaurantId, now],
+      );
+      return updated.length === 0 ? null : manager.getRepository(WebhookDeliveryEntity).findOne({ where: { id, restaurantId } });
+    });
+    if (!redelivered) throw deliveryNotFound();
     this.pump.nudge();
-    return deliveryView(await this.find(restaurantId, id));
+    return deliveryView(redelivered);
   }
 
   private async find(restaurantId: string, id: string): Promise<WebhookDeliveryEntity> {
