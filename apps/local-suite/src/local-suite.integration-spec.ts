@@ -45,9 +45,10 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
       LOCAL_PLATFORM_C_PORT: String(ports.platformC),
       LOCAL_PLATFORM_D_PORT: String(ports.platformD),
     };
-    for (const name of ['DATABASE_URL', 'RABBITMQ_URL', 'ADMIN_TOKEN', 'INTERNAL_API_KEYS', 'SECRETS_ENCRYPTION_KEYS']) delete env[name];
+    for (const name of ['DATABASE_URL', 'RABBITMQ_URL', 'ADMIN_TOKEN', 'INTERNAL_API_KEYS', 'SECRETS_ENCRYPTION_KEYS', 'LOG_LEVEL']) delete env[name];
     for (const name of Object.keys(env)) if (name.startsWith('PLATFORM_')) delete env[name];
-    const started = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own, as a shell gives `npm start`: Ctrl+C is sent to the whole group.
+    const started = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     started.stdout!.on('data', (chunk) => (output += chunk));
     started.stderr!.on('data', (chunk) => (output += chunk));
     return started;
@@ -91,6 +92,8 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     // The receiver is wired to the demo restaurant without any set-up.
     const config = await (await fetch(`http://127.0.0.1:${ports.receiver}/api/config`)).json();
     expect(JSON.stringify(config)).toContain(demo.restaurantId);
+    // LOG_LEVEL warn for every app, the receiver included: the banner is not scrolled away by info lines.
+    expect(output.split('\n').filter((line) => line.includes('"level":30'))).toEqual([]);
   }, 120_000);
 
   // The "Done when" of the reference receiver, against the real suite: open the dashboard, send a
@@ -222,4 +225,12 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     const { token } = await injectPlatformBOrder();
     await verifyReachesPlatformB(secondDemo, token);
   }, 180_000);
+
+  it('Ctrl+C (SIGINT to the whole process group, as a terminal sends it) stops the apps, then the database, with one line', async () => {
+    const before = output.length;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    expect(output.slice(before).split('\n').filter((line) => line.trim().length > 0)).toEqual(['SIGINT: stopping the suite...']);
+  }, 60_000);
 });

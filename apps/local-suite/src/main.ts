@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   if (!process.env.DATABASE_URL) {
     process.stdout.write(`Starting embedded PostgreSQL (data in ${path.join(settings.dataDir, 'pgdata')})...\n`);
     database = await startEmbeddedPostgres({ dataDir: path.join(settings.dataDir, 'pgdata'), port: settings.embeddedPostgresPort, databases: ['courier'] });
+    if (database.note) process.stdout.write(`Note: ${database.note}.\n`);
     process.env.DATABASE_URL = database.url('courier');
   }
   process.env.ADMIN_TOKEN = settings.secrets.adminToken;
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
     WEBHOOK_SECRET: demo.signingSecret,
     PORT: settings.receiverPort,
     LOCAL_DATA_DIR: settings.dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL,
   });
   apps.unshift(receiver);
   await receiver.listen(settings.receiverPort, '0.0.0.0');

