@@ -65,7 +65,8 @@ export class AmqpTransport implements MessageTransport {
   private stats?: { connection: ChannelModel; channel: Promise<Channel> };
 
   constructor(private readonly options: AmqpTransportOptions) {
-    this.log = options.logger.child({ component: 'amqp' });
+    // The messaging logger already binds `component`; a second one would repeat the key in every line.
+    this.log = options.logger.child({ transport: 'amqp' });
     this.names = topologyNames(options.namespace);
   }
 
