@@ -10,7 +10,7 @@ describe('AmqpTransport logging', () => {
     const transport = new AmqpTransport({ url: 'amqp://guest:guest@127.0.0.1:1', topology: [], connectionName: 'test', logger, reconnectMinMs: 10_000, reconnectMaxMs: 10_000 });
     transport.start();
     try {
-      const line = await waitFor('the connection failure line', () => captured.lines.find((entry) => entry.includes('broker connection failed')));
+      const line = await waitFor('the connection failure line', () => captured.lines.find((entry) => entry.includes('broker connection failed')) ?? '');
       expect(line.match(/"component":/g)).toHaveLength(1);
       expect(JSON.parse(line)).toMatchObject({ component: 'messaging', transport: 'amqp' });
     } finally {
