@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
-import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, TestDatabase, waitFor } from '@courier/testing';
+import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, TestDatabase, transitionRightAfterFirstNew, waitFor } from '@courier/testing';
 
 const root = path.resolve(__dirname, '..');
 const APPS = [
@@ -99,4 +99,50 @@ describeWithBroker('distributed mode: each app alone against DATABASE_URL and RA
       expect(started.output()).not.toMatch(/"level":(50|60)/);
     },
   );
+});
+
+describeWithBroker('distributed mode: read-your-writes between intake and the lifecycle service', () => {
+  let db: TestDatabase;
+  const namespace = testNamespace('ryw');
+  const started: Started[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase('ryw');
+  });
+
+  afterAll(async () => {
+    for (const app of started) app.child.kill('SIGTERM');
+    await Promise.all(started.map((app) => app.exited));
+    await db?.drop();
+  });
+
+  it('a transition sent in the same tick as the first NEW of intake\'s read finds the order, 200 times', async () => {
+    const base = 32000 + Math.floor(Math.random() * 1000) * 4;
+    const ports = { intake: base, pos: base + 1, dispatcher: base + 2 };
+    const common = { ...secrets, DATABASE_URL: db.url, RABBITMQ_URL: testBrokerUrl(), RABBITMQ_NAMESPACE: namespace, INTAKE_RATE_LIMIT_PER_MINUTE: '100000' };
+    started.push(startBuilt('integrations-api', baseEnv({ ...common, POS_PORT: String(ports.pos) })));
+    // Each app migrates its own schema at start under an advisory lock; started one after the other here to keep the log readable.
+    await waitFor('integrations-api ready', async () => (await fetch(`http://127.0.0.1:${ports.pos}/health/ready`).catch(() => undefined))?.status === 200, 60_000, 200);
+    started.push(startBuilt('intake-api', baseEnv({ ...common, INTAKE_PORT: String(ports.intake) })));
+    started.push(startBuilt('status-dispatcher', baseEnv({ ...common, STATUS_DISPATCHER_PORT: String(ports.dispatcher) })));
+    for (const [name, port] of [['intake-api', ports.intake], ['status-dispatcher', ports.dispatcher]] as const) {
+      await waitFor(`${name} ready`, async () => (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200, 60_000, 200);
+    }
+    const created = await fetch(`http://127.0.0.1:${ports.pos}/admin/v1/restaurants`, {
+      method: 'POST',
+      headers: { 'X-Admin-Token': secrets.ADMIN_TOKEN, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Read Your Writes' }),
+    });
+    expect(created.status).toBe(201);
+    const account = (await created.json()) as { restaurantId: string; apiKey: string };
+    // intake learns the account from integrations-api's events: wait until its key is known there.
+    await waitFor('the account known to intake', async () => (await fetch(`http://127.0.0.1:${ports.intake}/api/v1/orders/none`, { headers: { 'X-API-Key': account.apiKey } })).status === 404, 30_000, 100);
+
+    const result = await transitionRightAfterFirstNew(
+      { intakeUrl: `http://127.0.0.1:${ports.intake}`, internalUrl: `http://127.0.0.1:${ports.dispatcher}`, restaurantId: account.restaurantId, apiKey: account.apiKey, internalApiKey: secrets.INTERNAL_API_KEYS },
+      200,
+    );
+    expect(result.refused).toEqual([]);
+    expect(result.transitionStatuses).toHaveLength(200);
+  }, 240_000);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { waitFor } from '@courier/testing';
+import { transitionRightAfterFirstNew, waitFor } from '@courier/testing';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -44,6 +44,8 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
       LOCAL_PLATFORM_B_PORT: String(ports.platformB),
       LOCAL_PLATFORM_C_PORT: String(ports.platformC),
       LOCAL_PLATFORM_D_PORT: String(ports.platformD),
+      // The read-your-writes test polls intake's status read fast for 200 orders.
+      INTAKE_RATE_LIMIT_PER_MINUTE: '100000',
     };
     for (const name of ['DATABASE_URL', 'RABBITMQ_URL', 'ADMIN_TOKEN', 'INTERNAL_API_KEYS', 'SECRETS_ENCRYPTION_KEYS', 'LOG_LEVEL']) delete env[name];
     for (const name of Object.keys(env)) if (name.startsWith('PLATFORM_')) delete env[name];
@@ -207,6 +209,17 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
 
     await verifyReachesPlatformB(demo, token);
   }, 150_000);
+
+  // Issue #14: once intake's read says NEW, the lifecycle service knows the order (no 404 for an id the suite issued).
+  it('a transition sent in the same tick as the first NEW of intake\'s read finds the order, 200 times', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const result = await transitionRightAfterFirstNew(
+      { intakeUrl: `http://127.0.0.1:${ports.intake}`, internalUrl: `http://127.0.0.1:${ports.pos}`, restaurantId: demo.restaurantId, apiKey: demo.apiKey, internalApiKey: demo.internalApiKey },
+      200,
+    );
+    expect(result.refused).toEqual([]);
+    expect(result.transitionStatuses).toHaveLength(200);
+  }, 180_000);
 
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const firstDemo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));

@@ -12,6 +12,8 @@ export enum RoutingKey {
   IntegrationDeleted = 'integration.deleted',
   OrderReceived = 'order.received',
   OrderCreated = 'order.created',
+  /** status-dispatcher created an order.created in its lifecycle (intake shows it as NEW from then on). */
+  OrderOpened = 'order.opened',
   OrderStatusChanged = 'order.status_changed',
   OrderCanceled = 'order.canceled',
   OrderFinalApprovalDue = 'order.final_approval_due',
@@ -49,7 +51,7 @@ export const Queues = {
   },
   intakeOrderEvents: {
     name: 'intake-api.order-events',
-    bindings: [RoutingKey.OrderReceived, RoutingKey.OrderStatusChanged, RoutingKey.OrderCanceled],
+    bindings: [RoutingKey.OrderReceived, RoutingKey.OrderOpened, RoutingKey.OrderStatusChanged, RoutingKey.OrderCanceled],
   },
   dispatcherAccountEvents: {
     name: 'status-dispatcher.account-events',

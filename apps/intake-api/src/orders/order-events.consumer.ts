@@ -21,6 +21,7 @@ export class OrderEventsConsumer implements OnModuleInit {
     switch (message.routingKey) {
       case RoutingKey.OrderReceived:
         return this.processing.process(message);
+      case RoutingKey.OrderOpened:
       case RoutingKey.OrderStatusChanged:
       case RoutingKey.OrderCanceled:
         return this.history.record(message);

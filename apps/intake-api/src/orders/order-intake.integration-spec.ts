@@ -205,7 +205,9 @@ describe('POST /webhook/third-party/order', () => {
       for (const payload of [change(2, 'ROUTED', 'VALIDATED'), change(1, 'VALIDATED', 'NEW'), change(2, 'ROUTED', 'VALIDATED')]) {
         await t.transport.publish([{ messageId: randomUUID(), routingKey: RoutingKey.OrderStatusChanged, payload }]);
       }
-      await waitFor('history', async () => (await t.sql('SELECT count(*)::int AS n FROM order_status_history WHERE yemek_kurye_order_id = $1', [accepted.yemekKuryeOrderId]))[0].n === 2);
+      const opened = { ...base, orderNumber: '42', status: 'NEW', sequence: 0, timestamp: '2030-01-01T10:00:00+03:00' };
+      await t.transport.publish([{ messageId: randomUUID(), routingKey: RoutingKey.OrderOpened, payload: opened }]);
+      await waitFor('history', async () => (await t.sql('SELECT count(*)::int AS n FROM order_status_history WHERE yemek_kurye_order_id = $1', [accepted.yemekKuryeOrderId]))[0].n === 3);
       const response = await t.http.get(`/api/v1/orders/${encodeURIComponent(order.orderId)}`).set(keyHeader(account));
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
@@ -216,7 +218,7 @@ describe('POST /webhook/third-party/order', () => {
         status: 'ROUTED',
         receivedAt: accepted.receivedAt,
         history: [
-          { status: 'NEW', previousStatus: null, timestamp: expect.any(String) },
+          { status: 'NEW', previousStatus: null, timestamp: '2030-01-01T07:00:00.000Z' },
           { status: 'VALIDATED', previousStatus: 'NEW', timestamp: '2030-01-01T07:01:00.000Z' },
           { status: 'ROUTED', previousStatus: 'VALIDATED', timestamp: '2030-01-01T07:02:00.000Z' },
         ],

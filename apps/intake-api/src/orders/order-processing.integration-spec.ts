@@ -83,8 +83,12 @@ describe('order processing (order.received)', () => {
       },
     });
     expect(geocoder.requests.length).toBe(requestsBefore);
-    // GET shows it as NEW.
-    expect((await t.http.get(`/api/v1/orders/${order.orderId}`).set(keyHeader(account))).body).toMatchObject({ status: 'NEW', orderNumber: null });
+    // GET shows RECEIVED until the lifecycle (status-dispatcher) says it knows the order, then NEW.
+    expect((await t.http.get(`/api/v1/orders/${order.orderId}`).set(keyHeader(account))).body).toMatchObject({ status: 'RECEIVED', orderNumber: null });
+    const opened = { yemekKuryeOrderId: accepted.yemekKuryeOrderId, orderId: order.orderId, restaurantId: account.restaurantId, orderNumber: '1', status: 'NEW', timestamp: new Date().toISOString(), sequence: 0 };
+    await t.transport.publish([{ messageId: randomUUID(), routingKey: RoutingKey.OrderOpened, payload: opened }]);
+    await waitFor('NEW once the lifecycle knows the order', async () => (await t.http.get(`/api/v1/orders/${order.orderId}`).set(keyHeader(account))).body.status === 'NEW');
+    expect((await t.http.get(`/api/v1/orders/${order.orderId}`).set(keyHeader(account))).body).toMatchObject({ status: 'NEW', orderNumber: '1' });
   });
 
   it('geocodes an address without coordinates through the Nominatim-compatible API', async () => {

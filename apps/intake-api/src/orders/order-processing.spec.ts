@@ -78,14 +78,20 @@ describe('order processing', () => {
 });
 
 describe('orderStatusView', () => {
-  it('shows RECEIVED before processing, NEW after it, then the newest change', () => {
+  it('shows RECEIVED until the lifecycle knows the order (order.opened, sequence 0), then NEW, then the newest change', () => {
     expect(orderStatusView(row(), [])).toMatchObject({ status: 'RECEIVED', history: [], orderNumber: null });
     const processedAt = new Date('2025-01-01T10:00:01.000Z');
-    expect(orderStatusView(row({ state: 'PROCESSED', processed_at: processedAt }), [])).toMatchObject({
+    // Processed here, but status-dispatcher has not created it yet: a transition could not find it.
+    expect(orderStatusView(row({ state: 'PROCESSED', processed_at: processedAt }), [])).toMatchObject({ status: 'RECEIVED', history: [] });
+    const openedAt = new Date('2025-01-01T10:00:02.000Z');
+    const opened = { sequence: 0, status: 'NEW', previous_status: null, occurred_at: openedAt };
+    expect(orderStatusView(row({ state: 'PROCESSED', processed_at: processedAt, order_number: '7' }), [opened])).toMatchObject({
       status: 'NEW',
-      history: [{ status: 'NEW', previousStatus: null, timestamp: processedAt.toISOString() }],
+      orderNumber: '7',
+      history: [{ status: 'NEW', previousStatus: null, timestamp: openedAt.toISOString() }],
     });
     const view = orderStatusView(row({ state: 'PROCESSED', processed_at: processedAt, order_number: '7' }), [
+      opened,
       { sequence: 1, status: 'VALIDATED', previous_status: 'NEW', occurred_at: new Date('2025-01-01T10:01:00Z') },
       { sequence: 2, status: 'ROUTED', previous_status: 'VALIDATED', occurred_at: new Date('2025-01-01T10:02:00Z') },
     ]);

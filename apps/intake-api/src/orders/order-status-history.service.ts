@@ -8,8 +8,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type StatusEvent = Partial<OrderStatusChangedEvent & OrderCanceledEvent>;
 
 /**
- * Keeps the status history GET /api/v1/orders/{orderId} shows, from order.status_changed and
- * order.canceled. Keyed by (yemekKuryeOrderId, sequence): a redelivery or a late duplicate is
+ * Keeps the status history GET /api/v1/orders/{orderId} shows, from order.opened (the lifecycle
+ * knows the order: NEW, sequence 0), order.status_changed and order.canceled. Keyed by (yemekKuryeOrderId, sequence): a redelivery or a late duplicate is
  * ignored, and the newest status is the one with the highest sequence whatever the arrival order.
  */
 @Injectable()

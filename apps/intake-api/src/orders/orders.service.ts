@@ -106,11 +106,14 @@ export class OrdersService {
   }
 }
 
-/** Status: RECEIVED before processing, FAILED after a failed one, else the newest change (NEW without one). */
+/**
+ * Status: RECEIVED until the lifecycle (status-dispatcher) knows the order, FAILED after a failed
+ * processing, else the newest entry of its history. The history starts with the lifecycle's NEW
+ * (order.opened), so once this says NEW a transition of the order finds it (read-your-writes).
+ */
 export function orderStatusView(row: IntakeOrderRow, changes: StatusHistoryRow[]): OrderStatusDto {
   const history = changes.map((change) => ({ status: change.status, previousStatus: change.previous_status, timestamp: change.occurred_at.toISOString() }));
-  if (row.processed_at) history.unshift({ status: 'NEW', previousStatus: null, timestamp: row.processed_at.toISOString() });
-  const status = row.state === 'ACCEPTED' ? 'RECEIVED' : row.state === 'FAILED' ? 'FAILED' : (changes.at(-1)?.status ?? 'NEW');
+  const status = row.state === 'FAILED' ? 'FAILED' : row.state === 'ACCEPTED' ? 'RECEIVED' : (changes.at(-1)?.status ?? 'RECEIVED');
   return {
     orderId: row.order_id,
     restaurantId: row.restaurant_id,

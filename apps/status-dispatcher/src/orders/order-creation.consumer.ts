@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Queues, RoutingKey } from '@courier/contracts';
+import { OrderOpenedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { finalApprovalDueAt, INITIAL_ORDER_STATUS, isScheduledOrder } from '@courier/domain';
 import { IncomingMessage, Messaging, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { parseMessagePayload } from '../common/message-payload';
@@ -71,6 +71,16 @@ export class OrderCreationConsumer implements OnModuleInit {
       statusChangedAt: receivedAt,
     };
     await insertOrder(tx.manager, order, event.details);
+    const opened: OrderOpenedEvent = {
+      yemekKuryeOrderId,
+      orderId: order.orderId,
+      restaurantId: order.restaurantId,
+      orderNumber: order.orderNumber,
+      status: 'NEW',
+      timestamp: new Date().toISOString(),
+      sequence: 0,
+    };
+    await tx.publish(RoutingKey.OrderOpened, opened);
     if (order.finalApprovalDueAt) await this.finalApproval.schedule(tx, order.id, order.finalApprovalDueAt);
     this.logger.log({ yemekKuryeOrderId, restaurantId: order.restaurantId, orderNumber: order.orderNumber, scheduled }, 'order created');
   }

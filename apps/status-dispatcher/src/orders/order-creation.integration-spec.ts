@@ -38,8 +38,15 @@ describe('order.created consumer', () => {
     });
     const [row] = await t.sql('SELECT details FROM orders WHERE id = $1', [event.yemekKuryeOrderId]);
     expect(row.details).toEqual(event.details);
-    // Creation is not a status change: no event.
-    expect(await t.outbox(undefined, event.yemekKuryeOrderId)).toEqual([]);
+    // Creation is not a status change (no order.status_changed, so no webhook); order.opened tells
+    // intake that the lifecycle knows the order (its read says NEW from then on).
+    const events = await t.outbox(undefined, event.yemekKuryeOrderId);
+    expect(events.map((row) => [row.routing_key, row.payload])).toEqual([
+      [
+        'order.opened',
+        { yemekKuryeOrderId: event.yemekKuryeOrderId, orderId: event.orderId, restaurantId: event.restaurantId, orderNumber: '1', status: 'NEW', sequence: 0, timestamp: expect.any(String) },
+      ],
+    ]);
   });
 
   it('numbers the orders of each restaurant 1, 2, 3 ... as strings, independently per restaurant', async () => {

@@ -44,9 +44,10 @@ describeWithBroker('order lifecycle over RabbitMQ', () => {
     expect((await t.transition(order.id, { trigger: 'CANCEL', cancelReasonId: 'OUT_OF_STOCK' })).status).toBe(200);
 
     const mine = () => t.delivered.filter((message) => (message.payload as { yemekKuryeOrderId?: string }).yemekKuryeOrderId === order.id);
-    await waitFor('events through the broker', () => mine().length >= 4);
+    await waitFor('events through the broker', () => mine().length >= 5);
     expect(mine().map((message) => `${message.queue} ${message.routingKey}`).sort()).toEqual([
       'intake-api.order-events order.canceled',
+      'intake-api.order-events order.opened',
       'intake-api.order-events order.status_changed',
       'webhook-sender.order-events order.canceled',
       'webhook-sender.order-events order.status_changed',

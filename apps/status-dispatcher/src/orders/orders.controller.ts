@@ -11,7 +11,10 @@ const ORDER_ID = {
   description: 'The order\'s internal UUID (yemekKuryeOrderId). Unknown or malformed: 404 ORDER_NOT_FOUND.',
   schema: { type: 'string' as const, format: 'uuid' },
 };
-const NOT_FOUND: [number, string] = [404, 'ORDER_NOT_FOUND: no order has this id (malformed ids included).'];
+const NOT_FOUND: [number, string] = [
+  404,
+  'ORDER_NOT_FOUND: no order has this id (malformed ids included). An intake order is known here once intake\'s GET /api/v1/orders/{orderId} says NEW (it says RECEIVED until then).',
+];
 
 /** The lifecycle of THIRD_PARTY orders, for the courier core and operators. */
 @ApiTags('orders')

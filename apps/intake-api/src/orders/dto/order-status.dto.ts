@@ -30,12 +30,14 @@ export class OrderStatusDto {
   @ApiProperty({
     enum: INTAKE_ORDER_STATUSES,
     description:
-      'RECEIVED: accepted, not processed yet. NEW .. CANCELED: the order status table. FAILED: processing failed ' +
+      'RECEIVED: accepted, and not yet known to the order lifecycle (processing, or its creation in the lifecycle in ' +
+      'flight). NEW .. CANCELED: the order status table; from NEW on, POST {pos_url}/internal/orders/{yemekKuryeOrderId}/transitions ' +
+      'finds the order (read-your-writes: intake shows NEW only once the lifecycle has created it). FAILED: processing failed ' +
       '(order.canceled OTHER/System was sent); sending the order again retries it.',
   })
   status: (typeof INTAKE_ORDER_STATUSES)[number] | string;
 
-  @ApiProperty({ type: [OrderStatusChangeDto], description: 'Oldest first; a processed order starts with NEW.' })
+  @ApiProperty({ type: [OrderStatusChangeDto], description: 'Oldest first; starts with NEW once the order lifecycle has created the order.' })
   history: OrderStatusChangeDto[];
 
   @ApiProperty({ format: 'date-time' })
