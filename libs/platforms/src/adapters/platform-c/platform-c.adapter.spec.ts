@@ -165,6 +165,18 @@ describe('PLATFORM_C adapter against its simulator', () => {
     expect(result.orders).toHaveLength(4);
   });
 
+  it('moves the cursor only to the last modification read when the window holds more pages than one poll reads', async () => {
+    const store = { ...credentials, settings: { ...credentials.settings, storeId: '55502' } };
+    const base = Date.now() - 10_000;
+    for (let index = 0; index < 2010; index += 1) sim.addPackage('104523', '55502', { packageModificationDate: base + index });
+    const result = await adapter.pollOrders!(store, base - 1, Date.now());
+    if (result.kind !== 'ok') throw new Error(`poll: ${JSON.stringify(result)}`);
+    expect(result.orders).toHaveLength(2000);
+    expect(result.cursorMs).toBe(base + 1999);
+    const rest = await adapter.pollOrders!(store, result.cursorMs, Date.now());
+    expect(rest).toMatchObject({ kind: 'ok', orders: { length: 11 } });
+  });
+
   it('answers a refused or failing poll as the poller expects', async () => {
     sim.failNext({ status: 503 });
     expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });

@@ -61,13 +61,16 @@ export class PlatformCAdapter implements PlatformAdapter {
   /**
    * Every package modified in [sinceMs, untilMs], all pages. A package modified while the pages are
    * read moves to a later page and is listed twice: each id is kept once, in its latest version.
-   * The cursor is the window's end (the caller overlaps windows, and orders are unique per package).
+   * The cursor is the window's end (the caller overlaps windows, and orders are unique per package);
+   * when the window holds more pages than one poll reads, it is the last modification read, so the
+   * next poll goes on from there (the list is ordered by modification time).
    */
   async pollOrders(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult> {
     const problem = credentialProblem(credentials);
     if (problem) return { kind: 'failed', answer: { httpStatus: null, body: null, error: problem }, reason: problem };
     const byId = new Map<string, { parsed: ParsedPlatformOrder; modifiedAt: number }>();
     const malformed: ParsedPlatformOrder[] = [];
+    let cursorMs = untilMs;
     try {
       for (let page = 0; page < PLATFORM_C_MAX_PAGES; page += 1) {
         const response = await this.listPage(credentials, sinceMs, untilMs, page, PLATFORM_C_PAGE_SIZE);
@@ -89,8 +92,9 @@ export class PlatformCAdapter implements PlatformAdapter {
         }
         const totalPages = typeof body.totalPages === 'number' ? body.totalPages : 1;
         if (page + 1 >= totalPages || content.length === 0) break;
+        if (page + 1 === PLATFORM_C_MAX_PAGES) cursorMs = Math.max(sinceMs, ...[...byId.values()].map((entry) => entry.modifiedAt));
       }
-      return { kind: 'ok', orders: [...[...byId.values()].map((entry) => entry.parsed), ...malformed], cursorMs: untilMs };
+      return { kind: 'ok', orders: [...[...byId.values()].map((entry) => entry.parsed), ...malformed], cursorMs };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
       throw error;
