@@ -22,7 +22,7 @@ describe('PLATFORM_C supplierId must be header-safe (HTTP, real PostgreSQL)', ()
   const unsafe = ['İstanbul-1', 'sup plier', '104523\u00a0', '😀', 'a'.repeat(65)];
 
   it.each(unsafe)('refuses %j on create with 422 VALIDATION_ERROR naming supplierId, and stores nothing', async (supplierId) => {
-    const body = { ...platformBodies().PLATFORM_C, supplierId };
+    const body: Record<string, string> = { ...platformBodies().PLATFORM_C, supplierId };
     const response = await t.http.post(BASE).set(credentials(owner)).send(body);
     expect({ status: response.status, code: response.body.code }).toEqual({ status: 422, code: 'VALIDATION_ERROR' });
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
