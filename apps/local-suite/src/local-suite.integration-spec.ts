@@ -49,6 +49,8 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     };
     for (const name of ['DATABASE_URL', 'RABBITMQ_URL', 'ADMIN_TOKEN', 'INTERNAL_API_KEYS', 'SECRETS_ENCRYPTION_KEYS', 'LOG_LEVEL']) delete env[name];
     for (const name of Object.keys(env)) if (name.startsWith('PLATFORM_')) delete env[name];
+    // PLATFORM_C is polled: a short interval lets its test see a new package within seconds.
+    env.PLATFORM_C_POLL_INTERVAL_MS = '1000';
     // A process group of its own, as a shell gives `npm start`: Ctrl+C is sent to the whole group.
     const started = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     started.stdout!.on('data', (chunk) => (output += chunk));
@@ -220,6 +222,30 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(result.refused).toEqual([]);
     expect(result.transitionStatuses).toHaveLength(200);
   }, 180_000);
+
+  // PLATFORM_C is polled: a package added on its simulator becomes an order, and VERIFY reaches it as `picked`.
+  it('polls a PLATFORM_C package from its simulator into the demo restaurant and sends picked back to it', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const platformC = `http://127.0.0.1:${ports.platformC}`;
+    const created = await fetch(`${platformC}/_simulator/packages`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ deliveryType: 'STORE' }) });
+    expect(created.status).toBe(201);
+    const pkg = (await created.json()) as { id: string; supplierId: number };
+    // Until the package is polled the push answers 404 ORDER_NOT_FOUND.
+    let statusUpdateId: string | undefined;
+    await waitFor('the package polled and VERIFY accepted', async () => {
+      const pushed = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/status`, { method: 'POST', headers: internalHeaders(demo), body: JSON.stringify({ providerOrderId: pkg.id, platform: 'PLATFORM_C', action: 'VERIFY' }) });
+      if (pushed.status === 202) statusUpdateId = ((await pushed.json()) as { statusUpdateId: string }).statusUpdateId;
+      return statusUpdateId !== undefined;
+    }, 60_000, 500);
+    await waitFor('the status update marked sent', async () => {
+      const update = await fetch(`http://127.0.0.1:${ports.pos}/internal/status-updates/${statusUpdateId}`, { headers: internalHeaders(demo) });
+      return update.status === 200 && ((await update.json()) as { state: string }).state === 'sent';
+    }, 30_000, 250);
+    const picked = (await (await fetch(`${platformC}/_simulator/calls?method=PUT&path=/integrator/order/meal/suppliers/${pkg.supplierId}/packages/picked`)).json()) as Array<{ status: number; body: { packageId?: string } }>;
+    expect(picked.filter((call) => call.body.packageId === pkg.id).map((call) => call.status)).toEqual([200]);
+    const packages = (await (await fetch(`${platformC}/_simulator/packages`)).json()) as Array<{ id: string; packageStatus: string }>;
+    expect(packages.find((entry) => entry.id === pkg.id)?.packageStatus).toBe('Picking');
+  }, 150_000);
 
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const firstDemo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));

@@ -195,7 +195,7 @@ describe('platform orders in and status updates out, per platform', () => {
       const calls = platforms.c.callsTo('GET', /\/integrator\/order\/meal\/suppliers\/104523\/packages$/);
       expect(calls.length).toBeGreaterThan(2);
       expect(calls[0].query.get('storeId')).toBe('88211');
-      expect(calls[0].headers['user-agent']).toBe('104523 - CourierSuiteTests');
+      expect(calls[0].headers).toMatchObject({ 'user-agent': '104523 - CourierSuiteTests', 'x-agentname': 'CourierSuiteTests', 'x-executor-user': 'integration@courier-suite.invalid' });
     });
 
     it('takes a STORE package through picked, invoiced, manual-shipped and manual-delivered; cancels on the platform\'s cancellation', async () => {
@@ -215,6 +215,24 @@ describe('platform orders in and status updates out, per platform', () => {
       await waitFor('the package polled', async () => (await countOrders('PLATFORM_C', String(unsupplied.id))) === 1, 10_000);
       await pushAll('PLATFORM_C', String(unsupplied.id), ['CANCEL'], { reason: '622' });
       expect(platforms.c.packages.get(unsupplied.id)).toMatchObject({ packageStatus: 'UnSupplied', unsuppliedReason: 622 });
+      const itemIdList = unsupplied.lines.flatMap((line) => line.items.map((item) => item.packageItemId));
+      expect(platforms.c.callsTo('PUT', /\/packages\/unsupplied$/).map((call) => call.body)).toContainEqual({ packageId: unsupplied.id, itemIdList, reasonId: 622 });
+    });
+
+    it('sends picked and invoiced for a GO package and skips manual-shipped / manual-delivered (the platform\'s courier)', async () => {
+      const pkg = platforms.c.addPackage('104523', '88211', { deliveryType: 'GO' });
+      await waitFor('the package polled', async () => (await countOrders('PLATFORM_C', pkg.id)) === 1, 10_000);
+      expect((await pushAll('PLATFORM_C', pkg.id, ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'skipped', 'skipped']);
+      expect(platforms.c.packages.get(pkg.id)!.packageStatus).toBe('Invoiced');
+      expect(platforms.c.calls.filter((call) => call.path.includes(`${pkg.id}/manual-`))).toEqual([]);
+    });
+
+    it('records a stored supplierId that cannot go into a header as that integration\'s poll error, and keeps polling the others', async () => {
+      const { integrationId } = await upsertIntegration(t, 'PLATFORM_C', { providerRestaurantId: 'ty-broken', settings: { supplierId: 'İstanbul', storeId: '77001' } });
+      await waitFor('the broken poll recorded', async () => (await t.sql('SELECT last_error FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]))[0]?.last_error?.includes('supplierId') === true, 10_000);
+      const pkg = platforms.c.addPackage('104523', '88211');
+      await waitFor('the healthy integration still polled', async () => (await countOrders('PLATFORM_C', pkg.id)) === 1, 10_000);
+      expect(platforms.c.calls.filter((call) => call.query.get('storeId') === '77001')).toEqual([]);
     });
 
     it('does not poll an inactive integration', async () => {

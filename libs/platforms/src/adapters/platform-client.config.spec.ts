@@ -31,4 +31,15 @@ describe('PlatformClientConfig', () => {
     expect(problems.join('\n')).toMatch(/PLATFORM_A_APP_SECRET_KEY must be at least 8/);
     expect(problems.join('\n')).not.toContain('short');
   });
+
+  it('holds PLATFORM_C_INTEGRATOR_NAME to at most 30 letters or digits (User-Agent and x-agentname) and PLATFORM_C_EXECUTOR_USER to a header-safe value', () => {
+    expect(validateConfig(PlatformClientConfig, {})).toMatchObject({ PLATFORM_C_INTEGRATOR_NAME: 'CourierIntegrationSuite', PLATFORM_C_EXECUTOR_USER: 'integration@courier-suite.invalid' });
+    expect(validateConfig(PlatformClientConfig, { PLATFORM_C_INTEGRATOR_NAME: 'A'.repeat(30), PLATFORM_C_EXECUTOR_USER: 'ops@restaurant.example' })).toMatchObject({ PLATFORM_C_INTEGRATOR_NAME: 'A'.repeat(30) });
+    for (const name of ['A'.repeat(31), 'Courier Suite', 'Courier-Suite', 'KuryeŞirketi', '']) {
+      expect(() => validateConfig(PlatformClientConfig, { PLATFORM_C_INTEGRATOR_NAME: name })).toThrow(/PLATFORM_C_INTEGRATOR_NAME must be 1-30 letters or digits/);
+    }
+    for (const user of ['ops @restaurant', 'işlem@restoran.example']) {
+      expect(() => validateConfig(PlatformClientConfig, { PLATFORM_C_EXECUTOR_USER: user })).toThrow(/PLATFORM_C_EXECUTOR_USER/);
+    }
+  });
 });

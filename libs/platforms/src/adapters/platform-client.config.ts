@@ -31,10 +31,21 @@ export class PlatformClientConfig {
   @MaxLength(1024)
   PLATFORM_A_APP_SECRET_KEY?: string;
 
-  /** Second half of PLATFORM_C's mandatory User-Agent `{supplierId} - {integratorName}`. */
+  /**
+   * Second half of PLATFORM_C's mandatory User-Agent `{supplierId} - {integratorName}`, and its
+   * `x-agentname` (developers.trendyol.com/docs/2-authorization: alphanumeric, at most 30 characters).
+   */
   @IsString()
-  @Matches(/^[\x20-\x7e]{1,100}$/, { message: 'PLATFORM_C_INTEGRATOR_NAME must be 1-100 printable ASCII characters' })
+  @Matches(/^[A-Za-z0-9]{1,30}$/, { message: 'PLATFORM_C_INTEGRATOR_NAME must be 1-30 letters or digits (the platform refuses other integrator names)' })
   PLATFORM_C_INTEGRATOR_NAME: string = 'CourierIntegrationSuite';
+
+  /**
+   * PLATFORM_C's `x-executor-user`: who performs the calls, an e-mail address in Trendyol Go's
+   * documents. The default names no real mailbox (.invalid): set the integrator's address in production.
+   */
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,254}$/, { message: 'PLATFORM_C_EXECUTOR_USER must be 1-254 printable ASCII characters without spaces (an e-mail address)' })
+  PLATFORM_C_EXECUTOR_USER: string = 'integration@courier-suite.invalid';
 
   /** Timeout of one platform call (connect to last byte). */
   @ToNumber()

@@ -143,3 +143,18 @@ describe('validateIntegrationUpdate', () => {
     expect(validateIntegrationUpdate(registry, 'PLATFORM_GONE', {})).toMatchObject({ ok: false, errors: [{ field: 'platform' }] });
   });
 });
+
+describe('PLATFORM_C supplierId (sent in the User-Agent header)', () => {
+  const unsafe = ['104523 ', 'Ünlü', 'sup plier', '104523\u00a0', 'İstanbul-1', '😀', 'a'.repeat(65), 'a/b', 'a:b'];
+
+  it.each(unsafe)('refuses %j on create and on update, naming the field', (supplierId) => {
+    const expected = { ok: false, errors: [{ field: 'supplierId', message: expect.stringMatching(/letters, digits|at most 64/) }] };
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_C, supplierId })).toMatchObject(expected);
+    expect(validateIntegrationUpdate(registry, 'PLATFORM_C', { supplierId })).toMatchObject(expected);
+  });
+
+  it('accepts the platform\'s numeric ids and plain identifiers', () => {
+    for (const supplierId of ['104523', 'sup-7', 'a.b_c']) expect(validateIntegrationUpdate(registry, 'PLATFORM_C', { supplierId })).toMatchObject({ ok: true, input: { settings: { supplierId } } });
+  });
+});
+

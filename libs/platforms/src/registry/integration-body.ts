@@ -100,6 +100,10 @@ function checkFields(
     }
     const value = body[field.name];
     if (!checkString(field.name, value, maxLengthOf(field), errors)) continue;
+    if (field.pattern && !field.pattern.regex.test(value)) {
+      errors.push({ field: field.name, message: field.pattern.message });
+      continue;
+    }
     const refusal = field.secret ? options.refuseSecret?.(value) : undefined;
     if (refusal) errors.push({ field: field.name, message: refusal });
     else (field.secret ? input.secrets : input.settings)[field.name] = value;

@@ -10,7 +10,7 @@ function fieldSchemas(platform: RegisteredPlatform, forRecord: boolean): Record<
     properties[field.name] = {
       type: 'string',
       description: forRecord && field.secret ? `${field.description} Secret: shown as **** + its last 4 characters.` : field.description + (field.secret ? ' Secret: encrypted at rest, never returned in clear.' : ''),
-      ...(forRecord ? {} : { minLength: 1, maxLength: maxLengthOf(field) }),
+      ...(forRecord ? {} : { minLength: 1, maxLength: maxLengthOf(field), ...(field.pattern ? { pattern: field.pattern.regex.source } : {}) }),
       example: forRecord && field.secret ? '****' + (field.example ?? 'abcd').slice(-4) : field.example,
     };
   }

@@ -7,6 +7,8 @@ export interface CredentialFieldDefinition {
   description: string;
   /** Longest accepted value (default 256 for identifiers, 1024 for secrets). */
   maxLength?: number;
+  /** A rule the value must match (e.g. a value sent in an HTTP header), with the error it gives. */
+  pattern?: { regex: RegExp; message: string };
   example?: string;
 }
 

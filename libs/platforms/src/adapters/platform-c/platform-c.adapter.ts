@@ -1,18 +1,27 @@
 import type { StatusPushAction } from '@courier/domain';
-import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
-import { PLATFORM_C_CANCEL_REASONS, PLATFORM_C_DEFAULT_PREPARATION_MINUTES, PLATFORM_C_MAX_PAGES, PLATFORM_C_PAGE_SIZE, STORE_DELIVERY } from './platform-c.assumptions';
+import {
+  PLATFORM_C_CANCEL_REASONS,
+  PLATFORM_C_DEFAULT_CANCEL_REASON,
+  PLATFORM_C_DEFAULT_PREPARATION_MINUTES,
+  PLATFORM_C_MAX_PAGES,
+  PLATFORM_C_PAGE_SIZE,
+  PLATFORM_C_SUPPLIER_ID,
+  STORE_DELIVERY,
+} from './platform-c.assumptions';
 import { parsePlatformCPackage, PlatformCOrderData } from './platform-c.orders';
 
-type Operation = { path: string; body: Record<string, unknown> } | { skip: string };
+type Operation = { path: string; body: Record<string, unknown> } | { skip: string } | { refuse: string };
 
 /**
  * PLATFORM_C: Trendyol Go Yemek's integrator API. No session: HTTP Basic with apiKey:secretKey on
- * every call, the supplier in the path, and the mandatory `User-Agent: {supplierId} - {integratorName}`.
- * Orders are polled (packages modified in a time window).
+ * every call, the supplier in the path, the mandatory `User-Agent: {supplierId} - {integratorName}`,
+ * and `x-agentname` / `x-executor-user` as every meal client sends them. Orders are polled
+ * (packages modified in a time window, pages of 50).
  */
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
@@ -20,8 +29,11 @@ export class PlatformCAdapter implements PlatformAdapter {
   constructor(private readonly config: PlatformClientConfig) {}
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
+    const problem = credentialProblem(credentials);
+    if (problem) return { kind: 'failed', answer: { httpStatus: null, body: null, error: problem }, reason: problem };
     const operation = this.operationFor(order, action, reason);
     if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
+    if ('refuse' in operation) return { kind: 'failed', answer: { httpStatus: null, body: null, error: operation.refuse }, reason: operation.refuse };
     try {
       return classifyResponse(await this.call(credentials, 'PUT', `${this.packagesPath(credentials)}${operation.path}`, operation.body));
     } catch (error) {
@@ -31,6 +43,8 @@ export class PlatformCAdapter implements PlatformAdapter {
   }
 
   async checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck> {
+    const problem = credentialProblem(credentials);
+    if (problem) return { result: 'rejected', detail: `PLATFORM_C cannot be called: ${problem}.` };
     // No login exists: a one-package read of the last minute proves key, secret, supplier and store.
     const until = Date.now();
     try {
@@ -44,8 +58,19 @@ export class PlatformCAdapter implements PlatformAdapter {
     }
   }
 
+  /**
+   * Every package modified in [sinceMs, untilMs], all pages. A package modified while the pages are
+   * read moves to a later page and is listed twice: each id is kept once, in its latest version.
+   * The cursor is the window's end (the caller overlaps windows, and orders are unique per package);
+   * when the window holds more pages than one poll reads, it is the last modification read, so the
+   * next poll goes on from there (the list is ordered by modification time).
+   */
   async pollOrders(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult> {
-    const orders: PollResult & { kind: 'ok' } = { kind: 'ok', orders: [], cursorMs: untilMs };
+    const problem = credentialProblem(credentials);
+    if (problem) return { kind: 'failed', answer: { httpStatus: null, body: null, error: problem }, reason: problem };
+    const byId = new Map<string, { parsed: ParsedPlatformOrder; modifiedAt: number }>();
+    const malformed: ParsedPlatformOrder[] = [];
+    let cursorMs = untilMs;
     try {
       for (let page = 0; page < PLATFORM_C_MAX_PAGES; page += 1) {
         const response = await this.listPage(credentials, sinceMs, untilMs, page, PLATFORM_C_PAGE_SIZE);
@@ -55,11 +80,21 @@ export class PlatformCAdapter implements PlatformAdapter {
         }
         const body = isRecord(response.body) ? response.body : {};
         const content = Array.isArray(body.content) ? body.content : [];
-        orders.orders.push(...content.map(parsePlatformCPackage));
+        for (const entry of content) {
+          const parsed = parsePlatformCPackage(entry);
+          if (!parsed.ok) {
+            malformed.push(parsed);
+            continue;
+          }
+          const modifiedAt = (parsed.order.platformData as Partial<PlatformCOrderData>).packageModificationDate ?? 0;
+          const seen = byId.get(parsed.order.platformOrderId);
+          if (!seen || modifiedAt >= seen.modifiedAt) byId.set(parsed.order.platformOrderId, { parsed, modifiedAt });
+        }
         const totalPages = typeof body.totalPages === 'number' ? body.totalPages : 1;
         if (page + 1 >= totalPages || content.length === 0) break;
+        if (page + 1 === PLATFORM_C_MAX_PAGES) cursorMs = Math.max(sinceMs, ...[...byId.values()].map((entry) => entry.modifiedAt));
       }
-      return orders;
+      return { kind: 'ok', orders: [...[...byId.values()].map((entry) => entry.parsed), ...malformed], cursorMs };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
       throw error;
@@ -68,30 +103,34 @@ export class PlatformCAdapter implements PlatformAdapter {
 
   private operationFor(order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Operation {
     const data = order.platformData as Partial<PlatformCOrderData>;
-    const packageId = Number.isSafeInteger(Number(order.platformOrderId)) ? Number(order.platformOrderId) : order.platformOrderId;
+    const packageId = order.platformOrderId;
     const ownCourier = data.deliveryType === STORE_DELIVERY;
     switch (action) {
       case 'VERIFY':
-        return { path: '/picked', body: { packageId, preparationTime: data.preparationTime ?? PLATFORM_C_DEFAULT_PREPARATION_MINUTES } };
+        return { path: '/picked', body: { packageId, preparationTime: data.preparationTime || PLATFORM_C_DEFAULT_PREPARATION_MINUTES } };
       case 'PREPARE':
         return { path: '/invoiced', body: { packageId } };
       case 'HANDOVER':
-        return ownCourier ? { path: `/${encodeURIComponent(order.platformOrderId)}/manual-shipped`, body: {} } : { skip: 'the platform\'s courier carries this package (deliveryType GO): manual-shipped is for STORE delivery only' };
+        return ownCourier ? { path: `/${encodeURIComponent(packageId)}/manual-shipped`, body: {} } : { skip: 'the platform\'s courier carries this package (deliveryType GO): manual-shipped is for STORE delivery only' };
       case 'DELIVER':
-        return ownCourier ? { path: `/${encodeURIComponent(order.platformOrderId)}/manual-delivered`, body: {} } : { skip: 'the platform\'s courier delivers this package (deliveryType GO) and reports it' };
+        return ownCourier ? { path: `/${encodeURIComponent(packageId)}/manual-delivered`, body: {} } : { skip: 'the platform\'s courier delivers this package (deliveryType GO) and reports it' };
       case 'CANCEL':
-      case 'REJECT':
-        return { path: '/unsupplied', body: { packageId, itemIdList: data.itemIds ?? [], reasonId: cancelReason(reason) } };
+      case 'REJECT': {
+        const itemIdList = Array.isArray(data.packageItemIds) ? data.packageItemIds.filter((id): id is string => typeof id === 'string') : [];
+        // The platform cancels the items listed: without them there is nothing it could cancel.
+        if (itemIdList.length === 0) return { refuse: 'the order holds no packageItemId to cancel (unsupplied needs the package\'s item ids)' };
+        return { path: '/unsupplied', body: { packageId, itemIdList, reasonId: cancelReason(reason) } };
+      }
     }
   }
 
   private packagesPath(credentials: IntegrationCredentials): string {
-    return `/integrator/order/meal/suppliers/${encodeURIComponent(credentials.settings.supplierId ?? '')}/packages`;
+    return `/integrator/order/meal/suppliers/${encodeURIComponent(credentials.settings.supplierId)}/packages`;
   }
 
   private listPage(credentials: IntegrationCredentials, sinceMs: number, untilMs: number, page: number, size: number): Promise<PlatformResponse> {
     const query = new URLSearchParams({
-      storeId: credentials.settings.storeId ?? '',
+      storeId: credentials.settings.storeId,
       packageModificationStartDate: String(Math.floor(sinceMs)),
       packageModificationEndDate: String(Math.floor(untilMs)),
       page: String(page),
@@ -105,15 +144,31 @@ export class PlatformCAdapter implements PlatformAdapter {
     return platformRequest({
       method,
       url: platformUrl(this.config.PLATFORM_C_BASE_URL, path),
-      headers: { Authorization: `Basic ${basic}`, 'User-Agent': `${credentials.settings.supplierId ?? ''} - ${this.config.PLATFORM_C_INTEGRATOR_NAME}` },
+      headers: {
+        Authorization: `Basic ${basic}`,
+        'User-Agent': `${credentials.settings.supplierId} - ${this.config.PLATFORM_C_INTEGRATOR_NAME}`,
+        'x-agentname': this.config.PLATFORM_C_INTEGRATOR_NAME,
+        'x-executor-user': this.config.PLATFORM_C_EXECUTOR_USER,
+      },
       json,
       timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS,
     });
   }
 }
 
-/** The push's reason when it is one of the documented codes, else the first code. */
+/**
+ * Why the stored credentials cannot make a call, or undefined. integrations-api refuses such values,
+ * but a value stored before that rule must fail its own call, not throw out of the caller (a
+ * non-Latin-1 supplierId would make node:http throw ERR_INVALID_CHAR on the User-Agent).
+ */
+function credentialProblem(credentials: IntegrationCredentials): string | undefined {
+  if (!PLATFORM_C_SUPPLIER_ID.test(credentials.settings.supplierId ?? '')) return 'the stored supplierId is missing or not a plain identifier (letters, digits, ".", "_", "-")';
+  if (!credentials.settings.storeId) return 'the stored storeId is missing';
+  return undefined;
+}
+
+/** The push's reason when it is one of the documented codes, else the default. */
 function cancelReason(reason?: string | null): number {
   const code = Number(reason?.trim());
-  return (PLATFORM_C_CANCEL_REASONS as readonly number[]).includes(code) ? code : PLATFORM_C_CANCEL_REASONS[0];
+  return (PLATFORM_C_CANCEL_REASONS as readonly number[]).includes(code) ? code : PLATFORM_C_DEFAULT_CANCEL_REASON;
 }

@@ -1,17 +1,22 @@
 import type { PlatformOrderState } from '../platform-adapter';
 
 /**
- * PLATFORM_C (Trendyol Go Yemek) facts the adapter relies on beyond platforms.md (confidence medium),
- * in one place.
+ * PLATFORM_C (Trendyol Go Yemek) facts the adapter relies on, in one place: what is documented
+ * (with its source) and what is still assumed. libs/platforms/README.md lists the same.
  */
 
-/** Package statuses (as the package list carries them in `packageStatus`). */
+/**
+ * Package statuses (documented: developers.tgoapps.com "Sipariş Paketlerini Çekme": Created, Picking,
+ * Invoiced, Cancelled, UnSupplied, Shipped, Delivered). `picked` moves a package to Picking.
+ * Assumed: anything else (a status added later) is read as a new package, which intake then
+ * takes as it would a Created one.
+ */
 export function platformCOrderState(packageStatus: string | undefined): PlatformOrderState {
   switch (packageStatus) {
     case 'Cancelled':
     case 'UnSupplied':
       return 'canceled';
-    case 'Picked':
+    case 'Picking':
     case 'Invoiced':
     case 'Shipped':
     case 'Delivered':
@@ -21,15 +26,29 @@ export function platformCOrderState(packageStatus: string | undefined): Platform
   }
 }
 
-/** deliveryType STORE: the restaurant's own courier (manual-shipped / manual-delivered apply). */
+/** deliveryType STORE: the restaurant's own courier, Model 1 (documented); only it has manual-shipped / manual-delivered. */
 export const STORE_DELIVERY = 'STORE';
 
-/** preparationTime (minutes) sent with `picked` when the order does not say. */
+/** Assumed: preparationTime (minutes) sent with `picked` when the package carries none. */
 export const PLATFORM_C_DEFAULT_PREPARATION_MINUTES = 20;
 
-/** Cancel reasons of `unsupplied` (platforms.md); the first is sent unless the push names another. */
+/**
+ * Restaurant-side reasons of `unsupplied` (platforms.md: 621, 622, 623, 627; the Trendyol Go clients
+ * name them 621 supply problem, 622 store closed, 623 store cannot prepare, 627 order confusion).
+ * Assumed: a push whose reason is one of them sends it; any other reason (free text) sends 621.
+ */
 export const PLATFORM_C_CANCEL_REASONS = [621, 622, 623, 627] as const;
+export const PLATFORM_C_DEFAULT_CANCEL_REASON = 621;
 
-/** Packages per page of the list (the largest page the API serves) and pages per poll. */
+/** Packages per page (platforms.md: size <= 50). Assumed: 40 pages (2000 packages) per poll window is enough; the rest waits for the next poll. */
 export const PLATFORM_C_PAGE_SIZE = 50;
 export const PLATFORM_C_MAX_PAGES = 40;
+
+/** A package id is a string of up to 64 characters (documented: "64 karakter uzunluğunda alfanumerik"). */
+export const PLATFORM_C_PACKAGE_ID_MAX_LENGTH = 64;
+
+/**
+ * The supplier id goes into the User-Agent header and the path: letters, digits, '.', '_' and '-'
+ * only (the platform's ids are numbers; a non-Latin-1 character would not even be sendable).
+ */
+export const PLATFORM_C_SUPPLIER_ID = /^[A-Za-z0-9._-]{1,64}$/;

@@ -1,47 +1,52 @@
 import type { ParsedPlatformOrder, PlatformOrderItem } from '../platform-adapter';
 import { joinParts, joinWords, PayloadReader } from '../common/payload-reader';
-import { platformCOrderState } from './platform-c.assumptions';
+import { PLATFORM_C_PACKAGE_ID_MAX_LENGTH, platformCOrderState } from './platform-c.assumptions';
 
 /** What PLATFORM_C status calls need later, stored with the order. */
 export interface PlatformCOrderData {
   deliveryType?: string;
-  /** Every item id of the package (unsupplied cancels them all). */
-  itemIds: number[];
+  /** The packageItemId of every item not already cancelled: `unsupplied` cancels them all. */
+  packageItemIds: string[];
   packageStatus?: string;
   preparationTime?: number;
+  packageModificationDate?: number;
 }
 
 /**
- * A package of `GET /integrator/order/meal/suppliers/{supplierId}/packages`: `id` (packageId),
- * `orderNumber`, `packageStatus`, `storeId`, `deliveryType` (GO or STORE), `customer { firstName,
- * lastName }`, `address { address1, address2, district, city, latitude, longitude, phone }`,
- * `lines [{ name, price, quantity?, items [{ id }] }]`, `totalPrice`, `customerNote`,
- * `preparationTime`, `packageModificationDate`, `isScheduled` / `scheduledDeliveryDate`.
+ * A package of `GET /integrator/order/meal/suppliers/{supplierId}/packages` (examples in
+ * simulators/platform-c/examples): `id` (a string of up to 64 characters), `orderNumber`, `orderCode`,
+ * `packageStatus`, `storeId` (a number), `deliveryType` (GO or STORE), `customer { firstName, lastName }`,
+ * `address { address1, address2, neighborhood, district, city, latitude, longitude, phone }`,
+ * `lines [{ productId, name, price, unitSellingPrice, items [{ packageItemId, lineItemId, isCancelled }] }]`
+ * (one item per unit), `totalPrice`, `customerNote`, `preparationTime`, `packageModificationDate`,
+ * `cancelInfo { reasonCode, reason }`.
  */
 export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
   const read = new PayloadReader(body);
   if (!read.ok) return { ok: false, errors: read.errors };
-  const id = read.string('id', { required: true, max: 64 });
+  const id = read.string('id', { required: true, max: PLATFORM_C_PACKAGE_ID_MAX_LENGTH });
   const storeId = read.string('storeId', { required: true, max: 128 });
   const packageStatus = read.string('packageStatus', { max: 40 });
   const orderNumber = read.string('orderNumber', { max: 64 });
-  const scheduled = read.date('scheduledDeliveryDate');
   const lines = read.array('lines', { max: 200 });
-  const itemIds: number[] = [];
+  const packageItemIds: string[] = [];
   const items: PlatformOrderItem[] = lines.map((line, index) => {
-    const lineItems = read.array('items', { from: line, field: `lines[${index}].items`, max: 200 });
+    const field = `lines[${index}]`;
+    const lineItems = read.array('items', { from: line, field: `${field}.items`, max: 200 });
+    let quantity = 0;
     lineItems.forEach((item, itemIndex) => {
-      const itemId = read.number('id', { from: item, field: `lines[${index}].items[${itemIndex}].id`, min: 0 });
-      if (itemId !== undefined) itemIds.push(itemId);
+      const itemId = read.string('packageItemId', { from: item, field: `${field}.items[${itemIndex}].packageItemId`, required: true, max: 64 });
+      if (read.boolean('isCancelled', { from: item, field: `${field}.items[${itemIndex}].isCancelled` })) return;
+      quantity += 1;
+      if (itemId !== undefined) packageItemIds.push(itemId);
     });
-    const unitPrice = read.number('price', { from: line, field: `lines[${index}].price`, min: 0 });
-    const quantity = read.number('quantity', { from: line, field: `lines[${index}].quantity`, min: 0 }) ?? (lineItems.length || undefined);
+    const unitPrice = read.number('unitSellingPrice', { from: line, field: `${field}.unitSellingPrice`, min: 0 }) ?? read.number('price', { from: line, field: `${field}.price`, min: 0 });
     return {
-      productCode: read.string('productId', { from: line, field: `lines[${index}].productId`, max: 64 }),
-      productName: read.string('name', { from: line, field: `lines[${index}].name`, max: 200 }),
+      productCode: read.string('productId', { from: line, field: `${field}.productId`, max: 64 }),
+      productName: read.string('name', { from: line, field: `${field}.name`, max: 200 }),
       quantity,
       unitPrice,
-      totalAmount: unitPrice !== undefined && quantity !== undefined ? Math.round(unitPrice * quantity * 100) / 100 : undefined,
+      totalAmount: unitPrice !== undefined ? Math.round(unitPrice * quantity * 100) / 100 : undefined,
     };
   });
   const details = {
@@ -50,12 +55,12 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
     deliveryAddress: joinParts(
       read.string('address.address1', { max: 300 }),
       read.string('address.address2', { max: 300 }),
+      read.string('address.neighborhood', { max: 100 }),
       read.string('address.district', { max: 100 }),
       read.string('address.city', { max: 100 }),
     ),
     deliveryLatitude: read.number('address.latitude', { min: -90, max: 90 }),
     deliveryLongitude: read.number('address.longitude', { min: -180, max: 180 }),
-    scheduledDeliveryTime: scheduled?.toISOString(),
     total: read.number('totalPrice', { min: 0 }),
     currency: 'TRY',
     notes: read.string('customerNote'),
@@ -63,6 +68,8 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
   };
   const deliveryType = read.string('deliveryType', { max: 20 });
   const preparationTime = read.number('preparationTime', { min: 0, max: 1440 });
+  const packageModificationDate = read.number('packageModificationDate', { min: 0 });
+  const cancelReason = joinWords(read.string('cancelInfo.reasonCode', { max: 20 }), read.string('cancelInfo.reason', { max: 300 }));
   if (!read.ok) return { ok: false, errors: read.errors };
   return {
     ok: true,
@@ -71,10 +78,10 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
       providerRestaurantId: storeId!,
       orderNumber: orderNumber ?? id!,
       state: platformCOrderState(packageStatus),
-      scheduledDeliveryTime: scheduled ?? null,
+      scheduledDeliveryTime: null,
       details,
-      platformData: { deliveryType, itemIds, packageStatus, preparationTime } satisfies PlatformCOrderData,
-      cancelNote: packageStatus ? `package ${packageStatus} on the platform` : undefined,
+      platformData: { deliveryType, packageItemIds, packageStatus, preparationTime, packageModificationDate } satisfies PlatformCOrderData,
+      cancelNote: packageStatus ? `package ${packageStatus} on the platform${cancelReason ? ` (${cancelReason})` : ''}` : undefined,
     },
   };
 }

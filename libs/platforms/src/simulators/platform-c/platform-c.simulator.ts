@@ -1,182 +1,306 @@
-import { PLATFORM_C_CANCEL_REASONS, STORE_DELIVERY } from '../../adapters/platform-c/platform-c.assumptions';
+import { randomBytes } from 'node:crypto';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
+
+/*
+ * Built from /work/shared/spec/platforms.md (PLATFORM_C) and its sources, not from our adapter:
+ * - developers.trendyol.com/docs/2-authorization: Basic auth (401 `ClientApiAuthenticationException`
+ *   on wrong credentials), User-Agent `{supplierId} - {integratorName}` on every request (403 without),
+ *   integrator name alphanumeric, at most 30 characters;
+ * - developers.tgoapps.com, Trendyol Go Yemek "Sipariş Paketlerini Çekme" / "Siparişi Kabul Etme" /
+ *   "Sipariş Hazırlığının Bitmesi" / "Siparişin Yola Çıkması" / "Siparişin Teslim Edilmesi" /
+ *   "Sipariş İptali": the package list and its filters, `id` a 64-character alphanumeric value, the
+ *   statuses, `packageItemId`s as itemIdList (all of them for a full cancel), the error texts;
+ * - package and page shapes: the document's sample as quoted by semh59/ALKAROS
+ *   (TrendyolGoOrderIntakeTests) and api2.hesapkurye.com/Help/Api/POST-Trendyol-TestSaveOrder.
+ * What the sources leave open is listed in libs/platforms/README.md (PLATFORM_C, simulator).
+ */
 
 export interface PlatformCSimulatorOptions {
   suppliers: Array<{ supplierId: string; apiKey: string; secretKey: string; storeIds: string[] }>;
 }
 
-export type SimulatedCStatus = 'Created' | 'Picked' | 'Invoiced' | 'Shipped' | 'Delivered' | 'Cancelled' | 'UnSupplied';
+export type SimulatedCStatus = 'Created' | 'Picking' | 'Invoiced' | 'Shipped' | 'Delivered' | 'Cancelled' | 'UnSupplied';
+
+export interface SimulatedCItem {
+  packageItemId: string;
+  lineItemId: number;
+  isCancelled: boolean;
+}
+
+export interface SimulatedCLine {
+  productId: number;
+  name: string;
+  /** Unit price (the document's sample: price = unitSellingPrice, one item per unit). */
+  price: number;
+  items: SimulatedCItem[];
+}
 
 export interface SimulatedCPackage {
-  id: number;
+  /** 64-character alphanumeric package id. */
+  id: string;
   supplierId: string;
   storeId: string;
   orderNumber: string;
+  orderCode: string;
   packageStatus: SimulatedCStatus;
+  /** STORE: the restaurant's courier (Model 1); GO: the platform's courier (Model 2). */
   deliveryType: 'GO' | 'STORE';
-  itemIds: number[];
+  lines: SimulatedCLine[];
   preparationTime?: number;
+  /** The reason of the restaurant's `unsupplied` call. */
   unsuppliedReason?: number;
+  cancelInfo?: { reasonCode: number; reason: string };
+  packageCreationDate: number;
   packageModificationDate: number;
+  /** Fields merged into the package as listed (tests of odd payloads). */
   extra: Record<string, unknown>;
 }
 
-function errors(status: number, message: string): SimulatorResponse {
-  return { status, body: { errors: [{ message }] } };
-}
+/** Restaurant-side cancel reasons of `unsupplied` (platforms.md). */
+const UNSUPPLIED_REASONS = [621, 622, 623, 627];
+const STATUSES: SimulatedCStatus[] = ['Created', 'Picking', 'Invoiced', 'Shipped', 'Delivered', 'Cancelled', 'UnSupplied'];
+const MAX_PAGE_SIZE = 50;
+const INTEGRATOR_NAME = /^[A-Za-z0-9]{1,30}$/;
 
-const NEXT: Record<string, { from: SimulatedCStatus[]; to: SimulatedCStatus; storeOnly?: boolean }> = {
-  picked: { from: ['Created'], to: 'Picked' },
-  invoiced: { from: ['Picked'], to: 'Invoiced' },
-  'manual-shipped': { from: ['Invoiced'], to: 'Shipped', storeOnly: true },
-  'manual-delivered': { from: ['Shipped'], to: 'Delivered', storeOnly: true },
+/** The restaurant's status calls: the status each leads to and the one it needs. */
+const STEPS: Record<string, { from: SimulatedCStatus; to: SimulatedCStatus; storeOnly: boolean }> = {
+  picked: { from: 'Created', to: 'Picking', storeOnly: false },
+  invoiced: { from: 'Picking', to: 'Invoiced', storeOnly: false },
+  'manual-shipped': { from: 'Invoiced', to: 'Shipped', storeOnly: true },
+  'manual-delivered': { from: 'Shipped', to: 'Delivered', storeOnly: true },
 };
 
+function refusal(status: number, message: string, exception = 'ClientApiException'): SimulatorResponse {
+  return { status, body: { timestamp: Date.now(), status, exception, errors: [{ message }] } };
+}
+
 /**
- * A simulator of PLATFORM_C (Trendyol Go Yemek's integrator API): Basic auth with apiKey:secretKey,
- * 403 without the `{supplierId} - {integratorName}` User-Agent, the package list filtered by store
- * and modification time with pages, and the package status calls with their order of steps.
+ * A simulator of PLATFORM_C (Trendyol Go Yemek's integrator API): Basic auth, the mandatory
+ * User-Agent, the package list by supplier, store, status and modification window in pages of at
+ * most 50, the restaurant's status calls in their order (manual-shipped / manual-delivered for STORE
+ * delivery only), and `unsupplied` checked against the package's own packageItemIds. Every request's
+ * `x-agentname` and `x-executor-user` are kept in the call log (`calls[].headers`) for tests.
  */
 export class PlatformCSimulator extends SimulatorServer {
-  readonly packages = new Map<number, SimulatedCPackage>();
-  private nextId = 700_000_001;
-  private nextItemId = 9_000_001;
+  readonly packages = new Map<string, SimulatedCPackage>();
+  private nextLineItemId = 1_000_008_181_985;
+  private nextItemId = 1_000_008_723_596;
+  private nextOrderNumber = 1_199_521_762;
 
   constructor(readonly options: PlatformCSimulatorOptions) {
     super();
   }
 
-  /** A new package (status Created), visible to the next poll. */
-  addPackage(supplierId: string, storeId: string, overrides: Partial<SimulatedCPackage> = {}): SimulatedCPackage {
-    const id = overrides.id ?? this.nextId++;
+  /** A new package (status Created unless given), visible to the next poll. */
+  addPackage(supplierId: string, storeId: string, overrides: Partial<Omit<SimulatedCPackage, 'lines'>> & { lines?: Array<{ name?: string; price?: number; productId?: number; quantity?: number }> } = {}): SimulatedCPackage {
+    const now = Date.now();
+    const lines = (overrides.lines ?? [{ name: 'Mantı', price: 95, productId: 319239, quantity: 2 }, { name: 'Ayran', price: 20, productId: 317823, quantity: 1 }]).map((line) => ({
+      productId: line.productId ?? 317_000,
+      name: line.name ?? 'Ürün',
+      price: line.price ?? 50,
+      items: Array.from({ length: line.quantity ?? 1 }, () => ({ packageItemId: String(this.nextItemId++), lineItemId: this.nextLineItemId++, isCancelled: false })),
+    }));
+    const orderNumber = overrides.orderNumber ?? String(this.nextOrderNumber++);
     const pkg: SimulatedCPackage = {
-      id,
+      ...overrides,
+      id: overrides.id ?? randomBytes(32).toString('hex'),
       supplierId,
       storeId,
-      orderNumber: overrides.orderNumber ?? `TY${id}`,
+      orderNumber,
+      orderCode: overrides.orderCode ?? orderNumber.slice(-3),
       packageStatus: overrides.packageStatus ?? 'Created',
       deliveryType: overrides.deliveryType ?? 'STORE',
-      itemIds: overrides.itemIds ?? [this.nextItemId++, this.nextItemId++],
-      packageModificationDate: overrides.packageModificationDate ?? Date.now(),
+      lines,
+      packageCreationDate: overrides.packageCreationDate ?? now,
+      packageModificationDate: overrides.packageModificationDate ?? now,
       extra: overrides.extra ?? {},
     };
-    this.packages.set(id, pkg);
+    this.packages.set(pkg.id, pkg);
     return pkg;
   }
 
-  /** Cancels a package on the platform; the next poll sees it modified. */
-  cancelPackage(id: number): void {
-    const pkg = this.packages.get(id)!;
-    pkg.packageStatus = 'Cancelled';
-    pkg.packageModificationDate = Date.now();
+  /** The customer or the platform cancels the package; the next poll sees it modified. */
+  cancelPackage(id: string, cancelInfo = { reasonCode: 604, reason: 'Müşteri iptal talep etti' }): void {
+    const pkg = this.packages.get(id);
+    if (!pkg) throw new Error(`no package ${id}`);
+    this.modify(pkg, 'Cancelled');
+    pkg.cancelInfo = cancelInfo;
   }
 
+  /** The package as the list serves it. */
   packageView(pkg: SimulatedCPackage): Record<string, unknown> {
+    const units = pkg.lines.reduce((sum, line) => sum + line.price * line.items.filter((item) => !item.isCancelled).length, 0);
     return {
       id: pkg.id,
-      orderNumber: pkg.orderNumber,
-      packageStatus: pkg.packageStatus,
-      supplierId: Number(pkg.supplierId),
-      storeId: pkg.storeId,
+      supplierId: Number(pkg.supplierId) || pkg.supplierId,
+      storeId: Number(pkg.storeId) || pkg.storeId,
+      orderCode: pkg.orderCode,
+      storePickupSelected: false,
       deliveryType: pkg.deliveryType,
-      customer: { firstName: 'Zeynep', lastName: 'Kaya' },
-      address: { address1: 'Atatürk Bulvarı 100', address2: 'Daire 4', district: 'Çankaya', city: 'Ankara', latitude: 39.9208, longitude: 32.8541, phone: '+905301112233' },
-      lines: [{ productId: 'ty-5', name: 'Mantı', price: 95, items: pkg.itemIds.map((id) => ({ id })) }],
-      totalPrice: 95 * pkg.itemIds.length,
-      customerNote: 'Yoğurt ayrı',
-      packageCreationDate: pkg.packageModificationDate,
+      packageCreationDate: pkg.packageCreationDate,
       packageModificationDate: pkg.packageModificationDate,
+      ...(pkg.preparationTime !== undefined ? { preparationTime: pkg.preparationTime } : {}),
+      orderId: `100${pkg.orderNumber}`,
+      orderNumber: pkg.orderNumber,
+      totalPrice: Math.round(units * 100) / 100,
+      callCenterPhone: '08502221212',
+      customer: { id: 35018440, firstName: 'Zeynep', lastName: 'Kaya' },
+      payment: { paymentType: 'PAY_WITH_CARD', mealCard: null },
+      address: {
+        firstName: 'Zeynep',
+        lastName: 'Kaya',
+        address1: 'Atatürk Bulvarı 100',
+        address2: 'Daire 4',
+        city: 'Ankara',
+        district: 'Çankaya',
+        neighborhood: 'Kızılay',
+        apartmentNumber: '100',
+        floor: '2',
+        doorNumber: '4',
+        addressDescription: 'Zili çalmayın',
+        latitude: '39.9208',
+        longitude: '32.8541',
+        phone: '5301112233',
+      },
+      packageStatus: pkg.packageStatus,
+      lines: pkg.lines.map((line) => ({
+        price: line.price,
+        unitSellingPrice: line.price,
+        items: line.items.map((item) => ({ ...item, coupon: null, promotions: [] })),
+        productId: line.productId,
+        name: line.name,
+        modifierProducts: [],
+        extraIngredients: [],
+        removedIngredients: [],
+      })),
+      customerNote: 'Yoğurt ayrı',
+      totalDeliveryPrice: null,
+      coupon: null,
+      promotions: null,
+      ...(pkg.cancelInfo ? { cancelInfo: pkg.cancelInfo } : {}),
       ...pkg.extra,
     };
   }
 
   protected route(request: SimulatorRequest): SimulatorResponse {
-    const base = matchPath('/integrator/order/meal/suppliers/:supplierId/packages', request.path);
+    const list = matchPath('/integrator/order/meal/suppliers/:supplierId/packages', request.path);
     const step = matchPath('/integrator/order/meal/suppliers/:supplierId/packages/:step', request.path);
     const manual = matchPath('/integrator/order/meal/suppliers/:supplierId/packages/:packageId/:step', request.path);
-    const supplierId = (base ?? step ?? manual)?.supplierId;
-    if (!supplierId) return errors(404, `no route ${request.method} ${request.path}`);
+    const supplierId = (list ?? step ?? manual)?.supplierId;
+    if (!supplierId) return refusal(404, `no route ${request.method} ${request.path}`);
 
     const supplier = this.options.suppliers.find((entry) => entry.supplierId === supplierId);
     const basic = /^Basic (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
-    const [apiKey, secretKey] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];
-    if (!supplier || supplier.apiKey !== apiKey || supplier.secretKey !== secretKey) return errors(401, 'Unauthorized');
-    const userAgent = String(request.headers['user-agent'] ?? '');
-    if (!userAgent.startsWith(`${supplierId} - `) || userAgent.length <= `${supplierId} - `.length) return errors(403, 'User-Agent must be "{supplierId} - {integratorName}"');
+    const [apiKey, ...rest] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];
+    if (!supplier || supplier.apiKey !== apiKey || supplier.secretKey !== rest.join(':')) return refusal(401, 'İstek gönderirken kullandığınız supplierID, API Key, API Secure Key bilgilerinden birisi eksik ya da yanlıştır.', 'ClientApiAuthenticationException');
+    const userAgent = request.headers['user-agent'];
+    if (!userAgent) return refusal(403, 'User-Agent is required');
+    const [agentSupplier, integratorName, ...more] = String(userAgent).split(' - ');
+    if (agentSupplier !== supplierId || more.length > 0 || !INTEGRATOR_NAME.test(integratorName ?? '')) return refusal(403, 'User-Agent must be "{supplierId} - {integratorName}" (integrator name: at most 30 alphanumeric characters)');
 
-    if (request.method === 'GET' && base) return this.list(supplier.supplierId, request);
-    if (request.method === 'PUT' && manual && NEXT[manual.step]) return this.advance(supplier.supplierId, Number(manual.packageId), manual.step);
+    if (request.method === 'GET' && list) return this.list(supplierId, request);
+    if (request.method === 'PUT' && manual && STEPS[manual.step]?.storeOnly) return this.advance(supplierId, manual.packageId, manual.step);
     if (request.method === 'PUT' && step) {
       const body = bodyOf(request);
-      const packageId = Number(body.packageId);
-      if (step.step === 'unsupplied') return this.unsupply(supplier.supplierId, packageId, body);
-      if (NEXT[step.step] && !NEXT[step.step].storeOnly) {
-        if (step.step === 'picked' && (typeof body.preparationTime !== 'number' || body.preparationTime <= 0)) return errors(400, 'preparationTime is required');
-        return this.advance(supplier.supplierId, packageId, step.step, typeof body.preparationTime === 'number' ? body.preparationTime : undefined);
+      if (step.step === 'unsupplied') return this.unsupply(supplierId, body);
+      if (STEPS[step.step] && !STEPS[step.step].storeOnly) {
+        if (step.step === 'picked' && !(Number.isInteger(body.preparationTime) && (body.preparationTime as number) > 0)) return refusal(400, 'preparationTime (minutes) is required');
+        return this.advance(supplierId, body.packageId, step.step, body.preparationTime as number | undefined);
       }
     }
-    return errors(404, `no route ${request.method} ${request.path}`);
+    return refusal(405, `no route ${request.method} ${request.path}`);
   }
 
   private list(supplierId: string, request: SimulatorRequest): SimulatorResponse {
+    const number = (name: string): number | undefined | null => {
+      const raw = request.query.get(name);
+      if (raw === null || raw === '') return undefined;
+      return /^\d+$/.test(raw) ? Number(raw) : null;
+    };
+    const start = number('packageModificationStartDate');
+    const end = number('packageModificationEndDate');
+    const page = number('page') ?? 0;
+    const size = number('size') ?? MAX_PAGE_SIZE;
     const storeId = request.query.get('storeId');
-    const start = Number(request.query.get('packageModificationStartDate'));
-    const end = Number(request.query.get('packageModificationEndDate'));
-    const page = Number(request.query.get('page') ?? 0);
-    const size = Math.min(50, Number(request.query.get('size') ?? 50));
-    if (!storeId || !Number.isFinite(start) || !Number.isFinite(end) || end < start || !(size > 0) || !(page >= 0)) return errors(400, 'storeId, packageModificationStartDate, packageModificationEndDate, page and size are required');
+    const statuses = request.query.get('packageStatuses')?.split(',').filter(Boolean);
+    if (start === null || end === null || page === null || size === null) return refusal(400, 'packageModificationStartDate, packageModificationEndDate, page and size are numbers (dates in epoch milliseconds)');
+    if (size < 1 || size > MAX_PAGE_SIZE) return refusal(400, `size must be between 1 and ${MAX_PAGE_SIZE}`);
+    if (statuses?.some((status) => !STATUSES.includes(status as SimulatedCStatus))) return refusal(400, `packageStatuses must be among ${STATUSES.join(', ')}`);
     const matching = [...this.packages.values()]
-      .filter((pkg) => pkg.supplierId === supplierId && pkg.storeId === storeId && pkg.packageModificationDate >= start && pkg.packageModificationDate <= end)
-      .sort((a, b) => a.packageModificationDate - b.packageModificationDate || a.id - b.id);
+      .filter(
+        (pkg) =>
+          pkg.supplierId === supplierId &&
+          (!storeId || pkg.storeId === storeId) &&
+          (start === undefined || pkg.packageModificationDate >= start) &&
+          (end === undefined || pkg.packageModificationDate <= end) &&
+          (!statuses || statuses.includes(pkg.packageStatus)),
+      )
+      .sort((a, b) => a.packageModificationDate - b.packageModificationDate || a.id.localeCompare(b.id));
     const content = matching.slice(page * size, (page + 1) * size).map((pkg) => this.packageView(pkg));
-    return { status: 200, body: { page, size, totalPages: Math.ceil(matching.length / size), totalElements: matching.length, content } };
+    return { status: 200, body: { page, size, totalPages: Math.ceil(matching.length / size), totalCount: matching.length, content } };
   }
 
-  private own(supplierId: string, packageId: number): SimulatedCPackage | undefined {
+  /** The supplier's package, or the platform's refusal. */
+  private find(supplierId: string, packageId: unknown): SimulatedCPackage | SimulatorResponse {
+    if (typeof packageId !== 'string' || packageId === '') return refusal(400, 'packageId is required');
     const pkg = this.packages.get(packageId);
-    return pkg?.supplierId === supplierId ? pkg : undefined;
+    if (!pkg) return refusal(404, `Dış sistem ${packageId} kaynağı bulunamadı. Neden: DomainNotFound.`);
+    if (pkg.supplierId !== supplierId) return refusal(400, 'Değişiklik yapmak istediğiniz paket, kullandığınız supplierID ile ilişkili değildir.');
+    return pkg;
   }
 
-  private advance(supplierId: string, packageId: number, step: string, preparationTime?: number): SimulatorResponse {
-    const pkg = this.own(supplierId, packageId);
-    if (!pkg) return errors(404, 'package not found');
-    const rule = NEXT[step];
-    if (rule.storeOnly && pkg.deliveryType !== STORE_DELIVERY) return errors(400, `${step} is only for STORE delivery`);
+  private advance(supplierId: string, packageId: unknown, step: string, preparationTime?: number): SimulatorResponse {
+    const pkg = this.find(supplierId, packageId);
+    if (!('id' in pkg)) return pkg;
+    const rule = STEPS[step];
+    if (rule.storeOnly && pkg.deliveryType !== 'STORE') return refusal(400, `${step} is only for packages the restaurant delivers (deliveryType STORE)`);
     if (pkg.packageStatus === rule.to) return { status: 200 };
-    if (!rule.from.includes(pkg.packageStatus)) return errors(400, `package is ${pkg.packageStatus}: ${step} is not possible`);
-    pkg.packageStatus = rule.to;
+    if (pkg.packageStatus === 'Cancelled' || pkg.packageStatus === 'UnSupplied') return refusal(400, `package is ${pkg.packageStatus}: a cancelled order cannot move on`);
+    if (pkg.packageStatus !== rule.from) return refusal(400, `package is ${pkg.packageStatus}: ${step} needs ${rule.from}`);
     if (preparationTime !== undefined) pkg.preparationTime = preparationTime;
-    pkg.packageModificationDate = Date.now();
+    this.modify(pkg, rule.to);
     return { status: 200 };
   }
 
-  private unsupply(supplierId: string, packageId: number, body: Record<string, unknown>): SimulatorResponse {
-    const pkg = this.own(supplierId, packageId);
-    if (!pkg) return errors(404, 'package not found');
-    if (!(PLATFORM_C_CANCEL_REASONS as readonly number[]).includes(Number(body.reasonId))) return errors(400, 'reasonId must be one of 621, 622, 623, 627');
-    const items = Array.isArray(body.itemIdList) ? body.itemIdList.map(Number) : [];
-    if (items.length === 0 || items.some((id) => !pkg.itemIds.includes(id))) return errors(400, 'itemIdList must list items of the package');
-    if (pkg.packageStatus === 'Delivered' || pkg.packageStatus === 'Cancelled') return errors(400, `package is ${pkg.packageStatus}`);
-    pkg.packageStatus = 'UnSupplied';
-    pkg.unsuppliedReason = Number(body.reasonId);
-    pkg.packageModificationDate = Date.now();
+  private unsupply(supplierId: string, body: Record<string, unknown>): SimulatorResponse {
+    const pkg = this.find(supplierId, body.packageId);
+    if (!('id' in pkg)) return pkg;
+    if (!UNSUPPLIED_REASONS.includes(body.reasonId as number)) return refusal(400, `reasonId must be one of ${UNSUPPLIED_REASONS.join(', ')}`);
+    const itemIds = body.itemIdList;
+    const items = pkg.lines.flatMap((line) => line.items);
+    if (!Array.isArray(itemIds) || itemIds.length === 0 || itemIds.some((id) => typeof id !== 'string' || !items.some((item) => item.packageItemId === id))) {
+      return refusal(400, 'itemIdList must hold packageItemIds of the package');
+    }
+    if (pkg.packageStatus === 'Delivered' || pkg.packageStatus === 'Cancelled' || pkg.packageStatus === 'UnSupplied') return refusal(400, `package is ${pkg.packageStatus}: it cannot be cancelled`);
+    for (const item of items) if (itemIds.includes(item.packageItemId)) item.isCancelled = true;
+    pkg.unsuppliedReason = body.reasonId as number;
+    // Every item listed cancels the package; some of them cancel those items only.
+    this.modify(pkg, items.every((item) => item.isCancelled) ? 'UnSupplied' : pkg.packageStatus);
     return { status: 200 };
+  }
+
+  private modify(pkg: SimulatedCPackage, status: SimulatedCStatus): void {
+    pkg.packageStatus = status;
+    // Strictly later than the package's last modification, so a poll window always sees the change.
+    pkg.packageModificationDate = Math.max(Date.now(), pkg.packageModificationDate + 1);
   }
 
   protected override adminRoute(request: SimulatorRequest): SimulatorResponse | undefined {
-    if (request.method === 'GET' && request.path === '/_simulator/packages') return { status: 200, body: [...this.packages.values()] };
+    if (request.method === 'GET' && request.path === '/_simulator/packages') return { status: 200, body: [...this.packages.values()].map((pkg) => this.packageView(pkg)) };
     if (request.method === 'POST' && request.path === '/_simulator/packages') {
       const body = bodyOf(request);
-      const supplier = this.options.suppliers.find((entry) => entry.supplierId === body.supplierId) ?? this.options.suppliers[0];
-      const storeId = typeof body.storeId === 'string' ? body.storeId : supplier?.storeIds[0];
+      const supplier = this.options.suppliers.find((entry) => entry.supplierId === String(body.supplierId ?? '')) ?? this.options.suppliers[0];
+      const storeId = body.storeId !== undefined ? String(body.storeId) : supplier?.storeIds[0];
       if (!supplier || !storeId) return { status: 422, body: { message: 'supplierId and storeId are required' } };
-      return { status: 201, body: this.addPackage(supplier.supplierId, storeId, { deliveryType: body.deliveryType === 'GO' ? 'GO' : 'STORE' }) };
+      const pkg = this.addPackage(supplier.supplierId, storeId, { deliveryType: body.deliveryType === 'GO' ? 'GO' : 'STORE' });
+      return { status: 201, body: this.packageView(pkg) };
     }
     const cancel = matchPath('/_simulator/packages/:id/cancel', request.path);
     if (request.method === 'POST' && cancel) {
-      if (!this.packages.has(Number(cancel.id))) return { status: 404, body: { message: 'no such package' } };
-      this.cancelPackage(Number(cancel.id));
-      return { status: 200, body: this.packages.get(Number(cancel.id)) };
+      const pkg = this.packages.get(cancel.id);
+      if (!pkg) return { status: 404, body: { message: 'no such package' } };
+      this.cancelPackage(cancel.id);
+      return { status: 200, body: this.packageView(pkg) };
     }
     return undefined;
   }

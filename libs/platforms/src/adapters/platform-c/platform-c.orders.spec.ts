@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePlatformCPackage } from './platform-c.orders';
+
+/** The first package of an example page (libs/platforms/src/simulators/platform-c/examples). */
+function examplePackage(name: string): Record<string, unknown> {
+  const example = JSON.parse(readFileSync(join(__dirname, '../../simulators/platform-c/examples', name), 'utf8')) as { body: { content: Array<Record<string, unknown>> } };
+  return example.body.content[0];
+}
+
+describe('parsePlatformCPackage on Trendyol Go\'s package shape', () => {
+  it('reads a new STORE package: 64-character id, numeric storeId, one item per unit, packageItemIds as strings', () => {
+    const pkg = examplePackage('packages-page-created-store.json');
+    expect(parsePlatformCPackage(pkg)).toEqual({
+      ok: true,
+      order: {
+        platformOrderId: '4f0e9c3d2a1b8e7f6a5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a39',
+        providerRestaurantId: '153',
+        orderNumber: '1199521762',
+        state: 'new',
+        scheduledDeliveryTime: null,
+        details: {
+          customerName: 'Oms M',
+          customerPhone: '5554443322',
+          deliveryAddress: 'Gündoğdu Koleji Yanı, B Blok, Kazımdirik, Bornova, İzmir',
+          deliveryLatitude: 38.4622,
+          deliveryLongitude: 27.2166,
+          total: 290,
+          currency: 'TRY',
+          notes: 'Servis İstiyorum',
+          items: [{ productCode: '319240', productName: 'Big King Menü', quantity: 2, unitPrice: 145, totalAmount: 290 }],
+        },
+        platformData: { deliveryType: 'STORE', packageItemIds: ['1000008723596', '1000008723597'], packageStatus: 'Created', preparationTime: 25, packageModificationDate: 1783520347146 },
+        cancelNote: 'package Created on the platform',
+      },
+    });
+  });
+
+  it('reads a GO package in Picking as accepted and leaves cancelled items out of quantity and packageItemIds', () => {
+    const parsed = parsePlatformCPackage(examplePackage('packages-page-go-partly-cancelled.json'));
+    expect(parsed).toMatchObject({
+      ok: true,
+      order: {
+        state: 'accepted',
+        details: { items: [{ productName: 'Penne', quantity: 2, unitPrice: 91, totalAmount: 182 }] },
+        platformData: { deliveryType: 'GO', packageItemIds: ['1000008723602', '1000008723603'], packageStatus: 'Picking' },
+      },
+    });
+  });
+
+  it('reads a cancelled package as canceled, with the platform\'s reason in the note', () => {
+    expect(parsePlatformCPackage(examplePackage('packages-page-cancelled.json'))).toMatchObject({ ok: true, order: { state: 'canceled', cancelNote: 'package Cancelled on the platform (601 Adres yanlış)' } });
+    for (const packageStatus of ['UnSupplied', 'Cancelled']) expect(parsePlatformCPackage({ id: 'p', storeId: 1, packageStatus })).toMatchObject({ ok: true, order: { state: 'canceled' } });
+    for (const packageStatus of ['Picking', 'Invoiced', 'Shipped', 'Delivered']) expect(parsePlatformCPackage({ id: 'p', storeId: 1, packageStatus })).toMatchObject({ ok: true, order: { state: 'accepted' } });
+    expect(parsePlatformCPackage({ id: 'p', storeId: 1, packageStatus: 'Created' })).toMatchObject({ ok: true, order: { state: 'new' } });
+  });
+
+  it('refuses what it cannot use, naming the field', () => {
+    const pkg = examplePackage('packages-page-created-store.json');
+    expect(parsePlatformCPackage({ ...pkg, id: 'a'.repeat(65) })).toMatchObject({ ok: false, errors: [{ field: 'id' }] });
+    expect(parsePlatformCPackage({ ...pkg, storeId: undefined })).toMatchObject({ ok: false, errors: [{ field: 'storeId', message: 'is required' }] });
+    expect(parsePlatformCPackage({ ...pkg, lines: [{ price: 1, items: [{ lineItemId: 1 }] }] })).toMatchObject({ ok: false, errors: [{ field: 'lines[0].items[0].packageItemId', message: 'is required' }] });
+    expect(parsePlatformCPackage({ ...pkg, lines: 'many' })).toMatchObject({ ok: false, errors: [{ field: 'lines' }] });
+    expect(parsePlatformCPackage([])).toMatchObject({ ok: false, errors: [{ field: 'body' }] });
+  });
+});
