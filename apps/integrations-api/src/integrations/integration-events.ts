@@ -9,6 +9,7 @@ export function integrationUpsertedEvent(integration: IntegrationEntity, occurre
     platform: integration.platform,
     providerRestaurantId: integration.providerRestaurantId,
     isActive: integration.isActive,
+    displaced: integration.displacedAt !== null,
     settings: { ...integration.settings },
     secrets: { ...integration.secrets },
     version: integration.version,
