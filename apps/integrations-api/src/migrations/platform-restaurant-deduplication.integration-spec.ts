@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- rows of tests are loosely typed, as in the specs */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Queues, RoutingKey } from '@courier/contracts';
