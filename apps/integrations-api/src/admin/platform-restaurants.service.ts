@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ErrorCode, RoutingKey } from '@courier/contracts';
+import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { isUniqueViolation } from '@courier/persistence';
-import { TransactionContext, UnitOfWork } from '@courier/messaging';
+import { UnitOfWork } from '@courier/messaging';
 import { holdsPlatformRestaurant, PlatformRegistry, RegisteredPlatform } from '@courier/platforms';
 import { isUuid } from '../common/ids';
 import { IntegrationEntity } from '../integrations/integration.entity';
-import { integrationUpsertedEvent } from '../integrations/integration-events';
+import { storeIntegrationChange } from '../integrations/integration-events';
 import { PlatformRestaurantDto, PlatformRestaurantIntegrationDto, PlatformRestaurantQuery, TransferPlatformRestaurantDto, VerifyPlatformRestaurantDto } from './dto/platform-restaurant.dto';
 
 type AuditAction = 'lookup' | 'verify' | 'transfer';
@@ -138,7 +138,7 @@ export class PlatformRestaurantsService {
           previous.displacedAt = now;
           previous.verifiedAt = null;
           previous.verifiedBy = null;
-          await this.store(tx, previous, now);
+          await storeIntegrationChange(tx, previous, now);
         }
         const alreadyHolds = target.providerRestaurantId === request.providerRestaurantId && target.displacedAt === null;
         target.providerRestaurantId = request.providerRestaurantId;
@@ -146,7 +146,7 @@ export class PlatformRestaurantsService {
         target.verifiedAt = now;
         target.verifiedBy = request.operator;
         if (alreadyHolds) await tx.manager.update(IntegrationEntity, { id: target.id }, { verifiedAt: now, verifiedBy: request.operator });
-        else await this.store(tx, target, now);
+        else await storeIntegrationChange(tx, target, now);
         await this.record(tx.manager, {
           action: 'transfer',
           platform: platform.code,
@@ -200,26 +200,6 @@ export class PlatformRestaurantsService {
       where: { platform: platform.code, providerRestaurantId, displacedAt: IsNull() },
       lock: { mode: 'pessimistic_write' },
     });
-  }
-
-  /** Writes a changed integration with the next version and announces it. */
-  private async store(tx: TransactionContext, integration: IntegrationEntity, now: Date): Promise<void> {
-    integration.version += 1;
-    integration.updatedAt = now;
-    await tx.manager.update(
-      IntegrationEntity,
-      { id: integration.id },
-      {
-        providerRestaurantId: integration.providerRestaurantId,
-        isActive: integration.isActive,
-        displacedAt: integration.displacedAt,
-        verifiedAt: integration.verifiedAt,
-        verifiedBy: integration.verifiedBy,
-        version: integration.version,
-        updatedAt: now,
-      },
-    );
-    await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
   }
 
   private async record(manager: EntityManager, entry: AuditEntry): Promise<void> {

@@ -13,7 +13,7 @@ import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { isUuid } from '../common/ids';
 import { ListIntegrationsQuery } from './dto/list-integrations.query';
 import { IntegrationEntity } from './integration.entity';
-import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
+import { integrationDeletedEvent, integrationUpsertedEvent, storeIntegrationChange } from './integration-events';
 import { IntegrationPresenter, IntegrationRecord } from './integration.presenter';
 
 export interface IntegrationPage {
@@ -200,25 +200,7 @@ export class IntegrationsService {
       if (integration.displacedAt !== null && (integration.isActive || newRestaurant)) integration.displacedAt = null;
       const claims = newRestaurant || (before.displacedAt !== null && integration.displacedAt === null);
       if (claims && (await this.taken(tx, integration))) throw integrationExists();
-      const now = new Date();
-      integration.version += 1;
-      integration.updatedAt = now;
-      await tx.manager.update(
-        IntegrationEntity,
-        { id: integration.id },
-        {
-          providerRestaurantId: integration.providerRestaurantId,
-          isActive: integration.isActive,
-          settings: integration.settings,
-          secrets: integration.secrets,
-          version: integration.version,
-          displacedAt: integration.displacedAt,
-          verifiedAt: integration.verifiedAt,
-          verifiedBy: integration.verifiedBy,
-          updatedAt: now,
-        },
-      );
-      await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
+      await storeIntegrationChange(tx, integration, new Date());
       const accountVisible = before.providerRestaurantId !== integration.providerRestaurantId || before.isActive !== integration.isActive;
       if (integration.platform === THIRD_PARTY_CODE && accountVisible) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
       return integration;
