@@ -59,7 +59,7 @@ export class PlatformRestaurantsController {
   @ApiOkResponse({ type: PlatformRestaurantDto })
   @ApiProblems(
     [404, 'INTEGRATION_NOT_FOUND: no integration has toIntegrationId.'],
-    [409, 'INTEGRATION_EXISTS: the receiving account has another (displaced) integration with this restaurant; transfer to that one.'],
+    [409, 'INTEGRATION_EXISTS: the receiving account has another (displaced) integration with this restaurant; transfer to that one. CONFLICT: a concurrent transfer gave the restaurant to another integration meanwhile.'],
     [422, 'VALIDATION_ERROR: invalid fields, a platform that is not a delivery platform, or toIntegrationId of another platform.'],
     400,
     413,

@@ -144,6 +144,21 @@ describe('admin API: claimed platform restaurants (HTTP, real PostgreSQL)', () =
     expect((await t.http.patch(`${BASE}/${victimIntegration}/activate`).set(credentials(victim))).status).toBe(200);
   });
 
+  it('leaves exactly one holder when transfers to different integrations race (each 200 or 409, never a 500)', async () => {
+    const contested = `${vendor}-contested`;
+    const bidders = [];
+    for (const account of [victim, claimant, await t.createRestaurant({ name: 'Third bidder' })]) {
+      bidders.push((await t.http.post(BASE).set(credentials(account)).send({ ...body, providerRestaurantId: `bid-${account.restaurantId}` })).body.id as string);
+    }
+    const transferTo = (toIntegrationId: string) =>
+      t.http.post(`${ROUTE}/transfer`).set(admin).send({ platform: 'PLATFORM_B', providerRestaurantId: contested, toIntegrationId, operator: 'ops:race' });
+    const answers = await Promise.all([...bidders, ...bidders].map(transferTo));
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    const holders = await t.sql('SELECT id FROM integrations WHERE platform = $1 AND provider_restaurant_id = $2 AND displaced_at IS NULL', ['PLATFORM_B', contested]);
+    expect(holders).toHaveLength(1);
+  });
+
   it('the CLI looks up, verifies and transfers through the API, with the operator recorded', async () => {
     await t.app.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;

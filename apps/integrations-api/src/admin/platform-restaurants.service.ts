@@ -159,6 +159,10 @@ export class PlatformRestaurantsService {
         return this.view(tx.manager, platform, request.providerRestaurantId);
       });
     } catch (error) {
+      // Another transfer gave the restaurant to a third integration after this one read the holder.
+      if (isUniqueViolation(error, ['integrations_platform_restaurant_key'])) {
+        throw new ProblemException(409, ErrorCode.Conflict, 'The platform restaurant changed hands during the transfer: look it up again.');
+      }
       // The receiving account's other integration bearing this id (a displaced one): one per account.
       if (isUniqueViolation(error, ['integrations_restaurant_platform_provider_key'])) {
         throw new ProblemException(
