@@ -159,7 +159,15 @@ export async function ensurePlatformIntegrations(options: {
       // 409 INTEGRATION_EXISTS: registered meanwhile; updated below like any existing one.
       else if (response.status === 409) record = await find(platform, body.providerRestaurantId);
       else throw new Error(`could not register the demo ${platform} integration: ${await problemText(response)}`);
-      if (!record) throw new Error(`the demo ${platform} integration answered 409 but is not listed`);
+      // A platform restaurant belongs to one integration across all accounts: another account (an
+      // older demo restaurant whose demo.json is gone, with DATABASE_URL kept) holds it.
+      if (!record) {
+        throw new Error(
+          `the demo ${platform} restaurant ${body.providerRestaurantId} is held by another account's integration: ` +
+            `\`npm run admin -- lookup-platform-restaurant --platform ${platform} --provider-restaurant-id ${body.providerRestaurantId}\` shows which; ` +
+            'start on a fresh database, or register a provisional integration and transfer the restaurant to it (transfer-platform-restaurant)',
+        );
+      }
     }
     if (!created) {
       const { platform: _platform, providerRestaurantId: _providerRestaurantId, ...credentials } = body;

@@ -245,6 +245,48 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(picked.filter((call) => call.body.packageId === pkg.id).map((call) => call.status)).toEqual([200]);
     const packages = (await (await fetch(`${platformC}/_simulator/packages`)).json()) as Array<{ id: string; packageStatus: string }>;
     expect(packages.find((entry) => entry.id === pkg.id)?.packageStatus).toBe('Picking');
+
+  // Issue #13: a platform restaurant belongs to one account; an operator's transfer moves its orders.
+  it('routes the demo vendor\'s PLATFORM_B orders to another account once an operator transfers the vendor to it, and back', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const pos = `http://127.0.0.1:${ports.pos}`;
+    const admin = { 'X-Admin-Token': demo.adminToken, 'Content-Type': 'application/json' };
+    const created = await fetch(`${pos}/admin/v1/restaurants`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Claimant' }) });
+    expect(created.status).toBe(201);
+    const claimant = (await created.json()) as { restaurantId: string; apiKey: string; apiSecret: string };
+    const claimantHeaders = { 'X-API-Key': claimant.apiKey, 'X-API-Secret': claimant.apiSecret, 'Content-Type': 'application/json' };
+    const register = (providerRestaurantId: string) =>
+      fetch(`${pos}/api/v1/my/integrations`, { method: 'POST', headers: claimantHeaders, body: JSON.stringify({ platform: 'PLATFORM_B', providerRestaurantId, chainCode: 'claim-chain', username: 'claim-user', password: 'claim-password' }) });
+    expect((await register('demo-ys-vendor')).status).toBe(409);
+    const provisional = await register('claim-demo-ys-vendor');
+    expect(provisional.status).toBe(201);
+    const claimantIntegration = ((await provisional.json()) as { id: string }).id;
+
+    const transfer = async (toIntegrationId: string) => {
+      const response = await fetch(`${pos}/admin/v1/platform-restaurants/transfer`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ platform: 'PLATFORM_B', providerRestaurantId: 'demo-ys-vendor', toIntegrationId, operator: 'local-suite-test' }),
+      });
+      expect(response.status).toBe(200);
+    };
+    // The dispatcher learns of a transfer from events: orders keep going to the old holder (or are refused) until then.
+    const nextOrderGoesTo = async (restaurantId: string) => {
+      await waitFor(`a PLATFORM_B order of demo-ys-vendor in ${restaurantId}`, async () => {
+        const { yemekKuryeOrderId } = await injectPlatformBOrder();
+        const response = await fetch(`${pos}/internal/orders/${yemekKuryeOrderId}`, { headers: internalHeaders(demo) });
+        return response.status === 200 && ((await response.json()) as { restaurantId: string }).restaurantId === restaurantId;
+      }, 60_000, 250);
+    };
+
+    await transfer(claimantIntegration);
+    await nextOrderGoesTo(claimant.restaurantId);
+
+    // Back to the demo restaurant, whose integration the transfer left inactive: its owner activates it.
+    await transfer(demo.platforms.PLATFORM_B.integrationId);
+    const demoHeaders = { 'X-API-Key': demo.apiKey, 'X-API-Secret': demo.apiSecret };
+    expect((await fetch(`${pos}/api/v1/my/integrations/${demo.platforms.PLATFORM_B.integrationId}/activate`, { method: 'PATCH', headers: demoHeaders })).status).toBe(200);
+    await nextOrderGoesTo(demo.restaurantId);
   }, 150_000);
 
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {

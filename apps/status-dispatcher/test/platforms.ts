@@ -82,7 +82,15 @@ const versions = new Map<string, number>();
 export async function upsertIntegration(
   t: TestApp,
   platform: PlatformCode,
-  overrides: { integrationId?: string; restaurantId?: string; isActive?: boolean; providerRestaurantId?: string; settings?: Record<string, string>; secrets?: Record<string, string> } = {},
+  overrides: {
+    integrationId?: string;
+    restaurantId?: string;
+    isActive?: boolean;
+    displaced?: boolean;
+    providerRestaurantId?: string;
+    settings?: Record<string, string>;
+    secrets?: Record<string, string>;
+  } = {},
 ): Promise<{ integrationId: string; restaurantId: string }> {
   const box = SecretBox.fromKeyList(SECRETS_KEYS);
   const integrationId = overrides.integrationId ?? randomUUID();
@@ -95,6 +103,7 @@ export async function upsertIntegration(
     platform,
     providerRestaurantId: overrides.providerRestaurantId ?? CREDENTIALS[platform].providerRestaurantId,
     isActive: overrides.isActive ?? true,
+    ...(overrides.displaced === undefined ? {} : { displaced: overrides.displaced }),
     settings: { ...CREDENTIALS[platform].settings, ...overrides.settings },
     secrets: Object.fromEntries(Object.entries(overrides.secrets ?? CREDENTIALS[platform].secrets).map(([field, value]) => [field, box.encrypt(value)])),
     version,

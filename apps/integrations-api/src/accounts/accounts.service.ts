@@ -87,6 +87,9 @@ export class AccountsService {
       settings: {},
       secrets: {},
       version: 1,
+      displacedAt: null,
+      verifiedAt: null,
+      verifiedBy: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -3,11 +3,13 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { AdminController } from './admin.controller';
 import { AdminService } from './admin.service';
 import { AdminTokenGuard } from './admin-token.guard';
+import { PlatformRestaurantsController } from './platform-restaurants.controller';
+import { PlatformRestaurantsService } from './platform-restaurants.service';
 
-/** The operator's API over accounts (and the secrets re-encryption). */
+/** The operator's API over accounts, claimed platform restaurants (and the secrets re-encryption). */
 @Module({
   imports: [AccountsModule],
-  controllers: [AdminController],
-  providers: [AdminService, AdminTokenGuard],
+  controllers: [AdminController, PlatformRestaurantsController],
+  providers: [AdminService, AdminTokenGuard, PlatformRestaurantsService],
 })
 export class AdminModule {}

@@ -25,6 +25,24 @@ describe('admin CLI', () => {
     [['rotate-keys', 'rest_x'], 'POST', '/admin/v1/restaurants/rest_x/rotate-keys', undefined],
     [['rotate-keys', 'a/b'], 'POST', '/admin/v1/restaurants/a%2Fb/rotate-keys', undefined],
     [['reencrypt-secrets'], 'POST', '/admin/v1/secrets/reencrypt', undefined],
+    [
+      ['lookup-platform-restaurant', '--platform', 'PLATFORM_B', '--provider-restaurant-id', 'v/1', '--operator', 'ops:a'],
+      'GET',
+      '/admin/v1/platform-restaurants?platform=PLATFORM_B&providerRestaurantId=v%2F1&operator=ops%3Aa',
+      undefined,
+    ],
+    [
+      ['verify-platform-restaurant', '--platform', 'PLATFORM_B', '--provider-restaurant-id', 'v1', '--integration-id', 'i1', '--operator', 'ops:a', '--note', 'ticket 7'],
+      'POST',
+      '/admin/v1/platform-restaurants/verify',
+      { platform: 'PLATFORM_B', providerRestaurantId: 'v1', integrationId: 'i1', operator: 'ops:a', note: 'ticket 7' },
+    ],
+    [
+      ['transfer-platform-restaurant', '--platform', 'PLATFORM_A', '--provider-restaurant-id', 'g1', '--to-integration-id', 'i2', '--operator', 'ops:b'],
+      'POST',
+      '/admin/v1/platform-restaurants/transfer',
+      { platform: 'PLATFORM_A', providerRestaurantId: 'g1', toIntegrationId: 'i2', operator: 'ops:b' },
+    ],
   ])('%p calls %s %s with the admin token', async (args, method, path, body) => {
     const cli = harness();
     expect(await cli.run(args)).toBe(0);
@@ -56,6 +74,14 @@ describe('admin CLI', () => {
   it('exits 2 on usage errors, without calling the API', async () => {
     const cli = harness();
     for (const args of [[], ['nope'], ['create-restaurant'], ['get-restaurant'], ['--unknown-flag']]) expect(await cli.run(args)).toBe(2);
+    for (const args of [
+      ['lookup-platform-restaurant', '--platform', 'PLATFORM_B'],
+      ['verify-platform-restaurant', '--platform', 'PLATFORM_B', '--provider-restaurant-id', 'v1', '--operator', 'o'],
+      ['transfer-platform-restaurant', '--platform', 'PLATFORM_B', '--provider-restaurant-id', 'v1', '--operator', 'o'],
+      ['lookup-platform-restaurant', '--platform', 'PLATFORM_B', '--provider-restaurant-id', 'v1'],
+    ]) {
+      expect(await cli.run(args)).toBe(2);
+    }
     expect(await cli.run(['list-restaurants'], {})).toBe(2);
     expect(await cli.run(['list-restaurants', '--url', 'ftp://x'])).toBe(2);
     expect(cli.calls).toHaveLength(0);

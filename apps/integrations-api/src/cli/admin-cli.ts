@@ -19,10 +19,17 @@ Commands:
   enable-restaurant <restaurantId>
   rotate-keys <restaurantId>     new API key pair (printed once); the old pair stops working
   reencrypt-secrets              re-encrypt stored secrets under the first key of SECRETS_ENCRYPTION_KEYS
+  lookup-platform-restaurant --platform <code> --provider-restaurant-id <id>
+                                 who holds a delivery platform's restaurant (and who lost it, and its history)
+  verify-platform-restaurant --platform <code> --provider-restaurant-id <id> --integration-id <id> [--note <text>]
+                                 confirm that this integration, the holder, owns the restaurant
+  transfer-platform-restaurant --platform <code> --provider-restaurant-id <id> --to-integration-id <id> [--note <text>]
+                                 give the restaurant to that integration; the holder is deactivated and displaced
 
 Options:
   --url <url>      integrations API ({pos_url}); default $POS_URL, else http://localhost:3001
   --token <token>  admin token; default $ADMIN_TOKEN, else "adminToken" of $LOCAL_DATA_DIR/demo.json (.local/demo.json)
+  --operator <who> who acts, recorded in the audit table (platform restaurant commands); default $ADMIN_OPERATOR, else $USER
   --help`;
 
 export interface CliIo {
@@ -85,6 +92,19 @@ function restaurantId(positionals: string[], command: string): string {
   return encodeURIComponent(id);
 }
 
+function platformRestaurant(values: { platform?: string; 'provider-restaurant-id'?: string }, positionals: string[], command: string): { platform: string; providerRestaurantId: string } {
+  if (!values.platform || !values['provider-restaurant-id']) throw new UsageError(`${command} needs --platform and --provider-restaurant-id`);
+  if (positionals.length > 1) throw new UsageError(`${command} takes no positional arguments`);
+  return { platform: values.platform, providerRestaurantId: values['provider-restaurant-id'] };
+}
+
+/** Who acts: the audit table records it with every platform restaurant action. */
+function operator(values: { operator?: string }, env: NodeJS.ProcessEnv): string {
+  const who = values.operator || env.ADMIN_OPERATOR || env.USER;
+  if (!who) throw new UsageError('No operator: pass --operator, or set ADMIN_OPERATOR.');
+  return who;
+}
+
 export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = defaultIo()): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
@@ -133,6 +153,29 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv = proce
       case 'reencrypt-secrets':
         answer = await call(io, target, 'POST', '/admin/v1/secrets/reencrypt');
         break;
+      case 'lookup-platform-restaurant': {
+        const query = new URLSearchParams({ ...platformRestaurant(values, positionals, command), operator: operator(values, env) });
+        answer = await call(io, target, 'GET', `/admin/v1/platform-restaurants?${query}`);
+        break;
+      }
+      case 'verify-platform-restaurant':
+        if (!values['integration-id']) throw new UsageError(`${command} needs --integration-id`);
+        answer = await call(io, target, 'POST', '/admin/v1/platform-restaurants/verify', {
+          ...platformRestaurant(values, positionals, command),
+          integrationId: values['integration-id'],
+          operator: operator(values, env),
+          ...(values.note ? { note: values.note } : {}),
+        });
+        break;
+      case 'transfer-platform-restaurant':
+        if (!values['to-integration-id']) throw new UsageError(`${command} needs --to-integration-id`);
+        answer = await call(io, target, 'POST', '/admin/v1/platform-restaurants/transfer', {
+          ...platformRestaurant(values, positionals, command),
+          toIntegrationId: values['to-integration-id'],
+          operator: operator(values, env),
+          ...(values.note ? { note: values.note } : {}),
+        });
+        break;
       default:
         throw new UsageError(`Unknown command: ${command}`);
     }
@@ -170,6 +213,11 @@ function parse(argv: string[]) {
       cursor: { type: 'string' },
       status: { type: 'string' },
       all: { type: 'boolean' },
+      platform: { type: 'string' },
+      'integration-id': { type: 'string' },
+      'to-integration-id': { type: 'string' },
+      operator: { type: 'string' },
+      note: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

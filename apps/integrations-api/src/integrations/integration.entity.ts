@@ -31,6 +31,21 @@ export class IntegrationEntity {
   @Column({ type: 'int' })
   version: number;
 
+  /**
+   * Set when another integration took its providerRestaurantId (operator transfer, clean-up of
+   * duplicates): it is inactive and holds no platform restaurant until it claims one again
+   * (activated, or given a new providerRestaurantId).
+   */
+  @Column({ name: 'displaced_at', type: 'timestamptz', precision: 3, nullable: true })
+  displacedAt: Date | null;
+
+  /** When and by whom an operator confirmed that this integration's account owns its platform restaurant. */
+  @Column({ name: 'verified_at', type: 'timestamptz', precision: 3, nullable: true })
+  verifiedAt: Date | null;
+
+  @Column({ name: 'verified_by', type: 'text', nullable: true })
+  verifiedBy: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

@@ -18,6 +18,9 @@ describe('IntegrationPresenter', () => {
     settings: { supplierId: 'sup-1', storeId: 'store-1' },
     secrets: { apiKey: box.encrypt('api-key-value-1234'), secretKey: box.encrypt('secret-value-5678') },
     version: 3,
+    displacedAt: null,
+    verifiedAt: null,
+    verifiedBy: null,
     createdAt: now,
     updatedAt: now,
     ...overrides,
@@ -65,6 +68,9 @@ describe('integration events', () => {
     settings: { chainCode: 'c' },
     secrets: { password: 'v1:k1:a:b:c' },
     version: 4,
+    displacedAt: null,
+    verifiedAt: null,
+    verifiedBy: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -76,6 +82,7 @@ describe('integration events', () => {
       platform: 'PLATFORM_B',
       providerRestaurantId: 'b-1',
       isActive: false,
+      displaced: false,
       settings: { chainCode: 'c' },
       secrets: { password: 'v1:k1:a:b:c' },
       version: 4,
@@ -83,6 +90,7 @@ describe('integration events', () => {
       updatedAt: now.toISOString(),
       occurredAt: now.toISOString(),
     });
+    expect(integrationUpsertedEvent({ ...entity, displacedAt: now }, now)).toMatchObject({ isActive: false, displaced: true });
     expect(integrationDeletedEvent(entity, now)).toEqual({ integrationId: 'i-1', restaurantId: entity.restaurantId, platform: 'PLATFORM_B', providerRestaurantId: 'b-1', version: 5, occurredAt: now.toISOString() });
   });
 });

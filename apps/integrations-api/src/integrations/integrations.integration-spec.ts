@@ -73,6 +73,7 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
         platform,
         providerRestaurantId: body.providerRestaurantId,
         isActive: true,
+        displaced: false,
         settings: row.settings,
         secrets: row.secrets,
         version: 1,
@@ -111,11 +112,20 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
       expectProblem(masked, 422, 'VALIDATION_ERROR');
     });
 
-    it('refuses the same platform + providerRestaurantId twice with 409, but lets another account use it', async () => {
-      expectProblem(await t.http.post(BASE).set(credentials(owner)).send(body), 409, 'INTEGRATION_EXISTS');
+    it('refuses the same platform + providerRestaurantId twice with 409, from this account and from any other, with one answer naming no one', async () => {
+      const own = await t.http.post(BASE).set(credentials(owner)).send(body);
+      expectProblem(own, 409, 'INTEGRATION_EXISTS');
       expectProblem(await t.http.post(BASE).set(credentials(owner)).send({ ...body, isActive: false }), 409, 'INTEGRATION_EXISTS');
       const elsewhere = await t.http.post(BASE).set(credentials(other)).send(body);
-      expect(elsewhere.status).toBe(201);
+      expectProblem(elsewhere, 409, 'INTEGRATION_EXISTS');
+      const { requestId: ownRequest, ...ownAnswer } = own.body;
+      const { requestId: otherRequest, ...otherAnswer } = elsewhere.body;
+      expect(otherRequest).not.toBe(ownRequest);
+      expect(otherAnswer).toEqual(ownAnswer);
+      for (const revealing of [owner.restaurantId, id, 'Owner']) expect(JSON.stringify(elsewhere.body)).not.toContain(revealing);
+      expect(await t.sql('SELECT restaurant_id FROM integrations WHERE platform = $1 AND provider_restaurant_id = $2', [platform, body.providerRestaurantId])).toEqual([
+        { restaurant_id: owner.restaurantId },
+      ]);
     });
 
     it('creates exactly one of concurrent identical requests; the others get 409', async () => {
@@ -128,10 +138,15 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
       expect(events).toHaveLength(1);
     });
 
-    it('PUT to a providerRestaurantId another integration of the same platform has: 409', async () => {
+    it('PUT to a providerRestaurantId another integration of the same platform has, of this account or another: 409', async () => {
       const taken = `${body.providerRestaurantId}-race`;
       expectProblem(await t.http.put(`${BASE}/${id}`).set(credentials(owner)).send({ providerRestaurantId: taken }), 409, 'INTEGRATION_EXISTS');
       expect((await t.http.get(`${BASE}/${id}`).set(credentials(owner))).body.providerRestaurantId).toBe(body.providerRestaurantId);
+      const others = await t.http.post(BASE).set(credentials(other)).send({ ...body, providerRestaurantId: `${body.providerRestaurantId}-others` });
+      expect(others.status).toBe(201);
+      expectProblem(await t.http.put(`${BASE}/${others.body.id}`).set(credentials(other)).send({ providerRestaurantId: taken }), 409, 'INTEGRATION_EXISTS');
+      expectProblem(await t.http.put(`${BASE}/${others.body.id}`).set(credentials(other)).send({ providerRestaurantId: body.providerRestaurantId }), 409, 'INTEGRATION_EXISTS');
+      expect((await t.http.get(`${BASE}/${others.body.id}`).set(credentials(other))).body.providerRestaurantId).toBe(`${body.providerRestaurantId}-others`);
     });
 
     it('PUT changes only the fields sent (one secret alone is a valid body)', async () => {
@@ -361,7 +376,59 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
     });
   });
 
+  describe.each(PLATFORMS)('%s restaurant across accounts', (platform) => {
+    const body = platformBodies()[platform];
+    const create = (account: CreatedRestaurant, changes: Record<string, unknown> = {}) => t.http.post(BASE).set(credentials(account)).send({ ...body, ...changes });
+
+    it('a paused integration still holds its restaurant; deleting it frees it for another account; the owner can re-create it', async () => {
+      const first = await create(owner);
+      expect(first.status).toBe(201);
+      await t.http.patch(`${BASE}/${first.body.id}/deactivate`).set(credentials(owner)).expect(200);
+      expectProblem(await create(other), 409, 'INTEGRATION_EXISTS');
+
+      await t.http.delete(`${BASE}/${first.body.id}`).set(credentials(owner)).expect(204);
+      const again = await create(owner);
+      expect(again.status).toBe(201);
+      expectProblem(await create(other), 409, 'INTEGRATION_EXISTS');
+
+      await t.http.delete(`${BASE}/${again.body.id}`).set(credentials(owner)).expect(204);
+      const taken = await create(other);
+      expect(taken.status).toBe(201);
+      expectProblem(await create(owner), 409, 'INTEGRATION_EXISTS');
+      await t.http.delete(`${BASE}/${taken.body.id}`).set(credentials(other)).expect(204);
+    });
+
+    it('gives exactly one of concurrent creates from two accounts the restaurant; the others get 409', async () => {
+      const racing = { providerRestaurantId: `${body.providerRestaurantId}-two-accounts` };
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, index) => create(index % 2 === 0 ? owner : other, racing)));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      for (const refused of answers.filter((answer) => answer.status === 409)) expectProblem(refused, 409, 'INTEGRATION_EXISTS');
+      expect(await t.sql('SELECT id FROM integrations WHERE platform = $1 AND provider_restaurant_id = $2', [platform, racing.providerRestaurantId])).toHaveLength(1);
+    });
+
+    it('gives exactly one of concurrent PUTs from two accounts onto a free restaurant the restaurant', async () => {
+      const mine = await create(owner, { providerRestaurantId: `${body.providerRestaurantId}-mine` });
+      const theirs = await create(other, { providerRestaurantId: `${body.providerRestaurantId}-theirs` });
+      const target = `${body.providerRestaurantId}-disputed`;
+      const answers = await Promise.all([
+        t.http.put(`${BASE}/${mine.body.id}`).set(credentials(owner)).send({ providerRestaurantId: target }),
+        t.http.put(`${BASE}/${theirs.body.id}`).set(credentials(other)).send({ providerRestaurantId: target }),
+      ]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      expect(await t.sql('SELECT id FROM integrations WHERE platform = $1 AND provider_restaurant_id = $2', [platform, target])).toHaveLength(1);
+    });
+  });
+
   describe('THIRD_PARTY', () => {
+    it('keeps providerRestaurantId per account: two accounts may use the same label', async () => {
+      const first = await t.createRestaurant({ name: 'Label one', providerRestaurantId: 'shared-pos-label' });
+      const second = await t.createRestaurant({ name: 'Label two', providerRestaurantId: 'shared-pos-label' });
+      expect([first.thirdParty.providerRestaurantId, second.thirdParty.providerRestaurantId]).toEqual(['shared-pos-label', 'shared-pos-label']);
+      const third = await t.createRestaurant({ name: 'Label three', providerRestaurantId: 'own-pos-label' });
+      const moved = await t.http.put(`${BASE}/${third.thirdParty.integrationId}`).set(credentials(third)).send({ providerRestaurantId: 'shared-pos-label' });
+      expect({ status: moved.status, providerRestaurantId: moved.body.providerRestaurantId }).toEqual({ status: 200, providerRestaurantId: 'shared-pos-label' });
+    });
+
     it('exists from account creation, once per account, and its changes are account events too', async () => {
       const account = await t.createRestaurant({ name: 'Third party', providerRestaurantId: 'my-pos-77' });
       const thirdPartyId = account.thirdParty.integrationId;

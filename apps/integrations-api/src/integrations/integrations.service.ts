@@ -7,13 +7,13 @@ import { isMaskedSecret, SecretBox } from '@courier/crypto';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProblemException } from '@courier/http';
 import { isUniqueViolation } from '@courier/persistence';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
-import { PlatformRegistry, THIRD_PARTY_CODE, validateIntegrationCreate, validateIntegrationUpdate } from '@courier/platforms';
+import { holdsPlatformRestaurant, PlatformRegistry, THIRD_PARTY_CODE, validateIntegrationCreate, validateIntegrationUpdate } from '@courier/platforms';
 import { changeAccount } from '../accounts/account-snapshot';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { isUuid } from '../common/ids';
 import { ListIntegrationsQuery } from './dto/list-integrations.query';
 import { IntegrationEntity } from './integration.entity';
-import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
+import { integrationDeletedEvent, integrationUpsertedEvent, storeIntegrationChange } from './integration-events';
 import { IntegrationPresenter, IntegrationRecord } from './integration.presenter';
 
 export interface IntegrationPage {
@@ -21,17 +21,22 @@ export interface IntegrationPage {
   nextCursor: string | null;
 }
 
-const UNIQUE_CONSTRAINTS = ['integrations_restaurant_platform_provider_key', 'integrations_one_third_party_key'];
+const UNIQUE_CONSTRAINTS = ['integrations_restaurant_platform_provider_key', 'integrations_one_third_party_key', 'integrations_platform_restaurant_key'];
 
 function notFound(): ProblemException {
   return new ProblemException(404, ErrorCode.IntegrationNotFound, 'No integration with this id.');
 }
 
-function integrationExists(): ProblemException {
+/**
+ * One answer whoever holds the restaurant, this account or another: nothing about another account
+ * may leak (not even that one exists apart from this account's own).
+ */
+export function integrationExists(): ProblemException {
   return new ProblemException(
     409,
     ErrorCode.IntegrationExists,
-    'This account already has an integration of this platform with this providerRestaurantId (or, for THIRD_PARTY, any THIRD_PARTY integration).',
+    'An integration already holds this platform restaurant (platform and providerRestaurantId), or, for THIRD_PARTY, this account has its THIRD_PARTY integration. ' +
+      'A platform restaurant belongs to one integration; if it is yours on the platform, ask support to verify it and transfer it to your integration.',
   );
 }
 
@@ -111,11 +116,15 @@ export class IntegrationsService {
       settings: input.settings,
       secrets: Object.fromEntries(Object.entries(input.secrets).map(([field, value]) => [field, this.secretBox.encrypt(value)])),
       version: 1,
+      displacedAt: null,
+      verifiedAt: null,
+      verifiedBy: null,
       createdAt: now,
       updatedAt: now,
     };
     await this.writeOrConflict(async (tx) => {
-      // ON CONFLICT DO NOTHING: a duplicate is an expected answer (409), not a failed query to log.
+      // ON CONFLICT DO NOTHING (every unique index, the platform restaurant's across accounts included):
+      // a duplicate is an expected answer (409), not a failed query to log.
       const inserted = await tx.manager.createQueryBuilder().insert().into(IntegrationEntity).values(integration).orIgnore().returning('id').execute();
       if ((inserted.raw as unknown[]).length === 0) throw integrationExists();
       await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
@@ -179,25 +188,19 @@ export class IntegrationsService {
   private async change(restaurant: RestaurantEntity, id: string, apply: (integration: IntegrationEntity) => boolean): Promise<IntegrationRecord> {
     const result = await this.writeOrConflict(async (tx) => {
       const integration = await this.lockOwn(tx, restaurant, id);
-      const before = { providerRestaurantId: integration.providerRestaurantId, isActive: integration.isActive };
+      const before = { providerRestaurantId: integration.providerRestaurantId, isActive: integration.isActive, displacedAt: integration.displacedAt };
       if (!apply(integration)) return integration;
-      if (before.providerRestaurantId !== integration.providerRestaurantId && (await this.taken(tx, integration))) throw integrationExists();
-      const now = new Date();
-      integration.version += 1;
-      integration.updatedAt = now;
-      await tx.manager.update(
-        IntegrationEntity,
-        { id: integration.id },
-        {
-          providerRestaurantId: integration.providerRestaurantId,
-          isActive: integration.isActive,
-          settings: integration.settings,
-          secrets: integration.secrets,
-          version: integration.version,
-          updatedAt: now,
-        },
-      );
-      await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
+      const newRestaurant = before.providerRestaurantId !== integration.providerRestaurantId;
+      if (newRestaurant) {
+        // The operator's verification was of the old restaurant.
+        integration.verifiedAt = null;
+        integration.verifiedBy = null;
+      }
+      // A displaced integration claims its restaurant again when activated or given another one.
+      if (integration.displacedAt !== null && (integration.isActive || newRestaurant)) integration.displacedAt = null;
+      const claims = newRestaurant || (before.displacedAt !== null && integration.displacedAt === null);
+      if (claims && (await this.taken(tx, integration))) throw integrationExists();
+      await storeIntegrationChange(tx, integration, new Date());
       const accountVisible = before.providerRestaurantId !== integration.providerRestaurantId || before.isActive !== integration.isActive;
       if (integration.platform === THIRD_PARTY_CODE && accountVisible) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
       return integration;
@@ -225,10 +228,16 @@ export class IntegrationsService {
     }
   }
 
-  /** Whether another integration of the account already has this platform + providerRestaurantId. */
+  /**
+   * Whether another integration holds what `integration` claims: for a delivery platform, any live
+   * (not displaced) integration of any account with its platform restaurant, and any of this account's
+   * own; for THIRD_PARTY (the customer's own label), one of this account's only.
+   */
   private async taken(tx: TransactionContext, integration: IntegrationEntity): Promise<boolean> {
+    const acrossAccounts = holdsPlatformRestaurant(this.registry.byCode(integration.platform) ?? {});
     const rows: unknown[] = await tx.manager.query(
-      'SELECT 1 FROM integrations WHERE restaurant_id = $1 AND platform = $2 AND provider_restaurant_id = $3 AND id <> $4',
+      `SELECT 1 FROM integrations WHERE platform = $2 AND provider_restaurant_id = $3 AND id <> $4
+          AND (restaurant_id = $1 ${acrossAccounts ? 'OR displaced_at IS NULL' : ''}) LIMIT 1`,
       [integration.restaurantId, integration.platform, integration.providerRestaurantId, integration.id],
     );
     return rows.length > 0;

@@ -9,6 +9,9 @@ import { parseMessagePayload } from '../common/message-payload';
  * Keeps the dispatcher's copy of accounts and integrations from integrations-api's events. Every
  * event carries the whole record and a version, so each write keeps the newest version and
  * ignores a duplicate or a late older one: no inbox needed, and the order of arrival is irrelevant.
+ * Rows of different integrations are independent, so two may briefly name the same platform
+ * restaurant (a transfer's two events out of order): routing refuses then rather than pick one
+ * (IntegrationDirectory.forPlatformRestaurant).
  * Integration secrets stay ciphertexts (for the platform calls of the status push).
  */
 @Injectable()
@@ -61,11 +64,11 @@ export class AccountDirectoryConsumer implements OnModuleInit {
 
   private async storeIntegration(integration: IntegrationUpsertedEvent): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, settings, secrets, version, deleted_at, occurred_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, now())
+      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, deleted_at, occurred_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $10, $6, $7, $8, NULL, $9, now())
        ON CONFLICT (integration_id) DO UPDATE
           SET restaurant_id = EXCLUDED.restaurant_id, platform = EXCLUDED.platform, provider_restaurant_id = EXCLUDED.provider_restaurant_id,
-              is_active = EXCLUDED.is_active, settings = EXCLUDED.settings, secrets = EXCLUDED.secrets, version = EXCLUDED.version,
+              is_active = EXCLUDED.is_active, displaced = EXCLUDED.displaced, settings = EXCLUDED.settings, secrets = EXCLUDED.secrets, version = EXCLUDED.version,
               deleted_at = NULL, occurred_at = EXCLUDED.occurred_at, updated_at = now()
         WHERE integrations.version < EXCLUDED.version`,
       [
@@ -78,6 +81,7 @@ export class AccountDirectoryConsumer implements OnModuleInit {
         JSON.stringify(integration.secrets),
         integration.version,
         integration.occurredAt,
+        integration.displaced ?? false,
       ],
     );
   }

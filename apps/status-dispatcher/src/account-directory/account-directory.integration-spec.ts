@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AccountSnapshot, IntegrationUpsertedEvent, Queues, RoutingKey } from '@courier/contracts';
+import { ProblemException } from '@courier/http';
 import { InProcessBroker } from '@courier/messaging';
 import { newRestaurantId, startTestApp, TestApp } from '../../test/harness';
+import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 
 jest.setTimeout(60_000);
 
@@ -97,6 +99,67 @@ describe('account directory (status-dispatcher.account-events)', () => {
     await t.deliver(RoutingKey.IntegrationDeleted, { integrationId, restaurantId, platform: 'PLATFORM_A', providerRestaurantId: 'a-1', version: 2, occurredAt: '2025-01-01T00:02:00.000Z' });
     await t.deliver(RoutingKey.IntegrationUpserted, integration(restaurantId, integrationId, 1, { platform: 'PLATFORM_A' }));
     expect(await storedIntegration(integrationId)).toMatchObject({ version: 2, is_active: false, secrets: {} });
+  });
+
+  describe('routing by platform restaurant', () => {
+    const holderOf = (providerRestaurantId: string) => t.app.get(IntegrationDirectory).forPlatformRestaurant('PLATFORM_B', providerRestaurantId);
+    const refusal = async (providerRestaurantId: string) => {
+      const error = await holderOf(providerRestaurantId).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(ProblemException);
+      const problem = error as ProblemException;
+      return { status: problem.getStatus(), code: problem.code, retryAfter: problem.headers['Retry-After'] };
+    };
+    const metric = async () => {
+      const text: string = (await t.http.get('/metrics')).text;
+      return Number(/^platform_restaurant_ambiguous_total\{[^}]*platform="PLATFORM_B"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+
+    it('returns the one live integration, paused or not; a displaced or deleted one does not count', async () => {
+      const vendor = `vendor-${randomUUID()}`;
+      const holder = randomUUID();
+      const restaurantId = newRestaurantId();
+      await t.deliver(RoutingKey.IntegrationUpserted, integration(restaurantId, holder, 1, { providerRestaurantId: vendor, isActive: false }));
+      expect(await holderOf(vendor)).toMatchObject({ integrationId: holder, restaurantId, isActive: false });
+
+      const displaced = randomUUID();
+      await t.deliver(RoutingKey.IntegrationUpserted, integration(newRestaurantId(), displaced, 2, { providerRestaurantId: vendor, isActive: false, displaced: true }));
+      const deleted = randomUUID();
+      await t.deliver(RoutingKey.IntegrationDeleted, { integrationId: deleted, restaurantId: newRestaurantId(), platform: 'PLATFORM_B', providerRestaurantId: vendor, version: 2, occurredAt: '2025-01-01T00:02:00.000Z' });
+      expect(await holderOf(vendor)).toMatchObject({ integrationId: holder });
+      expect((await t.sql('SELECT displaced FROM integrations WHERE integration_id = $1', [displaced]))[0]).toEqual({ displaced: true });
+      expect(await holderOf(`unknown-${vendor}`)).toBeUndefined();
+    });
+
+    it('refuses (503, Retry-After, logged and counted) while two live integrations hold a restaurant, whichever order a transfer\'s events come in', async () => {
+      for (const newHolderFirst of [true, false]) {
+        const vendor = `vendor-${randomUUID()}`;
+        const [oldHolder, newHolder] = [randomUUID(), randomUUID()];
+        const [oldAccount, newAccount] = [newRestaurantId(), newRestaurantId()];
+        await t.deliver(RoutingKey.IntegrationUpserted, integration(oldAccount, oldHolder, 1, { providerRestaurantId: vendor }));
+        await t.deliver(RoutingKey.IntegrationUpserted, integration(newAccount, newHolder, 1, { providerRestaurantId: `provisional-${vendor}` }));
+        expect(await holderOf(vendor)).toMatchObject({ integrationId: oldHolder });
+
+        // The transfer: the old holder displaced, the new one given the restaurant (two events, two integrations).
+        const displaceOld = () => t.deliver(RoutingKey.IntegrationUpserted, integration(oldAccount, oldHolder, 2, { providerRestaurantId: vendor, isActive: false, displaced: true }));
+        const giveNew = () => t.deliver(RoutingKey.IntegrationUpserted, integration(newAccount, newHolder, 2, { providerRestaurantId: vendor }));
+        if (newHolderFirst) {
+          await giveNew();
+          const before = await metric();
+          expect(await refusal(vendor)).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '30' });
+          expect(await metric()).toBe(before + 1);
+          expect(t.logLines.some((line) => line.includes('several live integrations hold this platform restaurant') && line.includes(oldHolder) && line.includes(newHolder))).toBe(true);
+          await displaceOld();
+        } else {
+          await displaceOld();
+          expect(await holderOf(vendor)).toBeUndefined();
+          await giveNew();
+        }
+        expect(await holderOf(vendor)).toMatchObject({ integrationId: newHolder, restaurantId: newAccount, isActive: true });
+      }
+    });
   });
 
   it('dead-letters a malformed account event after the delivery limit', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { platformRequest } from '@courier/platforms';
 import { sleep, waitFor } from '@courier/testing';
 import { internal, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, B_PLUGIN_TOKEN, CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
+import { A_WEBHOOK_KEY, B_PLUGIN_TOKEN, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
 
 jest.setTimeout(120_000);
 
@@ -125,6 +125,25 @@ describe('platform orders in and status updates out, per platform', () => {
       expect((await dispatch('no-such-vendor')).body).toMatchObject({ code: 'INTEGRATION_NOT_FOUND' });
       await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: 'ys-paused', isActive: false });
       expect(await dispatch('ys-paused')).toMatchObject({ status: 403, body: { code: 'INTEGRATION_DISABLED' } });
+    });
+
+    it('refuses (503) a vendor two live integrations hold in the read model instead of picking one; routes to the holder once the other is displaced', async () => {
+      const vendor = `ys-disputed-${randomHex()}`;
+      const victim = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor, isActive: false });
+      const claimant = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor });
+      const simulated = platforms.b.createOrder(vendor);
+      const dispatch = () =>
+        platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-b/order/${vendor}`, headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` }, json: platforms.b.orderPayload(simulated), timeoutMs: 5000 });
+      const refused = await dispatch();
+      expect({ status: refused.status, code: (refused.body as any).code, retryAfter: refused.headers['retry-after'] }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '30' });
+      expect(JSON.stringify(refused.body)).not.toContain(victim.restaurantId);
+      expect(await countOrders('PLATFORM_B', simulated.token)).toBe(0);
+
+      // An operator's transfer to the claimant reaches the read model: the paused victim is displaced.
+      await upsertIntegration(t, 'PLATFORM_B', { ...victim, providerRestaurantId: vendor, isActive: false, displaced: true });
+      const routed = await dispatch();
+      expect(routed.status).toBe(200);
+      expect(await order((routed.body as any).remoteResponse.remoteOrderId)).toMatchObject({ restaurantId: claimant.restaurantId, orderId: simulated.token });
     });
 
     it('sends order_accepted and order_picked_up for a vendor-delivery order; preparation-completed for a platform-rider one; order_rejected with a reason', async () => {

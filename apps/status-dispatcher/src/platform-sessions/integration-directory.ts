@@ -1,7 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { Counter, Registry } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
+import { ErrorCode } from '@courier/contracts';
 import { SecretBox } from '@courier/crypto';
+import { ProblemException } from '@courier/http';
 import type { IntegrationCredentials } from '@courier/platforms';
 
 type Queryable = Pick<EntityManager, 'query'>;
@@ -24,6 +27,9 @@ export interface DirectoryIntegration {
 const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restaurantId", i.platform, i.provider_restaurant_id AS "providerRestaurantId",
   i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets`;
 
+/** What a refused ambiguous request tells the platform: the read model settles within seconds. */
+const AMBIGUOUS_RETRY_AFTER_SECONDS = 30;
+
 /**
  * The integrations the platform adapters work for, from the read model account-directory/ keeps.
  * Secrets are decrypted only to make a platform call, and only into memory.
@@ -31,24 +37,49 @@ const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restau
 @Injectable()
 export class IntegrationDirectory {
   private readonly logger = new Logger('IntegrationDirectory');
+  private readonly ambiguous: Counter<'platform'>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secretBox: SecretBox,
-  ) {}
+    registry: Registry,
+  ) {
+    this.ambiguous = new Counter({
+      name: 'platform_restaurant_ambiguous_total',
+      help: 'Platform requests refused because several live integrations held their platform restaurant in the read model, by platform.',
+      labelNames: ['platform'] as const,
+      registers: [registry],
+    });
+  }
 
   /**
-   * The integration of a restaurant on a platform. Two accounts may register the same platform
-   * restaurant: an active one wins, then the lowest integration id (deterministic), and it is logged.
+   * The one live (not deleted, not displaced) integration holding a platform restaurant, active or
+   * not. integrations-api lets one integration hold it, but the read model can briefly hold two
+   * (a transfer's events out of order): then the request is refused with 503 and Retry-After (the
+   * platform retries), logged and counted, rather than handed to a guessed account.
    */
   async forPlatformRestaurant(platform: string, providerRestaurantId: string): Promise<DirectoryIntegration | undefined> {
     const rows: DirectoryIntegration[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id
-        WHERE i.platform = $1 AND i.provider_restaurant_id = $2 AND i.deleted_at IS NULL
-        ORDER BY i.is_active DESC, i.integration_id LIMIT 2`,
+        WHERE i.platform = $1 AND i.provider_restaurant_id = $2 AND i.deleted_at IS NULL AND NOT i.displaced
+        ORDER BY i.integration_id LIMIT 2`,
       [platform, providerRestaurantId],
     );
-    if (rows.length > 1) this.logger.warn({ platform, providerRestaurantId, chosen: rows[0].integrationId, other: rows[1].integrationId }, 'several integrations share this platform restaurant');
+    if (rows.length > 1) {
+      this.ambiguous.inc({ platform });
+      this.logger.error(
+        { platform, providerRestaurantId, integrationIds: rows.map((row) => row.integrationId) },
+        'several live integrations hold this platform restaurant: request refused until one does',
+      );
+      throw new ProblemException(
+        503,
+        ErrorCode.ServiceUnavailable,
+        'The restaurant cannot be resolved to one integration right now; retry later.',
+        undefined,
+        {},
+        { 'Retry-After': String(AMBIGUOUS_RETRY_AFTER_SECONDS) },
+      );
+    }
     return rows[0];
   }
 

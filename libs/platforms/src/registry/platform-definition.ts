@@ -26,6 +26,18 @@ export interface PlatformDefinition {
   fields: CredentialFieldDefinition[];
   /** At most one integration of this platform per account (THIRD_PARTY). */
   singlePerAccount?: boolean;
+  /**
+   * Whose identifier providerRestaurantId is. 'platform' (the default: every delivery platform,
+   * any added later included): the platform's restaurant, which incoming orders are routed by, so
+   * one integration across all accounts holds it. 'account': the customer's own label (THIRD_PARTY),
+   * unique per account only.
+   */
+  restaurantIdScope?: 'platform' | 'account';
+}
+
+/** Whether an integration of this platform holds a platform restaurant that no other account's integration may hold. */
+export function holdsPlatformRestaurant(platform: Pick<PlatformDefinition, 'restaurantIdScope'>): boolean {
+  return (platform.restaurantIdScope ?? 'platform') === 'platform';
 }
 
 /** Fields every platform has. */

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '@courier/config';
+import { holdsPlatformRestaurant } from './platform-definition';
 import { PLATFORM_DEFINITIONS } from './platform-definitions';
 import { PlatformRegistry } from './platform-registry';
 
@@ -54,5 +55,10 @@ describe('PlatformRegistry', () => {
     ]);
     expect(registry.byWireCode('NEWCO')?.fields.map((field) => field.name)).toEqual(['clientId']);
     expect(() => new PlatformRegistry([...registry.list(), registry.list()[0]])).toThrow(/registered twice/);
+  });
+
+  it('makes every platform but THIRD_PARTY, a new one included, hold its platform restaurant across accounts', () => {
+    const registry = PlatformRegistry.fromEnv({}, [...PLATFORM_DEFINITIONS, { code: 'PLATFORM_E', title: 'E', fields: [] }]);
+    expect(registry.list().filter((platform) => !holdsPlatformRestaurant(platform)).map((platform) => platform.code)).toEqual(['THIRD_PARTY']);
   });
 });

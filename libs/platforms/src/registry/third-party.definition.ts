@@ -11,4 +11,5 @@ export const THIRD_PARTY: PlatformDefinition = {
   title: 'Third-party point of sale',
   fields: [],
   singlePerAccount: true,
+  restaurantIdScope: 'account',
 };

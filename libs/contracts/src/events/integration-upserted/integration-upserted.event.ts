@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsISO8601, IsObject, IsString, Matches, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
 
 /**
  * `integration.upserted`: an integration was created or changed (fields, activity, or its secrets
@@ -20,6 +20,15 @@ export class IntegrationUpsertedEvent {
 
   @IsBoolean()
   isActive!: boolean;
+
+  /**
+   * The integration no longer holds its providerRestaurantId: another integration does (an
+   * operator's transfer, or the clean-up of duplicates). It is inactive and receives no orders.
+   * Absent (older producers): false.
+   */
+  @IsOptional()
+  @IsBoolean()
+  displaced?: boolean;
 
   /** Non-secret credential fields in clear, e.g. { chainCode, username } for PLATFORM_B. */
   @IsObject()
