@@ -245,6 +245,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(picked.filter((call) => call.body.packageId === pkg.id).map((call) => call.status)).toEqual([200]);
     const packages = (await (await fetch(`${platformC}/_simulator/packages`)).json()) as Array<{ id: string; packageStatus: string }>;
     expect(packages.find((entry) => entry.id === pkg.id)?.packageStatus).toBe('Picking');
+  }, 150_000);
 
   // Issue #13: a platform restaurant belongs to one account; an operator's transfer moves its orders.
   it('routes the demo vendor\'s PLATFORM_B orders to another account once an operator transfers the vendor to it, and back', async () => {
