@@ -14,6 +14,11 @@ import type { StatusPushAction } from '@courier/domain';
  * - M-notes: an integrator's notes (AgrosJet PRD): item `price` is the line total, cancel only
  *   approved (not prepared) orders, "30 s after creation".
  *
+ * Mapping of our integration fields (platforms.md): providerRestaurantId = Migros `storeId`,
+ * providerMerchantId = `storeGroupId`, apiKey = the store's API key (`XApiKey`). The encryption key
+ * is the integrator's secret key when the deployment has one (PLATFORM_D_SECRET_KEY; M-py: "one per
+ * integrator company, used for encryption"), else the apiKey: M-go falls back to it.
+ *
  * Facts (documented by M):
  * - Hosts `https://gourmet.migrosonline.com`, test `https://test.gourmet.migrosonline.com` (M-go, M-py).
  * - Header `XApiKey: {apiKey}`, that exact spelling (M-go sets it bypassing Go's canonicalisation).
