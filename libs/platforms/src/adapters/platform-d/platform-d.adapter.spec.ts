@@ -201,8 +201,11 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
       const raw = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
       expect(await raw.checkCredentials(credentials)).toMatchObject({ result: 'ok' });
       await raw.sendStatus(credentials, order(), 'VERIFY');
-      for (const headers of seen) expect(headers[headers.indexOf('XApiKey') + 1]).toBe(STORE.apiKey);
-      expect(seen[1][seen[1].indexOf('Content-Type') + 1]).toBe('application/json');
+      expect(seen).toHaveLength(2);
+      for (const headers of seen) {
+        expect(headers[headers.indexOf('XApiKey') + 1]).toBe(STORE.apiKey);
+        expect(headers[headers.indexOf('Content-Type') + 1]).toBe('application/json');
+      }
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -104,7 +104,8 @@ export class PlatformDAdapter implements PlatformAdapter {
     const response = await platformRequest({
       method,
       url: platformUrl(this.config.PLATFORM_D_BASE_URL, path),
-      headers: { [PLATFORM_D_API_KEY_HEADER]: credentials.secrets.apiKey ?? '' },
+      // M-go sends the JSON content type on every call, GETs (which carry no body) included.
+      headers: { [PLATFORM_D_API_KEY_HEADER]: credentials.secrets.apiKey ?? '', 'Content-Type': 'application/json' },
       json,
       timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS,
     });
