@@ -8,7 +8,8 @@
 //     integrations-api does) and enough platform orders, each placed through the simulator's order
 //     webhook (POST /platforms/platform-d/orders of the dispatcher), as a real platform would.
 //  2. baseline: from a separate Node process (as the dispatcher is one), the adapter's own call
-//     (PATCH /courier-order/status, X-API-Key) straight to the simulator: at `--rate` per second
+//     (POST /Order/v2/UpdateOrderStatus, XApiKey, the encrypted { value } body) straight to the
+//     simulator, repeating an approval (answered success without a change): at `--rate` per second
 //     for `--raw-seconds` (open loop; latency send -> the simulator's receipt, one clock), then as
 //     fast as `--raw-connections` keep-alive connections allow (the max rate).
 //  3. steady: `--rate` (200) pushes/s for `--duration` (20) s (+ `--warmup` (3) s) to
@@ -80,10 +81,10 @@ for (const name of ['rate', 'duration', 'rawSeconds', 'rawConnections']) {
   if (!(settings[name] > 0)) throw new Error(`--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a positive number`);
 }
 const INTERNAL_KEY = `bench-internal-${randomBytes(12).toString('hex')}`;
-const MERCHANT = { merchantId: 'm-bench-1', restaurantId: 'migros-bench-rest-1', apiKey: `migros-bench-key-${randomBytes(8).toString('hex')}` };
+const STORE = { storeId: '23000000900001', storeGroupId: '511', apiKey: `migros-bench-key-${randomBytes(8).toString('hex')}` };
 /** The actions of an order's life, in order; none is held on PLATFORM_D. */
 const ACTIONS = ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'];
-const STATUS_PATH = '/courier-order/status';
+const STATUS_PATH = '/Order/v2/UpdateOrderStatus';
 /** Epoch milliseconds with sub-millisecond resolution, comparable across processes of this machine. */
 const epochMs = () => performance.timeOrigin + performance.now();
 
@@ -99,8 +100,8 @@ const [port, rate, connections, seconds, apiKey, body] = [Number(process.argv[1]
 const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(connections, 64) });
 const epochMs = () => performance.timeOrigin + performance.now();
 const send = () => new Promise((resolve, reject) => {
-  const req = http.request({ host: '127.0.0.1', port, method: 'PATCH', path: '${STATUS_PATH}', agent,
-    headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, 'X-API-Key': apiKey, 'X-Bench-Sent-At': String(epochMs()) } }, (res) => {
+  const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '${STATUS_PATH}', agent,
+    headers: { 'Content-Type': 'application/json', 'Content-Length': body.length, XApiKey: apiKey, 'X-Bench-Sent-At': String(epochMs()) } }, (res) => {
     res.resume();
     res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error('HTTP ' + res.statusCode))));
   });
@@ -131,7 +132,7 @@ const send = () => new Promise((resolve, reject) => {
 `;
 
 async function runRawClient(port, body) {
-  return JSON.parse(await runNodeScript(RAW_CLIENT, [port, settings.rate, settings.rawConnections, settings.rawSeconds, MERCHANT.apiKey, body]));
+  return JSON.parse(await runNodeScript(RAW_CLIENT, [port, settings.rate, settings.rawConnections, settings.rawSeconds, STORE.apiKey, body]));
 }
 
 /**
@@ -150,31 +151,37 @@ function benchSimulator(PlatformDSimulator) {
     }
 
     route(request) {
-      if (request.method === 'PATCH' && request.path === STATUS_PATH) {
-        const sentAt = request.headers['x-bench-sent-at'];
-        if (sentAt) {
-          this.rawCalls += 1;
-          this.rawOneWay.push(epochMs() - Number(sentAt));
-        } else {
-          const key = `${request.body?.orderId}:${request.body?.status}`;
-          const list = this.receipts.get(key);
-          if (list) list.push(now());
-          else this.receipts.set(key, [now()]);
-        }
-        // The call log is not needed here: keep memory flat over long runs.
-        if (this.calls.length > 1000) this.calls.splice(0, this.calls.length - 100);
+      if (request.method !== 'POST' || request.path !== STATUS_PATH) return super.route(request);
+      const sentAt = request.headers['x-bench-sent-at'];
+      const at = now();
+      const oneWay = epochMs() - Number(sentAt);
+      const readBefore = this.received.length;
+      const response = super.route(request);
+      if (sentAt) {
+        this.rawCalls += 1;
+        this.rawOneWay.push(oneWay);
+      } else if (this.received.length > readBefore) {
+        // The body is encrypted: the simulator's decrypted copy names the order and the status.
+        const body = this.received.at(-1).body;
+        const key = `${body.orderId}:${body.orderStatus}`;
+        const list = this.receipts.get(key);
+        if (list) list.push(at);
+        else this.receipts.set(key, [at]);
       }
-      return super.route(request);
+      // The call log and the decrypted bodies are not needed here: keep memory flat over long runs.
+      if (this.calls.length > 1000) this.calls.splice(0, this.calls.length - 100);
+      if (this.received.length > 1000) this.received.splice(0, this.received.length - 100);
+      return response;
     }
   };
 }
 
 async function bench(logFile) {
   const { SecretBox, generateEncryptionKeyEntry } = requireDist('crypto');
-  const { PlatformDSimulator, PLATFORM_D_STATUSES } = requireDist('platforms');
+  const { PlatformDSimulator, PLATFORM_D_STEP_STATUS, encryptPlatformDBody } = requireDist('platforms');
   const keys = generateEncryptionKeyEntry('bench');
   const Simulator = benchSimulator(PlatformDSimulator);
-  const simulator = new Simulator({ merchants: [MERCHANT] });
+  const simulator = new Simulator({ stores: [STORE] });
   await simulator.start();
   const simulatorPort = Number(new URL(simulator.baseUrl).port);
 
@@ -203,7 +210,7 @@ async function bench(logFile) {
       cpuProfArgs(settings.cpuProf),
     );
     await waitForHttp(`http://127.0.0.1:${dispatcherPort}/health/ready`, 60_000, dispatcher);
-    simulator.options.webhookUrl = `http://127.0.0.1:${dispatcherPort}/platforms/platform-d/orders`;
+    simulator.options.orderWebhookUrl = `http://127.0.0.1:${dispatcherPort}/platforms/platform-d/orders`;
     await db.connect();
     await startPublisher(publisher);
 
@@ -219,10 +226,10 @@ async function bench(logFile) {
           integrationId,
           restaurantId,
           platform: 'PLATFORM_D',
-          providerRestaurantId: MERCHANT.restaurantId,
+          providerRestaurantId: STORE.storeId,
           isActive: true,
-          settings: { providerMerchantId: MERCHANT.merchantId },
-          secrets: { apiKey: SecretBox.fromKeyList(keys).encrypt(MERCHANT.apiKey) },
+          settings: { providerMerchantId: STORE.storeGroupId },
+          secrets: { apiKey: SecretBox.fromKeyList(keys).encrypt(STORE.apiKey) },
           version: 1,
           createdAt: at,
           updatedAt: at,
@@ -242,7 +249,7 @@ async function bench(logFile) {
       Array.from({ length: 16 }, async () => {
         while (next < orderCount) {
           next += 1;
-          const { order, response } = await simulator.placeOrder(MERCHANT.merchantId);
+          const { order, response } = await simulator.placeOrder(STORE.storeId);
           if (response.status !== 200) throw new Error(`order webhook answered ${response.status} ${JSON.stringify(response.body)}`);
           orders.push(order.id);
         }
@@ -250,10 +257,10 @@ async function bench(logFile) {
     );
 
     // Baseline: the adapter's call straight to the simulator, from another process.
-    const rawOrder = simulator.createOrder(MERCHANT.merchantId);
-    rawOrder.status = 'accepted'; // the raw calls repeat 'accepted': answered 200 without a change
-    log(`baseline: plain Node PATCH ${STATUS_PATH} to the simulator, ${settings.rate}/s for ${settings.rawSeconds} s, then ${settings.rawConnections} connections flat out for ${settings.rawSeconds} s ...`);
-    const rawClient = await runRawClient(simulatorPort, JSON.stringify({ merchantId: MERCHANT.merchantId, orderId: rawOrder.id, status: 'accepted' }));
+    // The raw calls repeat the approval of an approved order: answered success without a change.
+    const rawOrder = simulator.createOrder(STORE.storeId, { status: 'Approved' });
+    log(`baseline: plain Node POST ${STATUS_PATH} to the simulator, ${settings.rate}/s for ${settings.rawSeconds} s, then ${settings.rawConnections} connections flat out for ${settings.rawSeconds} s ...`);
+    const rawClient = await runRawClient(simulatorPort, JSON.stringify(encryptPlatformDBody({ orderId: rawOrder.id, storeId: Number(STORE.storeId), orderStatus: 'Approved' }, STORE.apiKey)));
     const steadyRaw = simulator.rawOneWay.slice(0, rawClient.sent);
     const raw = { atRate: summary(steadyRaw), roundTrip: summary(rawClient.roundTrips), errors: rawClient.errors, maxRate: rawClient.maxRate };
     simulator.rawOneWay.length = 0;
@@ -276,8 +283,8 @@ async function bench(logFile) {
       if (k === warmupEnd) measuredStart = now();
       const orderId = orders[k % orderCount];
       const action = ACTIONS[Math.floor(k / orderCount)];
-      const push = { orderId, action, key: `${orderId}:${PLATFORM_D_STATUSES[action]}`, measured: k >= warmupEnd, sentAt: now(), sentEpochMs: Date.now() };
-      const work = postJson(agent, dispatcherPort, '/internal/orders/status', { providerOrderId: orderId, platform: 'PLATFORM_D', action }, { 'X-Internal-Api-Key': INTERNAL_KEY })
+      const push = { orderId, action, key: `${orderId}:${PLATFORM_D_STEP_STATUS[action]}`, measured: k >= warmupEnd, sentAt: now(), sentEpochMs: Date.now() };
+      const work = postJson(agent, dispatcherPort, '/internal/orders/status', { providerOrderId: String(orderId), platform: 'PLATFORM_D', action }, { 'X-Internal-Api-Key': INTERNAL_KEY })
         .then((response) => {
           push.answeredAt = now();
           push.status = response.status;
@@ -378,7 +385,7 @@ async function main() {
   };
   const table = [
     ['', 'rate (/s)', 'p50 (ms)', 'p99 (ms)', 'max (ms)'],
-    [`raw: Node PATCH -> simulator receipt, ${settings.rate}/s open loop`, `${settings.rate}`, raw.atRate.p50, raw.atRate.p99, raw.atRate.max],
+    [`raw: Node POST -> simulator receipt, ${settings.rate}/s open loop`, `${settings.rate}`, raw.atRate.p50, raw.atRate.p99, raw.atRate.max],
     ['raw: same, round trip (answer back)', '', raw.roundTrip.p50, raw.roundTrip.p99, raw.roundTrip.max],
     [`raw: max rate, ${settings.rawConnections} keep-alive connections`, raw.maxRate, '', '', ''],
     ['push: 202 answer', steady.acceptedPerSecond, steady.answer.p50, steady.answer.p99, steady.answer.max],

@@ -290,6 +290,39 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     await nextOrderGoesTo(demo.restaurantId);
   }, 150_000);
 
+  // PLATFORM_D (Migros): the order webhook in, VERIFY out as an encrypted UpdateOrderStatus the simulator reads, Migros' cancellation in.
+  it('takes a PLATFORM_D order from its simulator into the demo restaurant, approves it on the simulator, and takes Migros\' cancellation', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const platformD = `http://127.0.0.1:${ports.platformD}`;
+    expect(demo.platforms.PLATFORM_D).toEqual(expect.objectContaining({ simulatorUrl: platformD, providerRestaurantId: '23000000101833', isActive: true }));
+    expect(output).toContain(`${platformD}/_simulator/orders`);
+
+    let injected: { orderId: number; yemekKuryeOrderId: string } | undefined;
+    let last = '';
+    await waitFor('the order webhook to accept a PLATFORM_D order', async () => {
+      const response = await fetch(`${platformD}/_simulator/orders`, { method: 'POST' });
+      const body = (await response.json()) as { order: { id: number }; webhookAnswer: { status: number; body: { yemekKuryeOrderId?: string } } };
+      last = JSON.stringify(body.webhookAnswer);
+      if (response.status === 201 && body.webhookAnswer.status === 200 && body.webhookAnswer.body.yemekKuryeOrderId) injected = { orderId: body.order.id, yemekKuryeOrderId: body.webhookAnswer.body.yemekKuryeOrderId };
+      return injected !== undefined;
+    }, 30_000, 500).catch((error) => {
+      throw new Error(`${(error as Error).message}; last webhook answer: ${last}`);
+    });
+    const { orderId, yemekKuryeOrderId } = injected!;
+
+    const pushed = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/status`, { method: 'POST', headers: internalHeaders(demo), body: JSON.stringify({ providerOrderId: String(orderId), platform: 'PLATFORM_D', action: 'VERIFY' }) });
+    expect(pushed.status).toBe(202);
+    const simulated = async () => ((await (await fetch(`${platformD}/_simulator/orders`)).json()) as Array<{ id: number; status: string }>).find((order) => order.id === orderId);
+    await waitFor('the PLATFORM_D simulator to have the order Approved', async () => (await simulated())?.status === 'Approved', 60_000, 250);
+    const calls = (await (await fetch(`${platformD}/_simulator/calls?method=POST&path=/Order/v2/UpdateOrderStatus`)).json()) as Array<{ status: number; body: Record<string, unknown> }>;
+    expect(calls.at(-1)).toMatchObject({ status: 200, body: { value: expect.any(String) } });
+
+    const cancelled = await fetch(`${platformD}/_simulator/orders/${orderId}/cancel`, { method: 'POST' });
+    expect(await cancelled.json()).toEqual({ webhookAnswer: { status: 200, body: { received: true, result: 'canceled' } } });
+    const order = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/${yemekKuryeOrderId}`, { headers: internalHeaders(demo) });
+    expect(await order.json()).toEqual(expect.objectContaining({ restaurantId: demo.restaurantId, provider: 'PLATFORM_D', status: 'CANCELED' }));
+  }, 150_000);
+
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const firstDemo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     expect(await stop(child)).toBe(0);

@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       `  PLATFORM_A  ${simulatorUrls.PLATFORM_A}   new order:  curl -X POST ${simulatorUrls.PLATFORM_A}/_simulator/orders`,
       `  PLATFORM_B  ${simulatorUrls.PLATFORM_B}   new order:  curl -X POST ${simulatorUrls.PLATFORM_B}/_simulator/orders -H 'Content-Type: application/json' -d '{"remoteId":"${platforms.integrationBodies.PLATFORM_B.providerRestaurantId}"}'`,
       `  PLATFORM_C  ${simulatorUrls.PLATFORM_C}   new package (polled every ${Math.round(Number(process.env.PLATFORM_C_POLL_INTERVAL_MS || 30_000) / 1000)} s):  curl -X POST ${simulatorUrls.PLATFORM_C}/_simulator/packages`,
-      `  PLATFORM_D  ${simulatorUrls.PLATFORM_D}   new order:  curl -X POST ${simulatorUrls.PLATFORM_D}/_simulator/orders`,
+      `  PLATFORM_D  ${simulatorUrls.PLATFORM_D}   new order:  curl -X POST ${simulatorUrls.PLATFORM_D}/_simulator/orders   (Migros cancels it: POST .../_simulator/orders/{id}/cancel)`,
       `  The order: GET ${posUrl}/internal/orders/{yemekKuryeOrderId}; its status: POST ${posUrl}/internal/orders/status (X-Internal-Api-Key);`,
       `  the calls a platform received: GET <simulator>/_simulator/calls.`,
       '',

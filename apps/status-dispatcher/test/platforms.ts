@@ -16,7 +16,7 @@ export const CREDENTIALS = {
   PLATFORM_A: { providerRestaurantId: 'getir-rest-1', settings: {}, secrets: { secretKey: 'getir-restaurant-secret-1' } },
   PLATFORM_B: { providerRestaurantId: 'ys-vendor-1', settings: { chainCode: 'chain-1', username: 'pos-user-1' }, secrets: { password: 'pos-password-1' } },
   PLATFORM_C: { providerRestaurantId: 'ty-rest-1', settings: { supplierId: '104523', storeId: '88211' }, secrets: { apiKey: 'ty-api-key-1', secretKey: 'ty-secret-1' } },
-  PLATFORM_D: { providerRestaurantId: 'migros-rest-1', settings: { providerMerchantId: 'm-20931' }, secrets: { apiKey: 'migros-merchant-key-1' } },
+  PLATFORM_D: { providerRestaurantId: '23000000101833', settings: { providerMerchantId: '511' }, secrets: { apiKey: 'migros-store-key-1' } },
 } as const;
 
 export type PlatformCode = keyof typeof CREDENTIALS;
@@ -42,7 +42,7 @@ export async function startPlatforms(options: { minStepIntervalMs?: number } = {
   const c = new PlatformCSimulator({
     suppliers: [{ supplierId: CREDENTIALS.PLATFORM_C.settings.supplierId, apiKey: CREDENTIALS.PLATFORM_C.secrets.apiKey, secretKey: CREDENTIALS.PLATFORM_C.secrets.secretKey, storeIds: [CREDENTIALS.PLATFORM_C.settings.storeId] }],
   });
-  const d = new PlatformDSimulator({ merchants: [{ merchantId: CREDENTIALS.PLATFORM_D.settings.providerMerchantId, restaurantId: CREDENTIALS.PLATFORM_D.providerRestaurantId, apiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey }] });
+  const d = new PlatformDSimulator({ stores: [{ storeId: CREDENTIALS.PLATFORM_D.providerRestaurantId, storeGroupId: CREDENTIALS.PLATFORM_D.settings.providerMerchantId, apiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey }] });
   await Promise.all([a.start(), b.start(), c.start(), d.start()]);
   return {
     a,
@@ -72,7 +72,8 @@ export async function startPlatformApp(platforms: Platforms, options: TestAppOpt
   platforms.a.options.newOrderUrl = `${t.baseUrl}/platforms/platform-a/orders`;
   platforms.a.options.cancelledOrderUrl = `${t.baseUrl}/platforms/platform-a/orders/cancelled`;
   platforms.b.options.pluginUrl = `${t.baseUrl}/platforms/platform-b`;
-  platforms.d.options.webhookUrl = `${t.baseUrl}/platforms/platform-d/orders`;
+  platforms.d.options.orderWebhookUrl = `${t.baseUrl}/platforms/platform-d/orders`;
+  platforms.d.options.cancelWebhookUrl = `${t.baseUrl}/platforms/platform-d/orders/cancelled`;
   return t;
 }
 

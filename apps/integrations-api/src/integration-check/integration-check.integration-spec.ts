@@ -11,7 +11,7 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
   const a = new PlatformASimulator({ appSecretKey: APP_KEY, restaurants: [{ restaurantId: 'getir-1', secretKey: 'getir-secret-good' }] });
   const b = new PlatformBSimulator({ users: [{ username: 'pos-user', password: 'pos-password-good' }] });
   const c = new PlatformCSimulator({ suppliers: [{ supplierId: '104523', apiKey: 'ty-key-good', secretKey: 'ty-secret-good', storeIds: ['88211'] }] });
-  const d = new PlatformDSimulator({ merchants: [{ merchantId: 'm-1', restaurantId: 'migros-1', apiKey: 'migros-key-good' }] });
+  const d = new PlatformDSimulator({ stores: [{ storeId: '23000000000001', storeGroupId: '511', apiKey: 'migros-key-good' }] });
   let t: TestApp;
   let restaurant: Awaited<ReturnType<TestApp['createRestaurant']>>;
 
@@ -49,7 +49,7 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
       { providerRestaurantId: 'ty-1', supplierId: '104523', apiKey: 'ty-key-good', secretKey: 'ty-secret-good', storeId: '88211' },
       { providerRestaurantId: 'ty-2', supplierId: '104523', apiKey: 'ty-key-good', secretKey: 'ty-secret-bad', storeId: '88211' },
     ],
-    ['PLATFORM_D', { providerRestaurantId: 'migros-1', providerMerchantId: 'm-1', apiKey: 'migros-key-good' }, { providerRestaurantId: 'migros-2', providerMerchantId: 'm-1', apiKey: 'migros-key-bad' }],
+    ['PLATFORM_D', { providerRestaurantId: '23000000000001', providerMerchantId: '511', apiKey: 'migros-key-good' }, { providerRestaurantId: '23000000000002', providerMerchantId: '511', apiKey: 'migros-key-bad' }],
   ])('%s: ok for working credentials, rejected for wrong ones, and nothing secret in the answer', async (platform, good, bad) => {
     const okId = await integration({ platform, ...good });
     const ok = await check(okId);

@@ -36,6 +36,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     expect(document.components.securitySchemes).toEqual({
       'X-Internal-Api-Key': { type: 'apiKey', in: 'header', name: 'X-Internal-Api-Key' },
       'x-api-key': { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      XApiKey: { type: 'apiKey', in: 'header', name: 'XApiKey' },
     });
   });
 
@@ -66,6 +67,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       ['post', '/platforms/platform-b/order/{remoteId}', ['200', '401', '403', '404', '422']],
       ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '401', '404', '422']],
       ['post', '/platforms/platform-d/orders', ['200', '401', '403', '422']],
+      ['post', '/platforms/platform-d/orders/cancelled', ['200', '401', '422']],
     ];
     for (const [method, path, statuses] of callbacks) {
       const operation = document.paths[path]?.[method];
@@ -73,6 +75,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       for (const status of statuses) expect({ path, status, found: Boolean(operation.responses[status]) }).toEqual({ path, status, found: true });
       expect(JSON.stringify(operation.security ?? [])).not.toContain('X-Internal-Api-Key');
     }
+    expect(document.paths['/platforms/platform-d/orders/cancelled'].post.security).toEqual([{ XApiKey: [] }]);
   });
 
   it('answers /health and /health/ready without a key', async () => {

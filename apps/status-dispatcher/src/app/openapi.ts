@@ -8,6 +8,6 @@ export const SERVICE_DESCRIPTION: HttpAppOptions = {
     'scheduled-order gate), the status push of platform orders (POST /internal/orders/status, GET /internal/status-updates/{id}) and the order read ' +
     'for operators; they need X-Internal-Api-Key (one of INTERNAL_API_KEYS; 401 AUTHENTICATION_FAILED otherwise). ' +
     'Platform callbacks under /platforms/...: PLATFORM_A\'s order webhooks (x-api-key), PLATFORM_B\'s POS plugin endpoints (Bearer token), ' +
-    'PLATFORM_D\'s order webhook (the merchant\'s X-API-Key). Every error is RFC 9457 problem JSON (application/problem+json) with a `code`.',
-  apiKeyHeaders: [INTERNAL_API_KEY_HEADER, 'x-api-key'],
+    'PLATFORM_D\'s order and cancellation webhooks (the Migros store\'s XApiKey). Every error is RFC 9457 problem JSON (application/problem+json) with a `code`.',
+  apiKeyHeaders: [INTERNAL_API_KEY_HEADER, 'x-api-key', 'XApiKey'],
 };

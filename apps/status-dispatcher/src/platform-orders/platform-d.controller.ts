@@ -1,23 +1,39 @@
 import { Body, Controller, Headers, HttpCode, Logger, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { SecretDecryptionError } from '@courier/crypto';
-import { parsePlatformDEvent, PLATFORM_D_EVENTS } from '@courier/platforms';
+import { parsePlatformDWebhook } from '@courier/platforms';
 import { ApiProblems } from '../common/problem.dto';
-import { IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requireActiveIntegration } from './platform-callback.auth';
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_D';
+const WEBHOOK_BODY = {
+  description:
+    'Migros\' Order Created body (the order: `id`, `status` NEW_PENDING, `deliveryProvider`, `store { id, group { id } }`, `customer`, `prices { total, discounted { amountAsPenny } }`, `items [{ price (kuruş) ... }]`, `payment`, `extendedProperties`) or its cancellation `{ OrderId, StoreId, UserId }`.',
+  oneOf: [
+    { type: 'object', required: ['id', 'store'], additionalProperties: true },
+    { type: 'object', required: ['OrderId', 'StoreId'], properties: { OrderId: { type: 'integer' }, StoreId: { type: 'integer' }, UserId: { type: 'integer' } }, additionalProperties: true },
+  ],
+};
 
 /**
- * PLATFORM_D's order webhook, on the assumptions of libs/platforms (platform-d.assumptions.ts): the
- * platform signs in with the merchant's own apiKey, so the body names the restaurant and merchant
- * first and the key is checked against that integration's key.
+ * PLATFORM_D's (Migros Yemek) webhooks. Migros posts the order as plain JSON, and a cancellation as
+ * `{ OrderId, StoreId, UserId }`. How Migros authenticates them is not documented
+ * (platform-d.assumptions.ts): the store's own apiKey is expected in `XApiKey`, the header Migros'
+ * API uses, so the body's store id is read first and the key compared with that integration's.
+ * Both paths take both shapes (which URL Migros posts which event to is configured on its side).
  */
 @ApiTags('platform callbacks')
-@ApiSecurity('x-api-key')
-@ApiHeader({ name: 'X-API-Key', required: true, description: 'The merchant\'s apiKey (the integration\'s apiKey)' })
-@ApiProblems(400, 413, 500)
+@ApiSecurity('XApiKey')
+@ApiHeader({ name: 'XApiKey', required: true, description: 'The Migros store\'s API key (the integration\'s apiKey).' })
+@ApiProblems(
+  400,
+  413,
+  [401, 'AUTHENTICATION_FAILED: no PLATFORM_D integration has the store id, or XApiKey is not its apiKey.'],
+  [422, 'VALIDATION_ERROR: neither an order (id, store.id) nor a cancellation (OrderId, StoreId), or malformed fields.'],
+  500,
+)
 @Controller('platforms/platform-d')
 export class PlatformDController {
   private readonly logger = new Logger('PlatformD');
@@ -30,31 +46,44 @@ export class PlatformDController {
   @Post('orders')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'PLATFORM_D order webhook (assumed API): ORDER_CREATED and ORDER_CANCELLED.',
+    summary: 'PLATFORM_D (Migros Yemek) order webhook.',
     description:
-      'ORDER_CREATED: the order becomes an order of the restaurant (a repeat answers the same yemekKuryeOrderId). ORDER_CANCELLED: cancels it (200 also when already cancelled or never received). ' +
-      'The body is read before the key is checked, because the key is the merchant\'s own: a malformed body gets 422 whatever the key.',
+      'A new order becomes an order of the restaurant whose PLATFORM_D integration has `store.id` as providerRestaurantId (kuruş amounts in TRY); the same order again answers the same yemekKuryeOrderId. ' +
+      'A cancellation body sent here is handled as on /orders/cancelled. The body is read before the key is checked, because the key is the store\'s own: a malformed body gets 422 whatever the key.',
   })
-  @ApiBody({ schema: { type: 'object', required: ['eventType', 'merchantId', 'restaurantId', 'order'], additionalProperties: true } })
-  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, yemekKuryeOrderId: { type: 'string' }, duplicate: { type: 'boolean' }, result: { type: 'string' } } } })
-  @ApiProblems(
-    [401, 'AUTHENTICATION_FAILED: no PLATFORM_D integration has restaurantId, or X-API-Key is not its apiKey, or merchantId not its providerMerchantId.'],
-    [403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled (new orders only).'],
-    [422, 'VALIDATION_ERROR: unknown eventType, missing ids, malformed fields.'],
-  )
-  async event(@Headers('x-api-key') key: unknown, @Body() body: unknown) {
-    const event = parsePlatformDEvent(body);
-    if (!event.ok) throw invalidPlatformPayload(event.errors);
-    const { order } = event.parsed;
-    const integration = await this.directory.forPlatformRestaurant(PLATFORM, order.providerRestaurantId);
-    // Unknown restaurant and wrong key look alike to a caller without the key.
-    if (!integration || integration.settings.providerMerchantId !== event.merchantId || !presentedKeyMatches(key, this.merchantKey(integration))) throw callbackUnauthorized('X-API-Key');
-    if (event.eventType === PLATFORM_D_EVENTS.cancelled) return { received: true, result: await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote) };
-    const received = await this.orders.receive(requireActiveIntegration(integration, PLATFORM, order.providerRestaurantId), order);
+  @ApiBody({ schema: WEBHOOK_BODY })
+  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, yemekKuryeOrderId: { type: 'string', format: 'uuid' }, duplicate: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown'] } } } })
+  @ApiProblems([403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled (new orders only).'])
+  order(@Headers('xapikey') key: unknown, @Body() body: unknown) {
+    return this.webhook(key, body);
+  }
+
+  @Post('orders/cancelled')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'PLATFORM_D (Migros Yemek) cancellation webhook: `{ OrderId, StoreId, UserId }`.',
+    description: 'Cancels the store\'s order (order.canceled with OTHER / System). A repeat, or an order never received, answers 200 too (`result` says which). An order body sent here is handled as on /orders.',
+  })
+  @ApiBody({ schema: WEBHOOK_BODY })
+  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown'] } } } })
+  cancelled(@Headers('xapikey') key: unknown, @Body() body: unknown) {
+    return this.webhook(key, body);
+  }
+
+  private async webhook(key: unknown, body: unknown) {
+    const webhook = parsePlatformDWebhook(body);
+    if (!webhook.ok) throw invalidPlatformPayload(webhook.errors);
+    const integration = await this.directory.forPlatformRestaurant(PLATFORM, webhook.storeId);
+    // Unknown store and wrong key look alike to a caller without the key.
+    if (!integration || !presentedKeyMatches(key, this.storeKey(integration))) throw callbackUnauthorized('XApiKey');
+    if (webhook.kind === 'cancellation') {
+      return { received: true, result: await this.orders.cancel(PLATFORM, webhook.orderId, `Cancelled on Migros Yemek${webhook.userId ? ` (user ${webhook.userId})` : ''}`, webhook.storeId) };
+    }
+    const received = await this.orders.receive(requireActiveIntegration(integration, PLATFORM, webhook.storeId), webhook.order);
     return { received: true, yemekKuryeOrderId: received.yemekKuryeOrderId, duplicate: !received.created };
   }
 
-  private merchantKey(integration: Parameters<IntegrationDirectory['credentials']>[0]): string | undefined {
+  private storeKey(integration: DirectoryIntegration): string | undefined {
     try {
       return this.directory.credentials(integration).secrets.apiKey;
     } catch (error) {

@@ -7,9 +7,15 @@ type Queryable = Pick<EntityManager, 'query'>;
 
 export const PLATFORM_COLUMNS = `${ORDER_COLUMNS}, integration_id AS "integrationId", coalesce(platform_data, '{}') AS "platformData", approved_at AS "approvedAt"`;
 
-/** The platform order, locked until the transaction ends (moves and pushes of one order run one at a time). */
-export async function lockPlatformOrder(db: Queryable, provider: string, platformOrderId: string): Promise<PlatformOrderRow | undefined> {
-  const [order] = await db.query(`SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' FOR UPDATE`, [provider, platformOrderId]);
+/**
+ * The platform order, locked until the transaction ends (moves and pushes of one order run one at a
+ * time); of one platform restaurant when given (a caller authenticated for one store).
+ */
+export async function lockPlatformOrder(db: Queryable, provider: string, platformOrderId: string, providerRestaurantId?: string): Promise<PlatformOrderRow | undefined> {
+  const [order] = await db.query(
+    `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR provider_restaurant_id = $3) FOR UPDATE`,
+    [provider, platformOrderId, providerRestaurantId ?? null],
+  );
   return order;
 }
 

@@ -261,23 +261,89 @@ describe('platform orders in and status updates out, per platform', () => {
     });
   });
 
-  describe('PLATFORM_D (assumed API): order webhook', () => {
-    it('creates the order once for repeated webhooks; refuses a wrong merchant key; sends every action; cancels on ORDER_CANCELLED', async () => {
-      const { order: simulated, response } = await platforms.d.placeOrder(CREDENTIALS.PLATFORM_D.settings.providerMerchantId);
+  describe('PLATFORM_D (Migros Yemek): order and cancellation webhooks, encrypted status calls', () => {
+    const D = CREDENTIALS.PLATFORM_D;
+    const webhook = (path: string, body: unknown, headers: Record<string, string> = { XApiKey: D.secrets.apiKey }) =>
+      platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-d/${path}`, headers, json: body, timeoutMs: 5000 });
+    const statusCalls = (orderId: number) => platforms.d.received.filter((call) => call.body.orderId === orderId).map((call) => ({ path: call.path, ...call.body }));
+
+    it('creates the order once for repeated webhooks, in TRY from kuruş, and sends every action to Migros as it expects', async () => {
+      const { order: simulated, response } = await platforms.d.placeOrder(D.providerRestaurantId);
       expect(response.status).toBe(200);
       const id = (response.body as any).yemekKuryeOrderId;
       expect((await platforms.d.redeliver(simulated.id)).body).toEqual({ received: true, yemekKuryeOrderId: id, duplicate: true });
-      expect(await countOrders('PLATFORM_D', simulated.id)).toBe(1);
-      const forged = await platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-d/orders`, headers: { 'X-API-Key': 'forged-key' }, json: platforms.d.event(simulated, 'ORDER_CREATED'), timeoutMs: 5000 });
-      expect(forged).toMatchObject({ status: 401, body: { code: 'AUTHENTICATION_FAILED' } });
+      expect(await countOrders('PLATFORM_D', String(simulated.id))).toBe(1);
+      expect(await order(id)).toMatchObject({ provider: 'PLATFORM_D', orderId: String(simulated.id), orderNumber: String(simulated.id), restaurantId: restaurants.PLATFORM_D, status: 'NEW' });
+      const [announced] = await t.outbox('order.platform_received', id);
+      expect(announced.payload).toMatchObject({
+        providerRestaurantId: D.providerRestaurantId,
+        details: { customerName: 'Ayşe Yılmaz', total: 210, currency: 'TRY', deliveryLatitude: 40.9651, items: [{ productName: 'Lahmacun', quantity: 2, unitPrice: 90, totalAmount: 180 }, { productName: 'Ayran', totalAmount: 55 }] },
+      });
 
-      expect((await pushAll('PLATFORM_D', simulated.id, ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
-      expect(platforms.d.orders.get(simulated.id)!.status).toBe('delivered');
-      expect(platforms.d.callsTo('PATCH', '/courier-order/status').filter((call) => (call.body as any).orderId === simulated.id).map((call) => (call.body as any).status)).toEqual(['accepted', 'preparing', 'on_the_way', 'delivered']);
+      expect((await pushAll('PLATFORM_D', String(simulated.id), ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'sent', 'sent']);
+      expect(platforms.d.orders.get(String(simulated.id))!.status).toBe('Completed');
+      const storeId = Number(D.providerRestaurantId);
+      expect(statusCalls(simulated.id)).toEqual(
+        ['Approved', 'Prepared', 'Delivery', 'Completed'].map((orderStatus) => ({ path: '/Order/v2/UpdateOrderStatus', orderId: simulated.id, storeId, orderStatus })),
+      );
+    });
 
-      const other = await platforms.d.placeOrder(CREDENTIALS.PLATFORM_D.settings.providerMerchantId);
-      expect((await platforms.d.cancelOrder(other.order.id, 'Late')).body).toEqual({ received: true, result: 'canceled' });
-      expect(await order((other.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'CANCELED' });
+    it('pushes CANCEL as CancelOrder for an approved order and REJECT as Rejected for a new one; a refused step ends failed', async () => {
+      const approved = await platforms.d.placeOrder(D.providerRestaurantId);
+      expect((await pushAll('PLATFORM_D', String(approved.order.id), ['VERIFY', 'CANCEL'], { reason: 'Kurye bulunamadı' })).map((update) => update.state)).toEqual(['sent', 'sent']);
+      expect(platforms.d.orders.get(String(approved.order.id))).toMatchObject({ status: 'Cancelled', cancelReasonId: 3, notifyUser: true });
+      expect(await order((approved.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'CANCELED' });
+
+      const fresh = await platforms.d.placeOrder(D.providerRestaurantId);
+      expect((await pushAll('PLATFORM_D', String(fresh.order.id), ['REJECT'])).map((update) => update.state)).toEqual(['sent']);
+      expect(platforms.d.orders.get(String(fresh.order.id))).toMatchObject({ status: 'Rejected', cancelReasonId: 1 });
+
+      const migrosCourier = await platforms.d.placeOrder(D.providerRestaurantId, { deliveryProvider: 'MIGROS', status: 'Approved' });
+      const [prepare, handover] = await pushAll('PLATFORM_D', String(migrosCourier.order.id), ['PREPARE', 'HANDOVER']);
+      expect(prepare).toMatchObject({ state: 'sent' });
+      expect(handover).toMatchObject({ state: 'skipped' });
+
+      const notApproved = await platforms.d.placeOrder(D.providerRestaurantId);
+      const [refused] = await pushAll('PLATFORM_D', String(notApproved.order.id), ['PREPARE']);
+      expect(refused).toMatchObject({ state: 'failed', platformAnswer: { httpStatus: 400, body: { success: false, errorMessage: { errorCode: 'ORDER_STATUS_NOT_ALLOWED' } } } });
+    });
+
+    it('cancels on the cancellation webhook { OrderId, StoreId, UserId }, on either path, only for the store whose key it carries', async () => {
+      const first = await platforms.d.placeOrder(D.providerRestaurantId);
+      expect((await platforms.d.cancelOrder(first.order.id)).body).toEqual({ received: true, result: 'canceled' });
+      expect(await order((first.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'CANCELED' });
+      expect((await platforms.d.cancelOrder(first.order.id)).body).toEqual({ received: true, result: 'already_final' });
+
+      const second = await platforms.d.placeOrder(D.providerRestaurantId);
+      expect((await webhook('orders', platforms.d.cancellationPayload(second.order))).body).toEqual({ received: true, result: 'canceled' });
+
+      // Another store (its own integration and key) cannot cancel this store's order.
+      const third = await platforms.d.placeOrder(D.providerRestaurantId);
+      const other = { storeId: '23000000109999', storeGroupId: '511', apiKey: 'migros-store-key-other' };
+      await upsertIntegration(t, 'PLATFORM_D', { providerRestaurantId: other.storeId, secrets: { apiKey: other.apiKey } });
+      const crossStore = await webhook('orders/cancelled', { OrderId: third.order.id, StoreId: Number(other.storeId), UserId: 1 }, { XApiKey: other.apiKey });
+      expect(crossStore.body).toEqual({ received: true, result: 'unknown' });
+      expect(await order((third.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'NEW' });
+    });
+
+    it('refuses a wrong, missing or other store\'s XApiKey (401), a malformed body (422), an inactive integration (403)', async () => {
+      const simulated = platforms.d.createOrder(D.providerRestaurantId);
+      const body = platforms.d.orderPayload(simulated);
+      const refusedHeaders: Array<Record<string, string>> = [{ XApiKey: 'forged-key' }, {}, { 'X-API-Key': D.secrets.apiKey }, { XApiKey: 'migros-store-key-other' }];
+      for (const headers of refusedHeaders) {
+        expect(await webhook('orders', body, headers)).toMatchObject({ status: 401, body: { code: 'AUTHENTICATION_FAILED' } });
+        expect(await webhook('orders/cancelled', platforms.d.cancellationPayload(simulated), headers)).toMatchObject({ status: 401, body: { code: 'AUTHENTICATION_FAILED' } });
+      }
+      expect(await webhook('orders', { ...body, store: { id: 99999 } })).toMatchObject({ status: 401 });
+      expect(await countOrders('PLATFORM_D', String(simulated.id))).toBe(0);
+
+      expect(await webhook('orders', { ...body, id: null, items: 'many' })).toMatchObject({ status: 422, body: { code: 'VALIDATION_ERROR', errors: [{ field: 'id' }, { field: 'items' }] } });
+      expect(await webhook('orders/cancelled', { OrderId: simulated.id })).toMatchObject({ status: 422, body: { errors: [{ field: 'StoreId', message: 'is required' }] } });
+      expect(await webhook('orders', [1, 2])).toMatchObject({ status: 422 });
+
+      const paused = { storeId: '23000000108888', apiKey: 'migros-store-key-paused' };
+      await upsertIntegration(t, 'PLATFORM_D', { providerRestaurantId: paused.storeId, isActive: false, secrets: { apiKey: paused.apiKey } });
+      expect(await webhook('orders', { ...body, store: { id: Number(paused.storeId) } }, { XApiKey: paused.apiKey })).toMatchObject({ status: 403, body: { code: 'INTEGRATION_DISABLED' } });
     });
   });
 });

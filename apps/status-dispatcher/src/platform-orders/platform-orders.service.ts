@@ -63,9 +63,9 @@ export class PlatformOrdersService {
     return received;
   }
 
-  /** A cancellation from the platform, by the platform's order id. */
-  cancel(provider: string, platformOrderIdValue: string, note?: string): Promise<CancellationResult> {
-    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrder(tx.manager, provider, platformOrderIdValue), note));
+  /** A cancellation from the platform, by the platform's order id (of one platform restaurant when given). */
+  cancel(provider: string, platformOrderIdValue: string, note?: string, providerRestaurantId?: string): Promise<CancellationResult> {
+    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrder(tx.manager, provider, platformOrderIdValue, providerRestaurantId), note));
   }
 
   /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */

@@ -2,7 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
-import { PLATFORM_D_STATUS_PATH } from '@courier/platforms';
+import { PLATFORM_D_PATHS } from '@courier/platforms';
 import { createTestDatabase, sleep, TestDatabase, waitFor } from '@courier/testing';
 import { INTERNAL_KEY, internal, SECRETS_KEYS } from '../../test/harness';
 import { CREDENTIALS, Platforms, startPlatformApp, startPlatforms, upsertIntegration } from '../../test/platforms';
@@ -118,8 +118,8 @@ describe('status push: the immediate send cut off by a crash (SIGKILL of the bui
       )
     ).rows[0];
 
-  const statusCallsOf = (orderId: string) =>
-    platforms.d.callsTo('PATCH', PLATFORM_D_STATUS_PATH).filter((call) => (call.body as any)?.orderId === orderId);
+  /** The status calls the platform read for the order (bodies decrypted). */
+  const statusCallsOf = (orderId: number) => platforms.d.received.filter((call) => call.path === PLATFORM_D_PATHS.updateOrderStatus && call.body.orderId === orderId);
 
   beforeAll(async () => {
     execFileSync(
@@ -159,15 +159,15 @@ describe('status push: the immediate send cut off by a crash (SIGKILL of the bui
     });
     try {
       const first = await startBuilt(stalled.url);
-      platforms.d.options.webhookUrl = `${first.url}/platforms/platform-d/orders`;
-      const { order, response } = await platforms.d.placeOrder(CREDENTIALS.PLATFORM_D.settings.providerMerchantId);
+      platforms.d.options.orderWebhookUrl = `${first.url}/platforms/platform-d/orders`;
+      const { order, response } = await platforms.d.placeOrder(CREDENTIALS.PLATFORM_D.providerRestaurantId);
       expect(response.status).toBe(200);
 
       crashed = first.child;
       const pushed = await fetch(`${first.url}/internal/orders/status`, {
         method: 'POST',
         headers: { ...internal(), 'Content-Type': 'application/json' },
-        body: JSON.stringify({ providerOrderId: order.id, platform: 'PLATFORM_D', action: 'VERIFY' }),
+        body: JSON.stringify({ providerOrderId: String(order.id), platform: 'PLATFORM_D', action: 'VERIFY' }),
       });
       expect(pushed.status).toBe(202);
       const id = ((await pushed.json()) as any).statusUpdateId as string;
@@ -207,15 +207,15 @@ describe('status push: the immediate send cut off by a crash (SIGKILL of the bui
     return last;
   };
 
-  const expectSentOnceAfterTheClaim = async (url: string, order: { id: string }, id: string, sendingUntil: Date) => {
+  const expectSentOnceAfterTheClaim = async (url: string, order: { id: number }, id: string, sendingUntil: Date) => {
     const sent = await waitForEnd(url, id);
     expect(sent).toMatchObject({ state: 'sent', attempts: 2, platformAnswer: { httpStatus: 200, outcome: 'done' } });
     // Not before the dead process's claim had run out (the claim is the only guard against a double call).
     expect(Date.parse(sent.sentAt)).toBeGreaterThanOrEqual(sendingUntil.getTime());
     const calls = statusCallsOf(order.id);
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ status: 200, body: { orderId: order.id, status: 'accepted' } });
-    expect(platforms.d.orders.get(order.id)!.status).toBe('accepted');
+    expect(calls[0]).toMatchObject({ body: { orderId: order.id, orderStatus: 'Approved' } });
+    expect(platforms.d.orders.get(String(order.id))!.status).toBe('Approved');
     // Ended: its task is deleted with it, nothing is left to wake it again.
     expect((await rowOf(id)).task_due_at).toBeNull();
   };

@@ -99,7 +99,8 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
       { method: 'post' as const, path: '/platforms/platform-a/orders/cancelled', headers: { 'x-api-key': A_WEBHOOK_KEY } },
       { method: 'post' as const, path: `/platforms/platform-b/order/${CREDENTIALS.PLATFORM_B.providerRestaurantId}`, headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` } },
       { method: 'put' as const, path: `/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/remoteOrder/00000000-0000-4000-8000-000000000000/posOrderStatus`, headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` } },
-      { method: 'post' as const, path: '/platforms/platform-d/orders', headers: { 'X-API-Key': CREDENTIALS.PLATFORM_D.secrets.apiKey } },
+      { method: 'post' as const, path: '/platforms/platform-d/orders', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
+      { method: 'post' as const, path: '/platforms/platform-d/orders/cancelled', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
     ];
     const platformish = fc.record(
       {
@@ -107,10 +108,12 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
         token: values,
         status: fc.oneof(fc.constantFrom(400, 500, 1500, 'ORDER_CANCELLED'), values),
         restaurant: fc.oneof(fc.record({ id: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_A.providerRestaurantId), values) }), values),
-        eventType: fc.oneof(fc.constantFrom('ORDER_CREATED', 'ORDER_CANCELLED'), values),
-        merchantId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.settings.providerMerchantId), values),
-        restaurantId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values),
-        order: fc.oneof(fc.record({ id: values, items: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), values) }), values),
+        store: fc.oneof(fc.record({ id: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values), group: values }), values),
+        OrderId: values,
+        StoreId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values),
+        items: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), values),
+        customer: values,
+        prices: values,
         products: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), values),
         client: values,
         delivery: values,

@@ -15,5 +15,6 @@ export * from './platform-c/platform-c.assumptions';
 export * from './platform-c/platform-c.orders';
 export * from './platform-c/platform-c.adapter';
 export * from './platform-d/platform-d.assumptions';
+export * from './platform-d/platform-d.crypto';
 export * from './platform-d/platform-d.orders';
 export * from './platform-d/platform-d.adapter';

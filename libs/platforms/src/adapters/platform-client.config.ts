@@ -6,7 +6,7 @@ const BASE_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 /**
  * How the adapters reach the platforms (every app that calls a platform validates it at start).
  * Defaults are the platforms' production hosts from platforms.md; tests and the one-machine mode
- * point them at the simulators. PLATFORM_D has no documented host, so it has no default.
+ * point them at the simulators.
  */
 export class PlatformClientConfig {
   @Matches(BASE_URL, { message: 'PLATFORM_A_BASE_URL must be an http(s) URL without query' })
@@ -19,10 +19,19 @@ export class PlatformClientConfig {
   @Matches(BASE_URL, { message: 'PLATFORM_C_BASE_URL must be an http(s) URL without query' })
   PLATFORM_C_BASE_URL: string = 'https://api.tgoapis.com';
 
-  /** No public documentation names a host: unset means PLATFORM_D calls fail as not configured. */
-  @IsOptional()
+  /** Migros Yemek (platforms.md: production https://gourmet.migrosonline.com, test https://test.gourmet.migrosonline.com). */
   @Matches(BASE_URL, { message: 'PLATFORM_D_BASE_URL must be an http(s) URL without query' })
-  PLATFORM_D_BASE_URL?: string;
+  PLATFORM_D_BASE_URL: string = 'https://gourmet.migrosonline.com';
+
+  /**
+   * The key PLATFORM_D's POST bodies are encrypted with: Migros gives the integrator one secret key
+   * (platform-d.assumptions.ts). Unset: each integration's apiKey, as both known clients fall back to.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(8, { message: 'PLATFORM_D_SECRET_KEY must be at least 8 characters' })
+  @MaxLength(1024)
+  PLATFORM_D_SECRET_KEY?: string;
 
   /** The integrator-wide app key of PLATFORM_A's login (with each restaurant's secretKey). */
   @IsOptional()

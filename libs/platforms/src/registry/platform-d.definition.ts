@@ -1,12 +1,12 @@
 import { PlatformDefinition } from './platform-definition';
 
-/** PLATFORM_D: the merchant's apiKey. */
+/** PLATFORM_D (Migros Yemek): providerRestaurantId is the Migros storeId, providerMerchantId its storeGroupId, apiKey the store's XApiKey. */
 export const PLATFORM_D: PlatformDefinition = {
   code: 'PLATFORM_D',
   title: 'Platform D',
   wireCodeVariable: 'PLATFORM_D_CODE',
   fields: [
-    { name: 'providerMerchantId', secret: false, description: 'Merchant identifier on the platform.', example: 'm-20931' },
-    { name: 'apiKey', secret: true, description: 'Merchant API key.', example: 'mk-1a2b3c4d5e6f' },
+    { name: 'providerMerchantId', secret: false, description: 'The store group (chain) id on the platform (Migros storeGroupId).', example: '511' },
+    { name: 'apiKey', secret: true, description: 'The store\'s API key (sent as XApiKey; it also encrypts request bodies unless the deployment sets PLATFORM_D_SECRET_KEY).', example: 'mk-1a2b3c4d5e6f' },
   ],
 };

@@ -27,10 +27,15 @@ describe('startLocalPlatforms (one-machine mode)', () => {
       expect((await post(platforms.d.baseUrl, '/_simulator/orders')).status).toBe(201);
       expect((await post(platforms.c.baseUrl, '/_simulator/packages')).status).toBe(201);
       expect(received.map((call) => call.url)).toEqual(['/platforms/platform-a/orders', `/platforms/platform-b/order/${platforms.integrationBodies.PLATFORM_B.providerRestaurantId}`, '/platforms/platform-d/orders']);
+      expect(platforms.c.packages.size).toBe(1);
       expect(received[0].headers['x-api-key']).toBe(platforms.env.PLATFORM_A_WEBHOOK_API_KEY);
       expect(received[1].headers.authorization).toBe(`Bearer ${platforms.env.PLATFORM_B_PLUGIN_TOKEN}`);
-      expect(received[2].headers['x-api-key']).toBe(platforms.integrationBodies.PLATFORM_D.apiKey);
-      expect(platforms.c.packages.size).toBe(1);
+      expect(received[2].headers.xapikey).toBe(platforms.integrationBodies.PLATFORM_D.apiKey);
+      expect(received[2].body).toMatchObject({ status: 'NEW_PENDING', store: { id: Number(platforms.integrationBodies.PLATFORM_D.providerRestaurantId), group: { id: 511 } } });
+      const orderId = (received[2].body as { id: number }).id;
+      expect((await post(platforms.d.baseUrl, `/_simulator/orders/${orderId}/cancel`)).status).toBe(200);
+      expect(received[3]).toMatchObject({ url: '/platforms/platform-d/orders/cancelled', body: { OrderId: orderId, StoreId: 23000000101833 } });
+      expect(received[3].headers.xapikey).toBe(platforms.integrationBodies.PLATFORM_D.apiKey);
     } finally {
       await platforms.stop();
       suite.close();
@@ -56,14 +61,14 @@ describe('startLocalPlatforms (one-machine mode)', () => {
 
       const login = await platformRequest({ method: 'POST', url: `${platforms.b.baseUrl}/v2/login`, form: { grant_type: 'client_credentials', username: 'demo-pos', password: secrets.platformBPassword }, timeoutMs: 5000 });
       expect(login.status).toBe(200);
-      const wrong = await platformRequest({ method: 'PATCH', url: `${platforms.d.baseUrl}/courier-order/status`, headers: { 'X-API-Key': 'wrong-key' }, json: { orderId: 'x' }, timeoutMs: 5000 });
+      const wrong = await platformRequest({ method: 'POST', url: `${platforms.d.baseUrl}/Order/v2/UpdateOrderStatus`, headers: { XApiKey: 'wrong-key' }, json: { value: 'x' }, timeoutMs: 5000 });
       expect(wrong.status).toBe(401);
       const all = await platformRequest({ method: 'GET', url: `${platforms.b.baseUrl}/_simulator/calls`, timeoutMs: 5000 });
       expect(all.status).toBe(200);
       expect(all.body).toEqual([expect.objectContaining({ method: 'POST', path: '/v2/login', status: 200, body: expect.objectContaining({ username: 'demo-pos', password: '****' }), answer: expect.objectContaining({ access_token: '****' }) })]);
       expect(JSON.stringify(all.body)).not.toContain(secrets.platformBPassword);
-      const filtered = await platformRequest({ method: 'GET', url: `${platforms.d.baseUrl}/_simulator/calls?method=patch&path=/courier-order`, timeoutMs: 5000 });
-      expect(filtered.body).toEqual([expect.objectContaining({ method: 'PATCH', path: '/courier-order/status', status: 401 })]);
+      const filtered = await platformRequest({ method: 'GET', url: `${platforms.d.baseUrl}/_simulator/calls?method=post&path=/Order/v2`, timeoutMs: 5000 });
+      expect(filtered.body).toEqual([expect.objectContaining({ method: 'POST', path: '/Order/v2/UpdateOrderStatus', status: 401 })]);
       const none = await platformRequest({ method: 'GET', url: `${platforms.d.baseUrl}/_simulator/calls?method=GET`, timeoutMs: 5000 });
       expect(none.body).toEqual([]);
     } finally {

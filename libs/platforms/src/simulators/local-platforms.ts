@@ -78,7 +78,8 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
     PLATFORM_A: { platform: 'PLATFORM_A', providerRestaurantId: 'demo-getir-restaurant', secretKey: keys.platformARestaurantSecretKey },
     PLATFORM_B: { platform: 'PLATFORM_B', providerRestaurantId: 'demo-ys-vendor', chainCode: 'demo-chain', username: 'demo-pos', password: keys.platformBPassword },
     PLATFORM_C: { platform: 'PLATFORM_C', providerRestaurantId: 'demo-ty-restaurant', supplierId: '100001', apiKey: keys.platformCApiKey, secretKey: keys.platformCSecretKey, storeId: '200001' },
-    PLATFORM_D: { platform: 'PLATFORM_D', providerRestaurantId: 'demo-migros-restaurant', providerMerchantId: 'demo-merchant', apiKey: keys.platformDApiKey },
+    // Migros ids are numbers: storeId (providerRestaurantId) and storeGroupId (providerMerchantId).
+    PLATFORM_D: { platform: 'PLATFORM_D', providerRestaurantId: '23000000101833', providerMerchantId: '511', apiKey: keys.platformDApiKey },
   };
   const callbacks = options.callbackBaseUrl.replace(/\/+$/, '');
   const a = new PlatformASimulator({
@@ -91,8 +92,9 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
   const b = new PlatformBSimulator({ users: [{ username: bodies.PLATFORM_B.username, password: bodies.PLATFORM_B.password }], pluginUrl: `${callbacks}/platforms/platform-b`, pluginToken });
   const c = new PlatformCSimulator({ suppliers: [{ supplierId: bodies.PLATFORM_C.supplierId, apiKey: bodies.PLATFORM_C.apiKey, secretKey: bodies.PLATFORM_C.secretKey, storeIds: [bodies.PLATFORM_C.storeId] }] });
   const d = new PlatformDSimulator({
-    merchants: [{ merchantId: bodies.PLATFORM_D.providerMerchantId, restaurantId: bodies.PLATFORM_D.providerRestaurantId, apiKey: bodies.PLATFORM_D.apiKey }],
-    webhookUrl: `${callbacks}/platforms/platform-d/orders`,
+    stores: [{ storeId: bodies.PLATFORM_D.providerRestaurantId, storeGroupId: bodies.PLATFORM_D.providerMerchantId, apiKey: bodies.PLATFORM_D.apiKey, name: 'Demo Migros store' }],
+    orderWebhookUrl: `${callbacks}/platforms/platform-d/orders`,
+    cancelWebhookUrl: `${callbacks}/platforms/platform-d/orders/cancelled`,
   });
   const started: Array<{ stop(): Promise<void> }> = [];
   try {

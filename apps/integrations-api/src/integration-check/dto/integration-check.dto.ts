@@ -15,8 +15,8 @@ export class IntegrationCheckDto {
     enum: CHECK_RESULTS,
     description:
       'ok: the platform accepted the stored credentials (a real login, or a harmless read for platforms without one); rejected: the platform refused them (fix them with PUT); ' +
-      'unreachable: no verdict (network error, 429, 5xx): try again later; not_configured: a deployment setting the platform needs is missing (e.g. PLATFORM_A_APP_SECRET_KEY, ' +
-      'PLATFORM_D_BASE_URL) or the secrets cannot be decrypted; not_applicable: THIRD_PARTY has no platform credentials.',
+      'unreachable: no verdict (network error, 429, 5xx): try again later; not_configured: a deployment setting the platform needs is missing (e.g. PLATFORM_A_APP_SECRET_KEY) ' +
+      'or the secrets cannot be decrypted; not_applicable: THIRD_PARTY has no platform credentials.',
   })
   result: CheckResult;
 

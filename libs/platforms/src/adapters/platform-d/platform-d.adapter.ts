@@ -1,50 +1,175 @@
 import type { StatusPushAction } from '@courier/domain';
-import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
-import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl } from '../common/platform-http';
-import { PLATFORM_D_API_KEY_HEADER, PLATFORM_D_STATUS_PATH, PLATFORM_D_STATUSES, platformDMerchantPath } from './platform-d.assumptions';
+import { isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { isRecord } from '../common/payload-reader';
+import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
+import {
+  PLATFORM_D_API_KEY_HEADER,
+  PLATFORM_D_NEW_ORDER_STATUS,
+  PLATFORM_D_NOTIFY_USER,
+  PLATFORM_D_ORDER_STATUS,
+  PLATFORM_D_PATHS,
+  PLATFORM_D_RESTAURANT_DELIVERY,
+  PLATFORM_D_STEP_STATUS,
+  platformDId,
+} from './platform-d.assumptions';
+import { decryptPlatformDValue, encryptPlatformDBody } from './platform-d.crypto';
+import type { PlatformDOrderData } from './platform-d.orders';
 
-const NOT_CONFIGURED = 'PLATFORM_D_BASE_URL is not set: PLATFORM_D has no documented host, so it must be configured';
+/** A Migros answer read: HTTP status, the body (decrypted when it came as `{ value }`), and its envelope. */
+interface MigrosAnswer {
+  response: PlatformResponse;
+  body: unknown;
+  success?: boolean;
+  errorCode?: string;
+  errorDetail?: string;
+}
 
-/** PLATFORM_D: Migros Yemek, built on the assumptions of platform-d.assumptions.ts. */
+/**
+ * PLATFORM_D: Migros Yemek's gourmet API (platform-d.assumptions.ts). Every call carries the store's
+ * API key in `XApiKey`; POST bodies go encrypted as `{ value }`; answers are
+ * `{ data, success, errorMessage? }`. No login, no session.
+ */
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
 
   constructor(private readonly config: PlatformClientConfig) {}
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
-    if (!this.config.PLATFORM_D_BASE_URL) return { kind: 'failed', answer: { httpStatus: null, body: null, error: NOT_CONFIGURED }, reason: NOT_CONFIGURED };
-    const body: Record<string, unknown> = { merchantId: credentials.settings.providerMerchantId, orderId: order.platformOrderId, status: PLATFORM_D_STATUSES[action] };
-    if (reason && (action === 'CANCEL' || action === 'REJECT')) body.reason = reason;
+    const data = order.platformData as Partial<PlatformDOrderData>;
+    const ids = { orderId: platformDId(order.platformOrderId), storeId: platformDId(credentials.providerRestaurantId) };
     try {
-      return classifyResponse(await this.call(credentials, 'PATCH', PLATFORM_D_STATUS_PATH, body));
+      if (action === 'CANCEL' || action === 'REJECT') return await this.cancel(credentials, order, ids, reason);
+      if ((action === 'HANDOVER' || action === 'DELIVER') && data.deliveryProvider && data.deliveryProvider !== PLATFORM_D_RESTAURANT_DELIVERY) {
+        return { kind: 'skipped', reason: `Migros' own courier delivers this order (deliveryProvider ${data.deliveryProvider}): Delivery and Completed are the restaurant courier's steps` };
+      }
+      return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_STEP_STATUS[action] }));
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
       throw error;
     }
   }
 
+  /** GetStoreDetail with the key: the store it names must be the integration's (M-go reads it for warehouseId). */
   async checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck> {
-    if (!this.config.PLATFORM_D_BASE_URL) return { result: 'not_configured', detail: NOT_CONFIGURED };
     try {
-      const response = await this.call(credentials, 'GET', platformDMerchantPath(credentials.settings.providerMerchantId ?? ''));
-      if (response.status >= 200 && response.status < 300) return { result: 'ok', detail: 'PLATFORM_D accepted the merchant API key.', httpStatus: response.status };
-      if (isRetryableStatus(response.status)) return { result: 'unreachable', detail: `PLATFORM_D answered HTTP ${response.status}; try again later.`, httpStatus: response.status };
-      return { result: 'rejected', detail: `PLATFORM_D refused the stored API key (HTTP ${response.status}).`, httpStatus: response.status };
+      const answer = await this.call(credentials, 'GET', PLATFORM_D_PATHS.storeDetail);
+      const status = answer.response.status;
+      if (isRetryableStatus(status)) return { result: 'unreachable', detail: `PLATFORM_D answered HTTP ${status}; try again later.`, httpStatus: status };
+      if (status < 200 || status >= 300 || answer.success === false) {
+        return { result: 'rejected', detail: `PLATFORM_D refused the stored API key (HTTP ${status}${answer.errorCode ? `, ${answer.errorCode}` : ''}).`, httpStatus: status };
+      }
+      const store = isRecord(answer.body) && isRecord(answer.body.data) ? answer.body.data : {};
+      const storeId = store.id === undefined ? undefined : String(store.id);
+      if (storeId !== undefined && storeId !== credentials.providerRestaurantId) {
+        return { result: 'rejected', detail: `The API key belongs to Migros store ${storeId}, not to ${credentials.providerRestaurantId}.`, httpStatus: status };
+      }
+      const group = credentials.settings.providerMerchantId;
+      if (store.storeGroupId !== undefined && group && String(store.storeGroupId) !== group) {
+        return { result: 'rejected', detail: `The store belongs to Migros store group ${String(store.storeGroupId)}, not to ${group} (providerMerchantId).`, httpStatus: status };
+      }
+      const inactive = store.integrationIsActive === false ? ' Migros reports the integration as not active for this store.' : '';
+      return { result: 'ok', detail: `PLATFORM_D accepted the API key for store ${storeId ?? credentials.providerRestaurantId}.${inactive}`, httpStatus: status };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_D could not be reached: ${error.message}.` };
       throw error;
     }
   }
 
-  private call(credentials: IntegrationCredentials, method: 'GET' | 'PATCH', path: string, json?: unknown): Promise<PlatformResponse> {
-    return platformRequest({
+  /**
+   * A cancellation: the reason id from GetCancelReasons, then Rejected while Migros still has the
+   * order NEW_PENDING (GetOrderDetail), else CancelOrder (meant for approved orders).
+   */
+  private async cancel(credentials: IntegrationCredentials, order: PlatformOrderRef, ids: { orderId: number | string; storeId: number | string }, reason?: string | null): Promise<PlatformCallOutcome> {
+    const reasons = await this.call(credentials, 'GET', PLATFORM_D_PATHS.cancelReasons);
+    if (!succeeded(reasons)) return outcomeOf(reasons);
+    const cancelReasonId = chooseCancelReason(reasons.body, reason);
+    if (cancelReasonId === undefined) return { kind: 'failed', answer: answerOf(reasons), reason: 'PLATFORM_D offered no cancel reason (GetCancelReasons)' };
+    const query = `?orderId=${encodeURIComponent(order.platformOrderId)}&storeId=${encodeURIComponent(credentials.providerRestaurantId)}`;
+    const detail = await this.call(credentials, 'GET', `${PLATFORM_D_PATHS.orderDetail}${query}`);
+    if (!succeeded(detail)) return outcomeOf(detail);
+    const status = isRecord(detail.body) && isRecord(detail.body.data) ? detail.body.data.status : undefined;
+    if (status === PLATFORM_D_NEW_ORDER_STATUS) {
+      return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_ORDER_STATUS.REJECTED, cancelReasonId }));
+    }
+    return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.cancelOrder, { ...ids, notifyUser: PLATFORM_D_NOTIFY_USER, cancelReasonId }));
+  }
+
+  private post(credentials: IntegrationCredentials, path: string, body: Record<string, unknown>): Promise<MigrosAnswer> {
+    return this.call(credentials, 'POST', path, encryptPlatformDBody(body, this.encryptionKey(credentials)));
+  }
+
+  private async call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<MigrosAnswer> {
+    const response = await platformRequest({
       method,
-      url: platformUrl(this.config.PLATFORM_D_BASE_URL!, path),
-      headers: { [PLATFORM_D_API_KEY_HEADER]: credentials.secrets.apiKey ?? '' },
+      url: platformUrl(this.config.PLATFORM_D_BASE_URL, path),
+      // M-go sends the JSON content type on every call, GETs (which carry no body) included.
+      headers: { [PLATFORM_D_API_KEY_HEADER]: credentials.secrets.apiKey ?? '', 'Content-Type': 'application/json' },
       json,
       timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS,
     });
+    return readAnswer(response, this.encryptionKey(credentials));
   }
+
+  /** The integrator-wide secret when configured, else the store's API key (both M clients fall back to it). */
+  private encryptionKey(credentials: IntegrationCredentials): string {
+    return this.config.PLATFORM_D_SECRET_KEY ?? credentials.secrets.apiKey ?? '';
+  }
+}
+
+/** The answer with an encrypted `{ value }` body opened (M-py decrypts such answers); unreadable ones stay as they came. */
+function readAnswer(response: PlatformResponse, key: string): MigrosAnswer {
+  let body = response.body;
+  if (isRecord(body) && Object.keys(body).length === 1 && typeof body.value === 'string') {
+    const text = decryptPlatformDValue(body.value, key);
+    if (text !== undefined) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+  }
+  const envelope = isRecord(body) ? body : {};
+  const error = isRecord(envelope.errorMessage) ? envelope.errorMessage : {};
+  return {
+    response,
+    body,
+    success: typeof envelope.success === 'boolean' ? envelope.success : undefined,
+    errorCode: error.errorCode === undefined || error.errorCode === null ? undefined : String(error.errorCode),
+    errorDetail: typeof error.errorDetail === 'string' ? error.errorDetail : typeof error.errorTitle === 'string' ? error.errorTitle : undefined,
+  };
+}
+
+function answerOf(answer: MigrosAnswer): PlatformAnswer {
+  return { httpStatus: answer.response.status, body: answer.body };
+}
+
+function succeeded(answer: MigrosAnswer): boolean {
+  return answer.response.status >= 200 && answer.response.status < 300 && answer.success !== false;
+}
+
+/**
+ * Done on 2xx unless the envelope says `success: false`; retry on 408, 429 and 5xx; anything else
+ * final, `success: false` included (M documents no transient errorCode).
+ */
+function outcomeOf(answer: MigrosAnswer): PlatformCallOutcome {
+  const status = answer.response.status;
+  if (succeeded(answer)) return { kind: 'done', answer: answerOf(answer) };
+  if (isRetryableStatus(status)) return { kind: 'retry', answer: answerOf(answer), retryAfterMs: retryAfterMs(answer.response.headers) };
+  const why = answer.errorCode ? `${answer.errorCode}${answer.errorDetail ? `: ${answer.errorDetail}` : ''}` : `HTTP ${status}`;
+  if (status === 401 || status === 403) return { kind: 'failed', answer: answerOf(answer), reason: `PLATFORM_D refused the API key (${why})` };
+  return { kind: 'failed', answer: answerOf(answer), reason: `PLATFORM_D refused the call (${why})` };
+}
+
+/** The reason the push named (by reasonId or description), else the first offered. */
+function chooseCancelReason(body: unknown, reason?: string | null): number | string | undefined {
+  const list = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
+  const reasons = list.filter(isRecord).filter((entry) => typeof entry.reasonId === 'number' || typeof entry.reasonId === 'string');
+  const wanted = reason?.trim().toLowerCase();
+  const match = wanted
+    ? reasons.find((entry) => String(entry.reasonId) === wanted) ?? reasons.find((entry) => typeof entry.description === 'string' && entry.description.toLowerCase().includes(wanted))
+    : undefined;
+  return (match ?? reasons[0])?.reasonId as number | string | undefined;
 }

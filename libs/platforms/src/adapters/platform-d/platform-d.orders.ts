@@ -1,67 +1,121 @@
 import type { FieldError } from '@courier/contracts';
-import type { ParsedPlatformOrder, PlatformOrderItem } from '../platform-adapter';
-import { PayloadReader } from '../common/payload-reader';
-import { PLATFORM_D_EVENTS } from './platform-d.assumptions';
+import type { PlatformOrder, PlatformOrderItem } from '../platform-adapter';
+import { isRecord, joinParts, joinWords, PayloadReader } from '../common/payload-reader';
 
-/** An event of PLATFORM_D's (assumed) order webhook: the merchant it is for and the order. */
-export type PlatformDEvent =
-  | { ok: true; eventType: 'ORDER_CREATED' | 'ORDER_CANCELLED'; merchantId: string; parsed: ParsedPlatformOrder & { ok: true } }
+/** What PLATFORM_D status calls need later, stored with the order. */
+export interface PlatformDOrderData {
+  storeId: string;
+  storeGroupId?: string;
+  /** RESTAURANT (the restaurant's courier) or MIGROS (M-js). */
+  deliveryProvider?: string;
+}
+
+/**
+ * A webhook from Migros: a new order (the order itself, plain JSON) or a cancellation
+ * (`{ OrderId, StoreId, UserId }`, capitalised). The store id says whose it is: the integration,
+ * and so the key the webhook must carry, is found by it.
+ */
+export type PlatformDWebhook =
+  | { ok: true; kind: 'order'; storeId: string; order: PlatformOrder }
+  | { ok: true; kind: 'cancellation'; storeId: string; orderId: string; userId?: string }
   | { ok: false; errors: FieldError[] };
 
-/** Parses the assumed webhook body (platform-d.assumptions.ts). */
-export function parsePlatformDEvent(body: unknown): PlatformDEvent {
+/** Amounts come in kuruş (M-go `// kuruş`, M-js "penny -> TL"); our orders carry TRY. */
+function lira(kurus: number | undefined): number | undefined {
+  return kurus === undefined ? undefined : Math.round(kurus) / 100;
+}
+
+/** Tells the two shapes apart as M-py does: a cancellation has `OrderId` and no order content. */
+export function parsePlatformDWebhook(body: unknown): PlatformDWebhook {
+  if (isRecord(body) && 'OrderId' in body && !('items' in body) && !('customer' in body)) return parseCancellation(body);
+  return parseOrder(body);
+}
+
+function parseCancellation(body: Record<string, unknown>): PlatformDWebhook {
+  const read = new PayloadReader(body);
+  const orderId = read.string('OrderId', { required: true, max: 64 });
+  const storeId = read.string('StoreId', { required: true, max: 64 });
+  const userId = read.string('UserId', { max: 64 });
+  if (!read.ok) return { ok: false, errors: read.errors };
+  return { ok: true, kind: 'cancellation', orderId: orderId!, storeId: storeId!, userId };
+}
+
+/**
+ * The Order Created body (M-go types.go IncomingOrder; the simulator's examples/): `id`, `status`
+ * (NEW_PENDING), `deliveryProvider`, `store { id, group { id } }`, `customer { fullName, firstName,
+ * lastName, phoneNumber, deliveryAddress { direction, detail, district/town/city { name },
+ * geoLocation { latitude, longitude } } }`, `prices { total, discounted, ... { amountAsPenny } }`,
+ * `items [{ id, productId, name, price (line total, kuruş), unitPrice?, amount, note, options [{
+ * headerName, itemNames, excluded }] }]`, `payment.type { name, isOnlinePayment }`,
+ * `extendedProperties { orderNote }`.
+ */
+function parseOrder(body: unknown): PlatformDWebhook {
   const read = new PayloadReader(body);
   if (!read.ok) return { ok: false, errors: read.errors };
-  const eventType = read.string('eventType', { required: true, max: 40 });
-  if (eventType !== undefined && eventType !== PLATFORM_D_EVENTS.created && eventType !== PLATFORM_D_EVENTS.cancelled) {
-    read.errors.push({ field: 'eventType', message: `must be ${PLATFORM_D_EVENTS.created} or ${PLATFORM_D_EVENTS.cancelled}` });
-  }
-  const merchantId = read.string('merchantId', { required: true, max: 128 });
-  const restaurantId = read.string('restaurantId', { required: true, max: 128 });
-  const id = read.string('order.id', { required: true, max: 64 });
-  const scheduledAt = read.date('order.scheduledAt');
-  const items: PlatformOrderItem[] = read.array('order.items', { max: 200 }).map((item, index) => ({
-    productCode: read.string('id', { from: item, field: `order.items[${index}].id`, max: 64 }),
-    productName: read.string('name', { from: item, field: `order.items[${index}].name`, max: 200 }),
-    quantity: read.number('quantity', { from: item, field: `order.items[${index}].quantity`, min: 0 }),
-    unitPrice: read.number('unitPrice', { from: item, field: `order.items[${index}].unitPrice`, min: 0 }),
-    totalAmount: read.number('totalPrice', { from: item, field: `order.items[${index}].totalPrice`, min: 0 }),
-    productNote: read.string('note', { from: item, field: `order.items[${index}].note` }),
-  }));
+  const id = read.string('id', { required: true, max: 64 });
+  const storeId = read.string('store.id', { required: true, max: 64 });
+  const storeGroupId = read.string('store.group.id', { max: 64 });
+  const status = read.string('status', { max: 40 });
+  const deliveryProvider = read.string('deliveryProvider', { max: 40 });
+  const items: PlatformOrderItem[] = read.array('items', { max: 200 }).map((item, index) => {
+    const field = (name: string) => `items[${index}].${name}`;
+    const quantity = read.number('amount', { from: item, field: field('amount'), min: 0, max: 10_000 });
+    const lineTotal = lira(read.number('price', { from: item, field: field('price'), min: 0 }));
+    // `price` is the line total (M-notes, M-py); `unitPrice` when sent, else the line over the quantity.
+    const unitPrice = lira(read.number('unitPrice', { from: item, field: field('unitPrice'), min: 0 })) ?? (lineTotal !== undefined && quantity ? Math.round((lineTotal / quantity) * 100) / 100 : undefined);
+    const options = read.array('options', { from: item, field: field('options'), max: 100 }).map((option, optionIndex) => {
+      const at = `items[${index}].options[${optionIndex}]`;
+      const names = read.string('itemNames', { from: option, field: `${at}.itemNames`, max: 500 });
+      const header = read.string('headerName', { from: option, field: `${at}.headerName`, max: 200 });
+      const text = header && names && header !== names ? `${header}: ${names}` : names ?? header;
+      return text && read.boolean('excluded', { from: option, field: `${at}.excluded` }) ? `without ${text}` : text;
+    });
+    return {
+      productCode: read.string('productId', { from: item, field: field('productId'), max: 64 }) ?? read.string('id', { from: item, field: field('id'), max: 64 }),
+      productName: read.string('name', { from: item, field: field('name'), max: 200 }),
+      quantity,
+      unitPrice,
+      totalAmount: lineTotal,
+      productNote: read.string('note', { from: item, field: field('note') }),
+      features: joinParts(...options) || undefined,
+    };
+  });
+  const customerName = read.string('customer.fullName', { max: 200 }) ?? joinWords(read.string('customer.firstName', { max: 100 }), read.string('customer.lastName', { max: 100 }));
+  const address = joinParts(
+    read.string('customer.deliveryAddress.detail', { max: 500 }),
+    read.string('customer.deliveryAddress.district.name', { max: 100 }),
+    read.string('customer.deliveryAddress.town.name', { max: 100 }),
+    read.string('customer.deliveryAddress.city.name', { max: 100 }),
+  );
+  const direction = read.string('customer.deliveryAddress.direction', { max: 500 });
+  const orderNote = read.string('extendedProperties.orderNote');
   const details = {
-    customerName: read.string('order.customer.name', { max: 200 }) ?? '',
-    customerPhone: read.string('order.customer.phone', { max: 40 }),
-    deliveryAddress: read.string('order.address.text', { max: 500 }) ?? '',
-    deliveryLatitude: read.number('order.address.latitude', { min: -90, max: 90 }),
-    deliveryLongitude: read.number('order.address.longitude', { min: -180, max: 180 }),
-    scheduledDeliveryTime: scheduledAt?.toISOString(),
-    paymentMethod: read.string('order.paymentMethod', { max: 100 }),
-    total: read.number('order.totalPrice', { min: 0 }),
-    currency: read.string('order.currency', { max: 3 }) ?? 'TRY',
-    notes: read.string('order.note'),
+    customerName,
+    customerPhone: read.string('customer.phoneNumber', { max: 40 }),
+    deliveryAddress: address,
+    deliveryLatitude: read.number('customer.deliveryAddress.geoLocation.latitude', { min: -90, max: 90 }),
+    deliveryLongitude: read.number('customer.deliveryAddress.geoLocation.longitude', { min: -180, max: 180 }),
+    paymentMethod: read.string('payment.type.name', { max: 100 }),
+    // What the customer pays: the discounted total when there is one (M-js, M-py).
+    total: lira(read.number('prices.discounted.amountAsPenny', { min: 0 })) || lira(read.number('prices.total.amountAsPenny', { min: 0 })),
+    currency: 'TRY',
+    notes: joinParts(orderNote, direction ? `Address directions: ${direction}` : undefined) || undefined,
     items,
   };
-  const orderNumber = read.string('order.orderNumber', { max: 64 });
-  const status = read.string('order.status', { max: 40 });
-  const reason = read.string('reason');
   if (!read.ok) return { ok: false, errors: read.errors };
-  const canceled = eventType === PLATFORM_D_EVENTS.cancelled;
   return {
     ok: true,
-    eventType: eventType as 'ORDER_CREATED' | 'ORDER_CANCELLED',
-    merchantId: merchantId!,
-    parsed: {
-      ok: true,
-      order: {
-        platformOrderId: id!,
-        providerRestaurantId: restaurantId!,
-        orderNumber: orderNumber ?? id!,
-        state: canceled ? 'canceled' : status === 'accepted' ? 'accepted' : 'new',
-        scheduledDeliveryTime: scheduledAt ?? null,
-        details,
-        platformData: { merchantId: merchantId! },
-        cancelNote: reason,
-      },
+    kind: 'order',
+    storeId: storeId!,
+    order: {
+      platformOrderId: id!,
+      providerRestaurantId: storeId!,
+      orderNumber: id!,
+      // NEW_PENDING is the one status M shows on a new order; the restaurant approves it with VERIFY.
+      state: 'new',
+      scheduledDeliveryTime: null,
+      details,
+      platformData: { storeId: storeId!, storeGroupId, deliveryProvider, ...(status ? { status } : {}) } satisfies PlatformDOrderData & { status?: string },
     },
   };
 }
