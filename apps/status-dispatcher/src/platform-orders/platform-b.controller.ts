@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { isRecord, parsePlatformBOrder, PLATFORM_B_CANCELLED_STATUS, PLATFORM_B_PICKED_UP_STATUS, PLATFORM_B_UNPROCESSABLE_REASON } from '@courier/platforms';
@@ -25,7 +25,7 @@ function unprocessable(message: string, errors?: FieldError[]): ProblemException
  * is `{pos_url}/platforms/platform-b`.
  */
 @ApiTags('platform callbacks')
-@ApiBearerAuth()
+@ApiHeader({ name: 'Authorization', required: true, description: 'Bearer <JWT>: HMAC (HS256/384/512) with PLATFORM_B_PLUGIN_SECRET, claim service "middleware", exp when present (signed by the DH middleware).' })
 @ApiProblems([401, 'AUTHENTICATION_FAILED (reason UNAUTHORIZED): no JWT, or not HMAC-signed with PLATFORM_B_PLUGIN_SECRET, alg not HS256/384/512, no service "middleware" claim, or expired.'], 413, 500)
 @UseGuards(PlatformBPluginGuard)
 @Controller('platforms/platform-b')
@@ -103,6 +103,7 @@ export class PlatformBController {
     description: 'Body `{ timestamp, closures: [{ reason, start, end?, changeable }] }`: the vendor is closed while a closure covers now. Recorded per vendor (newest report wins) and logged; answered 200 at once.',
   })
   @ApiParam(REMOTE_ID)
+  @ApiOkResponse({ description: 'Recorded (empty body).' })
   @ApiProblems([400, 'VALIDATION_ERROR with reason/message: malformed closures.'], [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_B integration has this remoteId.'])
   async availability(@Param('remoteId') remoteId: string, @Body() body: unknown): Promise<void> {
     const read = readClosures(body);
