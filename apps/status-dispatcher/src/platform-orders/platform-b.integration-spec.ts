@@ -183,7 +183,8 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       await pushAll(answered.order.token, ['VERIFY']);
       expect(await expiringCount()).toBe(before - 1);
 
-      const soon = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 300 });
+      const soon = await platforms.b.dispatchOrder(VENDOR);
+      platforms.b.orders.get(soon.order.token)!.expiresAt = Date.now(); // acknowledged first, then its expiryDate passes
       await waitFor('the middleware to cancel the expired order', async () => (await order(soon.order.remoteOrderId!)).status === 'CANCELED', 10_000);
       expect(platforms.b.orders.get(soon.order.token)).toMatchObject({ state: 'CANCELLED', cancelReason: 'NO_RESPONSE' });
       expect(expiring.response.status).toBe(200);
