@@ -4,7 +4,7 @@ import { SessionCache } from '../common/session-cache';
 import { PlatformClientConfig } from '../platform-client.config';
 import type { IntegrationCredentials, PlatformOrderRef } from '../platform-adapter';
 import { jwtExpiry, PLATFORM_B_409_PACING_RULE, PlatformBAdapter, platformBRejectReason } from './platform-b.adapter';
-import { PLATFORM_B_REJECT_REASONS } from './platform-b.assumptions';
+import { PLATFORM_B_AFTER_ACCEPTANCE_REASONS, PLATFORM_B_REJECT_REASONS } from './platform-b.assumptions';
 import { parsePlatformBOrder, PlatformBOrderData } from './platform-b.orders';
 
 const credentials: IntegrationCredentials = { integrationId: 'int-b-1', providerRestaurantId: 'vendor-7', settings: { chainCode: 'chain-1', username: 'pos-user' }, secrets: { password: 'pos-password-1' } };
@@ -89,6 +89,7 @@ describe('PLATFORM_B adapter against its simulator', () => {
     const ref = order();
     await adapter.sendStatus(credentials, ref, 'VERIFY');
     expect(await adapter.sendStatus(credentials, ref, 'CANCEL', 'TOO_BUSY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
+    expect(PLATFORM_B_AFTER_ACCEPTANCE_REASONS).toContain('LATE_DELIVERY');
     expect(await adapter.sendStatus(credentials, ref, 'CANCEL', 'late delivery')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(ref.platformOrderId)).toMatchObject({ state: 'REJECTED', rejectReason: 'LATE_DELIVERY' });
   });

@@ -1,5 +1,3 @@
-import type { PlatformOrderState } from '../platform-adapter';
-
 /**
  * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti): what the adapter and the plugin follow,
  * in one place. "Documented" entries name their source: B = DH's POS Plugin API / POS Middleware
@@ -130,10 +128,6 @@ export const PLATFORM_B_UNPROCESSABLE_REASON: PlatformBRejectReason = 'MENU_ACCO
  */
 export const PLATFORM_B_CANCELLED_STATUS = 'ORDER_CANCELLED';
 export const PLATFORM_B_PICKED_UP_STATUS = 'ORDER_PICKED_UP';
-
-export function platformBOrderState(status: string | undefined): PlatformOrderState {
-  return status?.toUpperCase() === PLATFORM_B_CANCELLED_STATUS ? 'canceled' : 'new';
-}
 
 /**
  * Documented (B talabat-order-sync.service.ts, quoting the plugin spec): each status update goes to
