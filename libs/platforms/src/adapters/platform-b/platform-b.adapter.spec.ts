@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { validateConfig } from '@courier/config';
 import { PlatformBSimulator } from '../../simulators/platform-b/platform-b.simulator';
 import { SessionCache } from '../common/session-cache';
@@ -9,6 +11,8 @@ import { parsePlatformBOrder, PlatformBOrderData } from './platform-b.orders';
 
 const credentials: IntegrationCredentials = { integrationId: 'int-b-1', providerRestaurantId: 'vendor-7', settings: { chainCode: 'chain-1', username: 'pos-user' }, secrets: { password: 'pos-password-1' } };
 const REMOTE_ORDER_ID = '0b7f3c1e-2222-4333-8444-555566667777';
+/** An answer in the middleware's own shape (simulators/platform-b/examples, each naming its source). */
+const example = (name: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(__dirname, '../../simulators/platform-b/examples', name), 'utf8')).body;
 
 describe('PLATFORM_B adapter against its simulator', () => {
   let sim: PlatformBSimulator;
@@ -104,6 +108,14 @@ describe('PLATFORM_B adapter against its simulator', () => {
     });
     sim.orders.get(ref.platformOrderId)!.held = undefined;
     expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+  });
+
+  it('reads the middleware\'s own 409 bodies: ASSIGNED_TO_TRANSPORT is retried, CANCELLED is final', async () => {
+    const statusCall = (request: { path: string }) => request.path.startsWith('/v2/order/status/');
+    sim.failNext({ status: 409, body: example('status-409-assigned-to-transport.json'), match: statusCall });
+    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'retry', pacing: { rule: PLATFORM_B_409_PACING_RULE } });
+    sim.failNext({ status: 409, body: example('status-409-cancelled.json'), match: statusCall });
+    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 } });
   });
 
   it('a 409 on a cancelled order, or a 409 without a not-yet state, is final', async () => {
