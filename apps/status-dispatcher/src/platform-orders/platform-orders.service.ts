@@ -74,8 +74,8 @@ export class PlatformOrdersService {
   }
 
   /** Whether our order of this platform (and platform restaurant) exists. */
-  async existsById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<boolean> {
-    return this.unitOfWork.run(async (tx) => (await platformOrderExists(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId)));
+  existsById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<boolean> {
+    return this.unitOfWork.run((tx) => platformOrderExists(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId));
   }
 
   /**
