@@ -42,7 +42,7 @@ function exportedMetrics(): Map<string, Set<string>> {
   }
   // The apps' own metrics (webhook-sender's deliveries, status-dispatcher's platform calls), by
   // their declaration (apps are not imported from tools).
-  for (const file of ['apps/webhook-sender/src/sending/webhook-metrics.ts', 'apps/status-dispatcher/src/status-updates/dispatch-metrics.ts']) {
+  for (const file of ['apps/webhook-sender/src/sending/webhook-metrics.ts', 'apps/status-dispatcher/src/status-updates/dispatch-metrics.ts', 'apps/status-dispatcher/src/platform-orders/platform-b-expiry.metrics.ts']) {
     for (const match of read(file).matchAll(/name: '([a-z_]+)'(.*?)registers:/gs)) {
       const declared = /labelNames: \[([^\]]*)\]/.exec(match[2])?.[1] ?? '';
       const labels = new Set(['service', ...declared.split(',').map((label) => label.trim().replace(/'/g, '')).filter(Boolean)]);

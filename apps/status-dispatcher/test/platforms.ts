@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
 import { SecretBox } from '@courier/crypto';
 import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms';
@@ -10,7 +10,20 @@ import { internal, newRestaurantId, SECRETS_KEYS, startTestApp, TestApp, TestApp
 
 export const APP_SECRET_KEY = 'getir-app-secret-key-0001';
 export const A_WEBHOOK_KEY = 'getir-partner-webhook-key-0001';
-export const B_PLUGIN_TOKEN = 'dh-plugin-bearer-token-0000001';
+/** The secret PLATFORM_B's middleware signs its JWTs to our plugin with (the simulator signs with it). */
+export const B_PLUGIN_SECRET = 'dh-plugin-jwt-secret-0000000001';
+
+/**
+ * `Authorization: Bearer <JWT>` as PLATFORM_B's middleware signs it for our plugin (HMAC with the
+ * plugin secret, `service: middleware`, `exp` an hour ahead unless the claims say otherwise).
+ */
+export function bPluginAuthorization(claims: Record<string, unknown> = {}, options: { alg?: 'HS256' | 'HS384' | 'HS512'; secret?: string } = {}): string {
+  const alg = options.alg ?? 'HS256';
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${encode({ alg, typ: 'JWT' })}.${encode({ service: 'middleware', exp: Math.floor(Date.now() / 1000) + 3600, ...claims })}`;
+  const hash = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' }[alg];
+  return `Bearer ${unsigned}.${createHmac(hash, options.secret ?? B_PLUGIN_SECRET).update(unsigned).digest('base64url')}`;
+}
 
 export const CREDENTIALS = {
   PLATFORM_A: { providerRestaurantId: 'getir-rest-1', settings: {}, secrets: { secretKey: 'getir-restaurant-secret-1' } },
@@ -38,7 +51,7 @@ export async function startPlatforms(options: { minStepIntervalMs?: number } = {
     minStepIntervalMs: options.minStepIntervalMs ?? 0,
     webhookApiKey: A_WEBHOOK_KEY,
   });
-  const b = new PlatformBSimulator({ users: [{ username: CREDENTIALS.PLATFORM_B.settings.username, password: CREDENTIALS.PLATFORM_B.secrets.password }], pluginToken: B_PLUGIN_TOKEN });
+  const b = new PlatformBSimulator({ users: [{ username: CREDENTIALS.PLATFORM_B.settings.username, password: CREDENTIALS.PLATFORM_B.secrets.password }], pluginSecret: B_PLUGIN_SECRET });
   const c = new PlatformCSimulator({
     suppliers: [{ supplierId: CREDENTIALS.PLATFORM_C.settings.supplierId, apiKey: CREDENTIALS.PLATFORM_C.secrets.apiKey, secretKey: CREDENTIALS.PLATFORM_C.secrets.secretKey, storeIds: [CREDENTIALS.PLATFORM_C.settings.storeId] }],
   });
@@ -56,7 +69,7 @@ export async function startPlatforms(options: { minStepIntervalMs?: number } = {
       PLATFORM_D_BASE_URL: d.baseUrl,
       PLATFORM_A_APP_SECRET_KEY: APP_SECRET_KEY,
       PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
-      PLATFORM_B_PLUGIN_TOKEN: B_PLUGIN_TOKEN,
+      PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
       PLATFORM_C_INTEGRATOR_NAME: 'CourierSuiteTests',
       PLATFORM_HTTP_TIMEOUT_MS: '2000',
     },

@@ -4,3 +4,4 @@ export * from './credentials';
 export * from './mask';
 export * from './webhook-secret';
 export * from './webhook-signature';
+export * from './hmac-jwt';

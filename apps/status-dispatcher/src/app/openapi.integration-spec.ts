@@ -64,8 +64,11 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     const callbacks: Array<[string, string, string[]]> = [
       ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '422']],
       ['post', '/platforms/platform-a/orders/cancelled', ['200', '401', '422']],
-      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '401', '403', '404', '422']],
-      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '401', '404', '422']],
+      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '403', '404']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401', '404']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/availability', ['200', '400', '401', '404']],
+      ['get', '/platforms/platform-b/menuimport/{remoteId}', ['202', '401', '404']],
+      ['get', '/platforms/platform-b', ['200', '401']],
       ['post', '/platforms/platform-d/orders', ['200', '401', '403', '422']],
       ['post', '/platforms/platform-d/orders/cancelled', ['200', '401', '422']],
     ];

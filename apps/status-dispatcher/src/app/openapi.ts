@@ -7,7 +7,7 @@ export const SERVICE_DESCRIPTION: HttpAppOptions = {
     'Internal endpoints of the courier core: the order lifecycle of THIRD_PARTY orders (transitions along the order status table, ' +
     'scheduled-order gate), the status push of platform orders (POST /internal/orders/status, GET /internal/status-updates/{id}) and the order read ' +
     'for operators; they need X-Internal-Api-Key (one of INTERNAL_API_KEYS; 401 AUTHENTICATION_FAILED otherwise). ' +
-    'Platform callbacks under /platforms/...: PLATFORM_A\'s order webhooks (x-api-key), PLATFORM_B\'s POS plugin endpoints (Bearer token), ' +
+    'Platform callbacks under /platforms/...: PLATFORM_A\'s order webhooks (x-api-key), PLATFORM_B\'s POS plugin endpoints (a Bearer JWT the DH middleware signs with PLATFORM_B_PLUGIN_SECRET), ' +
     'PLATFORM_D\'s order and cancellation webhooks (the Migros store\'s XApiKey). Every error is RFC 9457 problem JSON (application/problem+json) with a `code`.',
   apiKeyHeaders: [INTERNAL_API_KEY_HEADER, 'x-api-key', 'XApiKey'],
 };

@@ -83,11 +83,20 @@ export class DispatcherConfig extends BaseConfig {
   @MinLength(16, { message: 'PLATFORM_A_WEBHOOK_API_KEY must be at least 16 characters' })
   PLATFORM_A_WEBHOOK_API_KEY?: string;
 
-  /** The bearer token PLATFORM_B's middleware sends to our plugin endpoints. Unset: they are refused (401). */
+  /**
+   * The secret PLATFORM_B's middleware signs the JWT of every call to our plugin with (HMAC, issued
+   * with the integration's credentials). Unset: the plugin calls are refused (401).
+   */
   @IsOptional()
   @IsString()
-  @MinLength(16, { message: 'PLATFORM_B_PLUGIN_TOKEN must be at least 16 characters' })
-  PLATFORM_B_PLUGIN_TOKEN?: string;
+  @MinLength(16, { message: 'PLATFORM_B_PLUGIN_SECRET must be at least 16 characters' })
+  PLATFORM_B_PLUGIN_SECRET?: string;
+
+  /** A PLATFORM_B order not yet accepted or rejected counts as about to expire this long before its expiryDate (metric platform_orders_expiring). */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_B_EXPIRY_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_B_EXPIRY_WARNING_MS: number = 180_000;
 
   /** How often each active PLATFORM_C integration's packages are polled. */
   @ToNumber()

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { platformRequest } from '@courier/platforms';
 import { sleep, waitFor } from '@courier/testing';
 import { internal, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, B_PLUGIN_TOKEN, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
+import { A_WEBHOOK_KEY, CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
 
 jest.setTimeout(120_000);
 
@@ -106,100 +105,7 @@ describe('platform orders in and status updates out, per platform', () => {
     });
   });
 
-  describe('PLATFORM_B (DH POS middleware): plugin endpoints', () => {
-    it('answers the dispatch with our id as remoteOrderId, the same id for the middleware\'s retries, and one order', async () => {
-      const { order: simulated, response } = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId);
-      expect(response.status).toBe(200);
-      const remoteOrderId = (response.body as any).remoteResponse.remoteOrderId;
-      expect(simulated.remoteOrderId).toBe(remoteOrderId);
-      for (let i = 0; i < 3; i += 1) expect(((await platforms.b.redispatch(simulated.token)).response.body as any).remoteResponse.remoteOrderId).toBe(remoteOrderId);
-      expect(await countOrders('PLATFORM_B', simulated.token)).toBe(1);
-      expect(await order(remoteOrderId)).toMatchObject({ provider: 'PLATFORM_B', orderId: simulated.token, orderNumber: simulated.code.slice(-3), status: 'NEW' });
-    });
-
-    it('refuses a wrong plugin token (401), an unknown vendor (404) and a paused integration (403)', async () => {
-      const simulated = platforms.b.createOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId);
-      const dispatch = (remoteId: string, token = B_PLUGIN_TOKEN) =>
-        platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-b/order/${remoteId}`, headers: { Authorization: `Bearer ${token}` }, json: platforms.b.orderPayload(simulated), timeoutMs: 5000 });
-      expect((await dispatch(CREDENTIALS.PLATFORM_B.providerRestaurantId, 'wrong-token-wrong-token')).status).toBe(401);
-      expect((await dispatch('no-such-vendor')).body).toMatchObject({ code: 'INTEGRATION_NOT_FOUND' });
-      await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: 'ys-paused', isActive: false });
-      expect(await dispatch('ys-paused')).toMatchObject({ status: 403, body: { code: 'INTEGRATION_DISABLED' } });
-    });
-
-    it('refuses (503) a vendor two live integrations hold in the read model instead of picking one; routes to the holder once the other is displaced', async () => {
-      const vendor = `ys-disputed-${randomHex()}`;
-      const victim = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor, isActive: false });
-      const claimant = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor });
-      const simulated = platforms.b.createOrder(vendor);
-      const dispatch = () =>
-        platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-b/order/${vendor}`, headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` }, json: platforms.b.orderPayload(simulated), timeoutMs: 5000 });
-      const refused = await dispatch();
-      expect({ status: refused.status, code: (refused.body as any).code, retryAfter: refused.headers['retry-after'] }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '30' });
-      expect(JSON.stringify(refused.body)).not.toContain(victim.restaurantId);
-      expect(await countOrders('PLATFORM_B', simulated.token)).toBe(0);
-
-      // An operator's transfer to the claimant reaches the read model: the paused victim is displaced.
-      await upsertIntegration(t, 'PLATFORM_B', { ...victim, providerRestaurantId: vendor, isActive: false, displaced: true });
-      const routed = await dispatch();
-      expect(routed.status).toBe(200);
-      expect(await order((routed.body as any).remoteResponse.remoteOrderId)).toMatchObject({ restaurantId: claimant.restaurantId, orderId: simulated.token });
-    });
-
-    it('sends order_accepted and order_picked_up for a vendor-delivery order; preparation-completed for a platform-rider one; order_rejected with a reason', async () => {
-      const vendor = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId, { delivery: 'vendor' });
-      expect((await pushAll('PLATFORM_B', vendor.order.token, ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'])).map((update) => update.state)).toEqual(['sent', 'skipped', 'sent', 'skipped']);
-      expect(platforms.b.orders.get(vendor.order.token)).toMatchObject({ state: 'PICKED_UP', remoteOrderId: vendor.order.remoteOrderId });
-      const rider = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId, { delivery: 'platform' });
-      expect((await pushAll('PLATFORM_B', rider.order.token, ['VERIFY', 'PREPARE', 'HANDOVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'skipped']);
-      expect(platforms.b.orders.get(rider.order.token)!.state).toBe('READY');
-      const rejected = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId);
-      await pushAll('PLATFORM_B', rejected.order.token, ['REJECT'], { reason: 'ITEM_UNAVAILABLE' });
-      expect(platforms.b.orders.get(rejected.order.token)).toMatchObject({ state: 'REJECTED', rejectReason: 'ITEM_UNAVAILABLE' });
-    });
-
-    it('retries the 409 of an order awaiting acknowledgement until it is acknowledged; fails it when the window passes', async () => {
-      platforms.b.options.ackDelayMs = 600;
-      try {
-        const late = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId);
-        const accepted = (await push(t, { providerOrderId: late.order.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.statusUpdateId;
-        const sent = await waitForState(t, accepted, ['sent', 'failed'], 10_000);
-        expect(sent.state).toBe('sent');
-        expect(sent.attempts).toBeGreaterThan(1);
-        const calls = platforms.b.callsTo('POST', `/v2/order/status/${late.order.token}`);
-        expect(calls.slice(0, -1).every((call) => call.status === 409)).toBe(true);
-        // Paced by PLATFORM_B_ACK_RETRY_INTERVAL_MS (100 ms here), not by the exponential backoff.
-        for (let i = 1; i < calls.length; i += 1) expect(calls[i].at - calls[i - 1].at).toBeGreaterThanOrEqual(90);
-
-        platforms.b.options.ackDelayMs = 60_000;
-        const never = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId);
-        const refused = (await push(t, { providerOrderId: never.order.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.statusUpdateId;
-        expect(await waitForState(t, refused, ['failed', 'sent'], 10_000)).toMatchObject({
-          state: 'failed',
-          error: expect.stringMatching(/PLATFORM_B_AWAITING_ACKNOWLEDGEMENT/),
-          platformAnswer: { httpStatus: 409, body: { state: 'WAITING_FOR_ACKNOWLEDGEMENT' } },
-        });
-      } finally {
-        platforms.b.options.ackDelayMs = 0;
-      }
-    });
-
-    it('cancels the order on posOrderStatus ORDER_CANCELLED; a later push is refused; unknown remoteOrderId is 404', async () => {
-      const { order: simulated } = await platforms.b.dispatchOrder(CREDENTIALS.PLATFORM_B.providerRestaurantId);
-      const answer = await platforms.b.cancelOrder(simulated.token, 'Customer unreachable');
-      expect(answer).toMatchObject({ status: 200, body: { status: 'ok', result: 'canceled' } });
-      expect(await order(simulated.remoteOrderId!)).toMatchObject({ status: 'CANCELED' });
-      expect((await push(t, { providerOrderId: simulated.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.code).toBe('ORDER_CANCELED');
-      const unknown = await platformRequest({
-        method: 'PUT',
-        url: `${t.baseUrl}/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/remoteOrder/${randomUUID()}/posOrderStatus`,
-        headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` },
-        json: { status: 'ORDER_CANCELLED' },
-        timeoutMs: 5000,
-      });
-      expect(unknown).toMatchObject({ status: 404, body: { code: 'ORDER_NOT_FOUND' } });
-    });
-  });
+  // PLATFORM_B (DH POS middleware): platform-b.integration-spec.ts.
 
   describe('PLATFORM_C (Trendyol Go): polling', () => {
     it('polls new packages into orders (one order per package, however often it is seen), with the cursor stored', async () => {

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { PlatformAController } from './platform-a.controller';
 import { PlatformBController } from './platform-b.controller';
+import { PlatformBExpiryMetrics } from './platform-b-expiry.metrics';
+import { PlatformBPluginService } from './platform-b-plugin.service';
 import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
 import { PlatformOrdersService } from './platform-orders.service';
@@ -10,7 +12,7 @@ import { PlatformOrdersService } from './platform-orders.service';
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrdersService, PlatformCPoller],
+  providers: [PlatformOrdersService, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
   exports: [PlatformOrdersService],
 })
 export class PlatformOrdersModule {}

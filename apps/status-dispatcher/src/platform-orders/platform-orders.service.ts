@@ -7,7 +7,7 @@ import type { PlatformOrder } from '@courier/platforms';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { moveOrder } from './platform-order-moves';
 import { PlatformOrderRow } from './platform-order.model';
-import { insertPlatformOrder, lockPlatformOrder, lockPlatformOrderById, platformOrderId } from './platform-order.store';
+import { insertPlatformOrder, lockPlatformOrder, lockPlatformOrderById, platformOrderExists, platformOrderId } from './platform-order.store';
 
 export interface ReceivedOrder {
   yemekKuryeOrderId: string;
@@ -48,7 +48,7 @@ export class PlatformOrdersService {
         platformData: order.platformData,
         approvedAt: order.state === 'accepted' ? now : null,
       };
-      if (!(await insertPlatformOrder(tx.manager, { row, details: order.details }))) {
+      if (!(await insertPlatformOrder(tx.manager, { row, details: order.details, expiresAt: order.expiresAt }))) {
         const existing = await platformOrderId(tx.manager, integration.platform, order.platformOrderId);
         return { yemekKuryeOrderId: existing!, created: false };
       }
@@ -71,6 +71,26 @@ export class PlatformOrdersService {
   /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
   cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
     return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrderById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
+  }
+
+  /** Whether our order of this platform (and platform restaurant) exists. */
+  existsById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<boolean> {
+    return this.unitOfWork.run((tx) => platformOrderExists(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId));
+  }
+
+  /**
+   * The platform's rider (or the customer) collected the order (PLATFORM_B posOrderStatus
+   * ORDER_PICKED_UP): a non-final order moves on to ON_DELIVERY; a repeat changes nothing.
+   */
+  pickedUpById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<'picked_up' | 'already' | 'unknown'> {
+    return this.unitOfWork.run(async (tx) => {
+      const order = await lockPlatformOrderById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId);
+      if (!order) return 'unknown';
+      const moved = await moveOrder(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP');
+      if (moved.sequence === order.sequence) return 'already';
+      this.logger.log({ yemekKuryeOrderId: order.id, platform: provider, previousStatus: order.status }, 'platform order picked up on the platform');
+      return 'picked_up';
+    });
   }
 
   private async cancelLocked(tx: TransactionContext, order: PlatformOrderRow | undefined, note?: string): Promise<CancellationResult> {

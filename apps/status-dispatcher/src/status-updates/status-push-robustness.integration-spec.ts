@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { internal, startTestApp, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, B_PLUGIN_TOKEN, CREDENTIALS, upsertIntegration } from '../../test/platforms';
+import { A_WEBHOOK_KEY, B_PLUGIN_SECRET, bPluginAuthorization, CREDENTIALS, upsertIntegration } from '../../test/platforms';
 
 jest.setTimeout(180_000);
 
@@ -21,7 +21,7 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
         PLATFORM_C_BASE_URL: NOWHERE,
         PLATFORM_D_BASE_URL: NOWHERE,
         PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
-        PLATFORM_B_PLUGIN_TOKEN: B_PLUGIN_TOKEN,
+        PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
         PLATFORM_C_POLL_INTERVAL_MS: '600000',
       },
     });
@@ -97,8 +97,9 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
     const callbacks = [
       { method: 'post' as const, path: '/platforms/platform-a/orders', headers: { 'x-api-key': A_WEBHOOK_KEY } },
       { method: 'post' as const, path: '/platforms/platform-a/orders/cancelled', headers: { 'x-api-key': A_WEBHOOK_KEY } },
-      { method: 'post' as const, path: `/platforms/platform-b/order/${CREDENTIALS.PLATFORM_B.providerRestaurantId}`, headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` } },
-      { method: 'put' as const, path: `/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/remoteOrder/00000000-0000-4000-8000-000000000000/posOrderStatus`, headers: { Authorization: `Bearer ${B_PLUGIN_TOKEN}` } },
+      { method: 'post' as const, path: `/platforms/platform-b/order/${CREDENTIALS.PLATFORM_B.providerRestaurantId}`, headers: { Authorization: bPluginAuthorization() } },
+      { method: 'put' as const, path: `/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/remoteOrder/00000000-0000-4000-8000-000000000000/posOrderStatus`, headers: { Authorization: bPluginAuthorization() } },
+      { method: 'put' as const, path: `/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/availability`, headers: { Authorization: bPluginAuthorization() } },
       { method: 'post' as const, path: '/platforms/platform-d/orders', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
       { method: 'post' as const, path: '/platforms/platform-d/orders/cancelled', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
     ];

@@ -11,6 +11,7 @@ export * from './platform-a/platform-a.adapter';
 export * from './platform-b/platform-b.assumptions';
 export * from './platform-b/platform-b.orders';
 export * from './platform-b/platform-b.adapter';
+export * from './platform-b/platform-b.plugin-auth';
 export * from './platform-c/platform-c.assumptions';
 export * from './platform-c/platform-c.orders';
 export * from './platform-c/platform-c.adapter';

@@ -76,6 +76,10 @@ export interface PlatformOrder {
   platformData: Record<string, unknown>;
   /** A cancellation's note from the platform. */
   cancelNote?: string;
+  /** The platform's test order (PLATFORM_B `test: true`): acknowledged, never passed on as a real order. */
+  test?: boolean;
+  /** Answer the order before this, or the platform cancels it (PLATFORM_B `expiryDate`). */
+  expiresAt?: Date | null;
 }
 
 export type ParsedPlatformOrder = { ok: true; order: PlatformOrder } | { ok: false; errors: FieldError[] };

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { platformRequest } from '../adapters/common/platform-http';
+import { checkPlatformBPluginAuthorization } from '../adapters/platform-b/platform-b.plugin-auth';
 import { generateLocalPlatformSecrets, isLocalPlatformSecrets, startLocalPlatforms } from './local-platforms';
 
 describe('startLocalPlatforms (one-machine mode)', () => {
@@ -19,7 +20,7 @@ describe('startLocalPlatforms (one-machine mode)', () => {
     const platforms = await startLocalPlatforms({ callbackBaseUrl: `http://127.0.0.1:${(suite.address() as AddressInfo).port}/` });
     try {
       expect(Object.keys(platforms.env).sort()).toEqual(
-        ['PLATFORM_A_APP_SECRET_KEY', 'PLATFORM_A_BASE_URL', 'PLATFORM_A_WEBHOOK_API_KEY', 'PLATFORM_B_BASE_URL', 'PLATFORM_B_PLUGIN_TOKEN', 'PLATFORM_C_BASE_URL', 'PLATFORM_C_INTEGRATOR_NAME', 'PLATFORM_D_BASE_URL'].sort(),
+        ['PLATFORM_A_APP_SECRET_KEY', 'PLATFORM_A_BASE_URL', 'PLATFORM_A_WEBHOOK_API_KEY', 'PLATFORM_B_BASE_URL', 'PLATFORM_B_PLUGIN_SECRET', 'PLATFORM_C_BASE_URL', 'PLATFORM_C_INTEGRATOR_NAME', 'PLATFORM_D_BASE_URL'].sort(),
       );
       const post = (base: string, path: string, json: unknown = {}) => platformRequest({ method: 'POST', url: `${base}${path}`, json, timeoutMs: 5000 });
       expect((await post(platforms.a.baseUrl, '/_simulator/orders')).status).toBe(201);
@@ -29,7 +30,7 @@ describe('startLocalPlatforms (one-machine mode)', () => {
       expect(received.map((call) => call.url)).toEqual(['/platforms/platform-a/orders', `/platforms/platform-b/order/${platforms.integrationBodies.PLATFORM_B.providerRestaurantId}`, '/platforms/platform-d/orders']);
       expect(platforms.c.packages.size).toBe(1);
       expect(received[0].headers['x-api-key']).toBe(platforms.env.PLATFORM_A_WEBHOOK_API_KEY);
-      expect(received[1].headers.authorization).toBe(`Bearer ${platforms.env.PLATFORM_B_PLUGIN_TOKEN}`);
+      expect(checkPlatformBPluginAuthorization(received[1].headers.authorization, platforms.env.PLATFORM_B_PLUGIN_SECRET)).toEqual({ ok: true });
       expect(received[2].headers.xapikey).toBe(platforms.integrationBodies.PLATFORM_D.apiKey);
       expect(received[2].body).toMatchObject({ status: 'NEW_PENDING', store: { id: Number(platforms.integrationBodies.PLATFORM_D.providerRestaurantId), group: { id: 511 } } });
       const orderId = (received[2].body as { id: number }).id;

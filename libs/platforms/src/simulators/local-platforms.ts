@@ -22,7 +22,7 @@ export interface LocalPlatformSecrets {
   platformAAppSecretKey: string;
   platformAWebhookApiKey: string;
   platformARestaurantSecretKey: string;
-  platformBPluginToken: string;
+  platformBPluginSecret: string;
   platformBPassword: string;
   platformCApiKey: string;
   platformCSecretKey: string;
@@ -36,7 +36,7 @@ export function generateLocalPlatformSecrets(): LocalPlatformSecrets {
     platformAAppSecretKey: secret('demo-getir-app'),
     platformAWebhookApiKey: secret('demo-getir-webhook'),
     platformARestaurantSecretKey: secret('demo-getir-restaurant'),
-    platformBPluginToken: secret('demo-ys-plugin'),
+    platformBPluginSecret: secret('demo-ys-plugin-secret'),
     platformBPassword: secret('demo-ys-password'),
     platformCApiKey: secret('demo-ty-key'),
     platformCSecretKey: secret('demo-ty-secret'),
@@ -73,7 +73,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
   const keys = options.secrets ?? generateLocalPlatformSecrets();
   const appSecretKey = keys.platformAAppSecretKey;
   const webhookApiKey = keys.platformAWebhookApiKey;
-  const pluginToken = keys.platformBPluginToken;
+  const pluginSecret = keys.platformBPluginSecret;
   const bodies: LocalPlatforms['integrationBodies'] = {
     PLATFORM_A: { platform: 'PLATFORM_A', providerRestaurantId: 'demo-getir-restaurant', secretKey: keys.platformARestaurantSecretKey },
     PLATFORM_B: { platform: 'PLATFORM_B', providerRestaurantId: 'demo-ys-vendor', chainCode: 'demo-chain', username: 'demo-pos', password: keys.platformBPassword },
@@ -89,7 +89,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
     cancelledOrderUrl: `${callbacks}/platforms/platform-a/orders/cancelled`,
     webhookApiKey,
   });
-  const b = new PlatformBSimulator({ users: [{ username: bodies.PLATFORM_B.username, password: bodies.PLATFORM_B.password }], pluginUrl: `${callbacks}/platforms/platform-b`, pluginToken });
+  const b = new PlatformBSimulator({ users: [{ username: bodies.PLATFORM_B.username, password: bodies.PLATFORM_B.password }], pluginUrl: `${callbacks}/platforms/platform-b`, pluginSecret });
   const c = new PlatformCSimulator({ suppliers: [{ supplierId: bodies.PLATFORM_C.supplierId, apiKey: bodies.PLATFORM_C.apiKey, secretKey: bodies.PLATFORM_C.secretKey, storeIds: [bodies.PLATFORM_C.storeId] }] });
   const d = new PlatformDSimulator({
     stores: [{ storeId: bodies.PLATFORM_D.providerRestaurantId, storeGroupId: bodies.PLATFORM_D.providerMerchantId, apiKey: bodies.PLATFORM_D.apiKey, name: 'Demo Migros store' }],
@@ -118,7 +118,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
       PLATFORM_D_BASE_URL: d.baseUrl,
       PLATFORM_A_APP_SECRET_KEY: appSecretKey,
       PLATFORM_A_WEBHOOK_API_KEY: webhookApiKey,
-      PLATFORM_B_PLUGIN_TOKEN: pluginToken,
+      PLATFORM_B_PLUGIN_SECRET: pluginSecret,
       PLATFORM_C_INTEGRATOR_NAME: 'CourierIntegrationSuiteDemo',
     },
     integrationBodies: bodies,

@@ -1,48 +1,158 @@
-import type { PlatformOrderState } from '../platform-adapter';
-
 /**
- * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti) facts the adapter relies on beyond
- * platforms.md, in one place.
+ * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti): what the adapter and the plugin follow,
+ * in one place. "Documented" entries name their source: B = DH's POS Plugin API / POS Middleware
+ * API as public plugins implement them, chiefly omidmohammadizadeh/orderhub-enterprise
+ * `apps/api/src/modules/integrations/talabat/` (talabat-types.ts transcribes pluginOrder.yaml and
+ * the reason enum; talabat-jwt.ts the MiddlewareJWTAuth scheme; talabat-order-sync.service.ts and
+ * talabat-sandbox.service.ts the middleware's rules; tests/talabat-spec-examples.ts the spec's
+ * example orders). "Assumed" entries are our reading where B is silent.
  */
 
-/** Token lifetime when the login answer says nothing (no expires_in, no JWT `exp`). */
+/** Documented (B, talabat-jwt.ts): the claim every middleware call to the plugin carries. */
+export const PLATFORM_B_PLUGIN_SERVICE_CLAIM = 'middleware';
+
+/** Assumed: tolerance on the plugin JWT's `exp` (B: `exp` optional; clocks differ a little). */
+export const PLATFORM_B_PLUGIN_JWT_CLOCK_SKEW_MS = 30_000;
+
+/** Assumed: token lifetime when the login answer says nothing (B: `expires_in` 1800-7200 s seen). */
 export const PLATFORM_B_DEFAULT_TOKEN_TTL_MS = 3_600_000;
 
-/** The 409 answered while the order awaits the plugin's acknowledgement names this state. */
-export const WAITING_FOR_ACKNOWLEDGEMENT = 'WAITING_FOR_ACKNOWLEDGEMENT';
+/**
+ * Documented (platforms.md; B talabat-order-sync.service.ts quoting the spec): a 409 whose
+ * `currentState` is one of these is "not yet": retry about every 10 s for up to 5 minutes. Any
+ * other 409 (a cancelled order) is final.
+ */
+export const PLATFORM_B_RETRYABLE_409_STATES = ['WAITING_FOR_ACKNOWLEDGEMENT', 'ASSIGNED_TO_TRANSPORT'] as const;
 
 /**
- * Who delivers (assumed reading of the order payload): `expeditionType` "pickup" is a pickup; a
- * delivery with `delivery.riderPickupTime` is carried by the platform's riders; a delivery without
- * it by the vendor (the restaurant's own courier, i.e. us).
+ * Documented (platforms.md; B): acceptanceTime must be at least 2 minutes after the request is sent.
+ * Assumed: one more minute of margin, so clock skew and the time on the wire cannot trip it.
+ */
+export const PLATFORM_B_MIN_ACCEPTANCE_LEAD_MS = 2 * 60_000;
+export const PLATFORM_B_ACCEPTANCE_MARGIN_MS = 60_000;
+
+/** Assumed: acceptanceTime when the order names no later time (no rider pickup, expected delivery or pickup time): now plus this. */
+export const PLATFORM_B_DEFAULT_PREPARATION_MS = 20 * 60_000;
+
+/**
+ * Who delivers (documented, B talabat-types.ts and the order sync): `expeditionType` "pickup" is a
+ * pickup; a delivery with `delivery.riderPickupTime` set is carried by the platform's riders; a
+ * delivery with it null by the vendor (the restaurant's own courier, i.e. us).
  */
 export type PlatformBDelivery = 'pickup' | 'platform' | 'vendor';
 
-/** Rejection reasons the middleware accepts (subset of the documented list). */
+/** Documented (B talabat-types.ts, "exactly as spelled"): every rejection reason the middleware accepts. */
 export const PLATFORM_B_REJECT_REASONS = [
   'ADDRESS_INCOMPLETE_MISSTATED',
   'BAD_WEATHER',
+  'BLACKLISTED',
+  'CARD_READER_NOT_AVAILABLE',
   'CLOSED',
+  'CONTENT_WRONG_MISLEADING',
   'FOOD_QUALITY_SPILLAGE',
+  'FRAUD_PRANK',
   'ITEM_UNAVAILABLE',
+  'LATE_DELIVERY',
   'MENU_ACCOUNT_SETTINGS',
+  'MOV_NOT_REACHED',
   'NO_COURIER',
+  'NO_PICKER',
+  'NO_RESPONSE',
   'OUTSIDE_DELIVERY_AREA',
   'TECHNICAL_PROBLEM',
+  'TEST_ORDER',
   'TOO_BUSY',
   'UNABLE_TO_FIND',
-  'UNREACHABLE',
+  'UNABLE_TO_PAY',
+  'UNPROFESSIONAL_BEHAVIOUR',
+  'WILL_NOT_WORK_WITH_PLATFORM',
+  'WRONG_ORDER_ITEMS_DELIVERED',
 ] as const;
 
-/** The reason sent when the push gives none, or a free text that is not one of the codes. */
-export const PLATFORM_B_DEFAULT_REJECT_REASON = 'TECHNICAL_PROBLEM';
+export type PlatformBRejectReason = (typeof PLATFORM_B_REJECT_REASONS)[number];
 
-/** acceptanceTime when the order names no later time: now plus this. */
-export const PLATFORM_B_DEFAULT_PREPARATION_MS = 20 * 60_000;
+/**
+ * Documented (B talabat-types.ts: the reasons the spec marks "applicable after acceptance"): an
+ * accepted order can be cancelled only with one of these; the others are refused after acceptance.
+ */
+export const PLATFORM_B_AFTER_ACCEPTANCE_REASONS: readonly PlatformBRejectReason[] = [
+  'BAD_WEATHER',
+  'CARD_READER_NOT_AVAILABLE',
+  'CONTENT_WRONG_MISLEADING',
+  'FOOD_QUALITY_SPILLAGE',
+  'LATE_DELIVERY',
+  'UNABLE_TO_FIND',
+  'UNABLE_TO_PAY',
+  'UNPROFESSIONAL_BEHAVIOUR',
+  'WRONG_ORDER_ITEMS_DELIVERED',
+];
 
-/** The status the middleware sends to posOrderStatus when the order is cancelled on the platform. */
-export const PLATFORM_B_CANCELLED_STATUSES = ['ORDER_CANCELLED', 'CANCELLED'];
+/**
+ * The reason sent when the push's reason is neither a code nor recognisable text. Documented
+ * reading (B talabat-order-sync.service.ts): TOO_BUSY, "the honest default for a kitchen that said
+ * no without saying why"; test orders always TEST_ORDER.
+ */
+export const PLATFORM_B_DEFAULT_REJECT_REASON: PlatformBRejectReason = 'TOO_BUSY';
 
-export function platformBOrderState(status: string | undefined): PlatformOrderState {
-  return status && PLATFORM_B_CANCELLED_STATUSES.includes(status.toUpperCase()) ? 'canceled' : 'new';
+/**
+ * Assumed: words in a free-text push reason that name a code (first match wins). Ours, not B's:
+ * B only fixes the codes.
+ */
+export const PLATFORM_B_REASON_WORDS: ReadonlyArray<[RegExp, PlatformBRejectReason]> = [
+  [/courier|rider|driver|kurye/i, 'NO_COURIER'],
+  [/out of stock|unavailable|sold out|stok|tükendi/i, 'ITEM_UNAVAILABLE'],
+  [/closed|kapal/i, 'CLOSED'],
+  [/address|adres/i, 'ADDRESS_INCOMPLETE_MISSTATED'],
+  [/area|too far|zone|bölge/i, 'OUTSIDE_DELIVERY_AREA'],
+  [/weather|rain|snow|storm|hava/i, 'BAD_WEATHER'],
+  [/busy|yoğun/i, 'TOO_BUSY'],
+  [/late|gecik/i, 'LATE_DELIVERY'],
+  [/unreachable|cannot find|can't find|not found|ulaşılam/i, 'UNABLE_TO_FIND'],
+  [/fraud|prank|fake|sahte/i, 'FRAUD_PRANK'],
+  [/pay|ödeme/i, 'UNABLE_TO_PAY'],
+  [/system|technical|outage|teknik/i, 'TECHNICAL_PROBLEM'],
+];
+
+/**
+ * The `reason` of the plugin's 400 to a dispatch it cannot process (the middleware does not retry a
+ * 400; a 5xx it retries up to 10 times). Documented reading (B talabat-order.service.ts): the
+ * spec's advice is that a POS rejects a mapping problem with MENU_ACCOUNT_SETTINGS.
+ */
+export const PLATFORM_B_UNPROCESSABLE_REASON: PlatformBRejectReason = 'MENU_ACCOUNT_SETTINGS';
+// Assumed: a dispatch for an unknown vendor is answered 404 and for a paused integration 403 (our
+// problem JSON), not 400: B does not say how the middleware treats them, and a 400 is never retried,
+// so a short lag of our account directory would lose the order.
+// Assumed: nobody answers a test order automatically; it expires on the platform unless an operator answers it.
+
+/**
+ * Documented (B talabat-types.ts TalabatOrderStatusUpdate): statuses the middleware sends to
+ * posOrderStatus. ORDER_CANCELLED cancels; ORDER_PICKED_UP is the rider (or customer) collecting
+ * it; the others (COURIER_ARRIVED_AT_VENDOR, rider waiting warnings, product modification results)
+ * are acknowledged and recorded; "the list can be extended", so an unknown one is acknowledged too.
+ */
+export const PLATFORM_B_CANCELLED_STATUS = 'ORDER_CANCELLED';
+export const PLATFORM_B_PICKED_UP_STATUS = 'ORDER_PICKED_UP';
+
+/**
+ * Documented (B talabat-order-sync.service.ts, quoting the plugin spec): each status update goes to
+ * the absolute URL the order carried in `callbackUrls`, and "in the cases when the URL is not present
+ * you should not be sending us that type of callback". Assumed: an order without a `callbackUrls`
+ * object at all (stored before we kept them, or a middleware that sends none) uses the middleware
+ * API's documented paths on PLATFORM_B_BASE_URL, and a URL on another host than PLATFORM_B_BASE_URL
+ * is never called with our token (the documented path on our configured host is called instead).
+ */
+export interface PlatformBCallbackUrls {
+  orderAcceptedUrl?: string | null;
+  orderRejectedUrl?: string | null;
+  orderPickedUpUrl?: string | null;
+  orderPreparedUrl?: string | null;
 }
+
+export const PLATFORM_B_CALLBACK_URL_FIELDS = ['orderAcceptedUrl', 'orderRejectedUrl', 'orderPickedUpUrl', 'orderPreparedUrl'] as const;
+
+/**
+ * Assumed: the ISO 4217 code of `localInfo.currencySymbol` (B: the order has no currency code).
+ * An unknown symbol is Turkish lira, Yemeksepeti's currency.
+ */
+export const PLATFORM_B_CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '₺': 'TRY', TL: 'TRY', TRY: 'TRY', '€': 'EUR', EUR: 'EUR', $: 'USD', USD: 'USD', AED: 'AED', QAR: 'QAR', KWD: 'KWD' };
+export const PLATFORM_B_DEFAULT_CURRENCY = 'TRY';

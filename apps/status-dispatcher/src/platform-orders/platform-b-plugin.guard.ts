@@ -1,0 +1,29 @@
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
+import { ErrorCode } from '@courier/contracts';
+import { ProblemException } from '@courier/http';
+import { checkPlatformBPluginAuthorization } from '@courier/platforms';
+import { DispatcherConfig } from '../app/status-dispatcher.config';
+
+/**
+ * Every PLATFORM_B plugin endpoint: `Authorization: Bearer <JWT>` signed by the middleware with
+ * PLATFORM_B_PLUGIN_SECRET (HS256/384/512), claim `service: "middleware"`, `exp` when present.
+ * Refused with 401 (the middleware does not retry it), the reason logged, never the token.
+ */
+@Injectable()
+export class PlatformBPluginGuard implements CanActivate {
+  private readonly logger = new Logger('PlatformBPlugin');
+
+  constructor(private readonly config: DispatcherConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<Request>();
+    const checked = checkPlatformBPluginAuthorization(request.headers.authorization, this.config.PLATFORM_B_PLUGIN_SECRET);
+    if (checked.ok) return true;
+    this.logger.warn({ reason: checked.reason, method: request.method, path: request.path }, 'PLATFORM_B plugin call refused: its JWT does not verify');
+    throw new ProblemException(401, ErrorCode.AuthenticationFailed, 'Authorization: Bearer <JWT> is missing, or not signed with the plugin secret for service "middleware", or expired.', undefined, {
+      reason: 'UNAUTHORIZED',
+      message: `the plugin JWT was refused (${checked.reason})`,
+    });
+  }
+}

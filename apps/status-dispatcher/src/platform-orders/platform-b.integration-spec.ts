@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { platformRequest } from '@courier/platforms';
+import { waitFor } from '@courier/testing';
+import { internal, TestApp } from '../../test/harness';
+import { bPluginAuthorization, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
+import { readExpiring } from './platform-b-expiry.metrics';
+
+jest.setTimeout(120_000);
+
+const VENDOR = CREDENTIALS.PLATFORM_B.providerRestaurantId;
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * PLATFORM_B end to end through the app and the DH middleware simulator: the plugin's JWT, every
+ * plugin endpoint and inbound shape (dispatch, test order, expiry, posOrderStatus, availability,
+ * menuimport, health), and every status action with the middleware's answers (409 states included).
+ */
+describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', () => {
+  let platforms: Platforms;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    platforms = await startPlatforms();
+    t = await startPlatformApp(platforms, { env: { PLATFORM_B_ACK_RETRY_INTERVAL_MS: '100', PLATFORM_B_ACK_RETRY_WINDOW_MS: '1500' } });
+    await upsertIntegration(t, 'PLATFORM_B');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await platforms?.stop();
+  });
+
+  const order = async (id: string) => (await t.http.get(`/internal/orders/${id}`).set(internal())).body;
+  const countOrders = async (orderId: string) => (await t.sql('SELECT count(*)::int AS n FROM orders WHERE provider = $1 AND order_id = $2', ['PLATFORM_B', orderId]))[0].n;
+  const pushAll = async (providerOrderId: string, actions: string[], extra: Record<string, unknown> = {}) => {
+    const ids: string[] = [];
+    for (const action of actions) {
+      const response = await push(t, { providerOrderId, platform: 'PLATFORM_B', action, ...extra });
+      expect({ action, status: response.status }).toEqual({ action, status: 202 });
+      ids.push(response.body.statusUpdateId);
+    }
+    return Promise.all(ids.map((id) => waitForState(t, id, ['sent', 'skipped', 'failed'])));
+  };
+  const plugin = (method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown, authorization?: string) => platformRequest({ method, url: `${t.baseUrl}/platforms/platform-b${path}`, headers: { Authorization: authorization ?? bPluginAuthorization() }, json, timeoutMs: 5000 });
+
+  describe('the plugin JWT', () => {
+    it.each(['HS256', 'HS384', 'HS512'] as const)('accepts a JWT signed with the plugin secret, %s, service middleware (the simulator signs one per call)', async (alg) => {
+      expect(await plugin('GET', '/', undefined, bPluginAuthorization({}, { alg }))).toMatchObject({ status: 200, body: { status: 'ok' } });
+      platforms.b.options.pluginJwtAlgorithm = alg;
+      try {
+        expect(await platforms.b.healthCheck()).toMatchObject({ status: 200 });
+      } finally {
+        platforms.b.options.pluginJwtAlgorithm = undefined;
+      }
+    });
+
+    it('refuses alg none, a wrong signature, a wrong or missing service claim, an expired token, a malformed or missing one, and a static secret, at every plugin endpoint (401, reason UNAUTHORIZED)', async () => {
+      const refused = [
+        `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ service: 'middleware' })}.`,
+        `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ service: 'middleware' })}.c2ln`,
+        bPluginAuthorization({}, { secret: 'not-the-plugin-secret-000' }),
+        bPluginAuthorization({ service: 'pos' }),
+        bPluginAuthorization({ service: undefined }),
+        bPluginAuthorization({ exp: Math.floor(Date.now() / 1000) - 3600 }),
+        'Bearer a.b',
+        'Bearer ',
+        'dh-plugin-jwt-secret-0000000001',
+      ];
+      const endpoints: Array<[Parameters<typeof plugin>[0], string, unknown]> = [
+        ['GET', '/', undefined],
+        ['POST', `/order/${VENDOR}`, platforms.b.orderPayload(platforms.b.createOrder(VENDOR))],
+        ['PUT', `/remoteId/${VENDOR}/remoteOrder/${randomUUID()}/posOrderStatus`, { status: 'ORDER_CANCELLED' }],
+        ['PUT', `/remoteId/${VENDOR}/availability`, { closures: [] }],
+        ['GET', `/menuimport/${VENDOR}`, undefined],
+      ];
+      for (const authorization of refused) {
+        for (const [method, path, body] of endpoints) {
+          const answer = await plugin(method, path, body, authorization);
+          expect({ authorization, path, status: answer.status, reason: (answer.body as any)?.reason }).toEqual({ authorization, path, status: 401, reason: 'UNAUTHORIZED' });
+        }
+      }
+      expect(await countOrders(String((endpoints[1][2] as any).token))).toBe(0);
+    });
+  });
+
+  describe('orders in', () => {
+    it('answers the dispatch with our id as remoteOrderId, the same id for the middleware\'s retries, one order announced once, its expiryDate stored', async () => {
+      const { order: simulated, response } = await platforms.b.dispatchOrder(VENDOR);
+      expect(response.status).toBe(200);
+      const remoteOrderId = (response.body as any).remoteResponse.remoteOrderId;
+      expect(simulated.remoteOrderId).toBe(remoteOrderId);
+      for (let i = 0; i < 3; i += 1) expect(((await platforms.b.redispatch(simulated.token)).response.body as any).remoteResponse.remoteOrderId).toBe(remoteOrderId);
+      expect(await countOrders(simulated.token)).toBe(1);
+      expect(await order(remoteOrderId)).toMatchObject({ provider: 'PLATFORM_B', orderId: simulated.token, orderNumber: simulated.code.slice(-3), status: 'NEW' });
+      expect(await t.outbox('order.platform_received', remoteOrderId)).toHaveLength(1);
+      const [row] = await t.sql('SELECT platform_expires_at, platform_data FROM orders WHERE id = $1', [remoteOrderId]);
+      expect(new Date(row.platform_expires_at).getTime()).toBe(simulated.expiresAt);
+      expect(row.platform_data).toMatchObject({ token: simulated.token, delivery: 'vendor', callbackUrls: { orderAcceptedUrl: `${platforms.b.baseUrl}/v2/order/status/${simulated.token}`, orderPreparedUrl: null } });
+    });
+
+    it('acknowledges a test order with a remoteOrderId but keeps it apart: no order, no event, a push cannot reach it; its cancellation is recorded', async () => {
+      const { order: simulated, response } = await platforms.b.dispatchOrder(VENDOR, { test: true });
+      expect(response.status).toBe(200);
+      const remoteOrderId = (response.body as any).remoteResponse.remoteOrderId;
+      expect(remoteOrderId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(((await platforms.b.redispatch(simulated.token)).response.body as any).remoteResponse.remoteOrderId).toBe(remoteOrderId);
+      expect(await countOrders(simulated.token)).toBe(0);
+      expect(await t.outbox('order.platform_received', remoteOrderId)).toHaveLength(0);
+      expect((await t.http.get(`/internal/orders/${remoteOrderId}`).set(internal())).status).toBe(404);
+      expect((await push(t, { providerOrderId: simulated.token, platform: 'PLATFORM_B', action: 'VERIFY' })).status).toBe(404);
+      expect(await platforms.b.cancelOrder(simulated.token, 'test over')).toMatchObject({ status: 200, body: { result: 'test_order' } });
+      expect(await t.sql('SELECT order_id, last_status, last_status_message FROM platform_test_orders WHERE id = $1', [remoteOrderId])).toEqual([{ order_id: simulated.token, last_status: 'ORDER_CANCELLED', last_status_message: 'test over' }]);
+    });
+
+    it('answers a payload it cannot process with 400 { reason, message } (not retried by the middleware); an unknown vendor 404; a paused integration 403', async () => {
+      const bad = await plugin('POST', `/order/${VENDOR}`, { code: 'no-token', products: 'many' });
+      expect(bad).toMatchObject({ status: 400, body: { reason: 'MENU_ACCOUNT_SETTINGS', message: expect.stringMatching(/token is required/), code: 'VALIDATION_ERROR' } });
+      const simulated = platforms.b.createOrder(VENDOR);
+      expect((await plugin('POST', '/order/no-such-vendor', platforms.b.orderPayload(simulated))).body).toMatchObject({ code: 'INTEGRATION_NOT_FOUND' });
+      await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: 'ys-paused', isActive: false });
+      expect(await plugin('POST', '/order/ys-paused', platforms.b.orderPayload(simulated))).toMatchObject({ status: 403, body: { code: 'INTEGRATION_DISABLED' } });
+    });
+
+    it('refuses (503) a vendor two live integrations hold in the read model instead of picking one; routes to the holder once the other is displaced', async () => {
+      const vendor = `ys-disputed-${randomHex()}`;
+      const victim = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor, isActive: false });
+      const claimant = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor });
+      const simulated = platforms.b.createOrder(vendor);
+      const dispatch = () =>
+        platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-b/order/${vendor}`, headers: { Authorization: bPluginAuthorization() }, json: platforms.b.orderPayload(simulated), timeoutMs: 5000 });
+      const refused = await dispatch();
+      expect({ status: refused.status, code: (refused.body as any).code, retryAfter: refused.headers['retry-after'] }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '30' });
+      expect(JSON.stringify(refused.body)).not.toContain(victim.restaurantId);
+      expect(await countOrders(simulated.token)).toBe(0);
+
+      // An operator's transfer to the claimant reaches the read model: the paused victim is displaced.
+      await upsertIntegration(t, 'PLATFORM_B', { ...victim, providerRestaurantId: vendor, isActive: false, displaced: true });
+      const routed = await dispatch();
+      expect(routed.status).toBe(200);
+      expect(await order((routed.body as any).remoteResponse.remoteOrderId)).toMatchObject({ restaurantId: claimant.restaurantId, orderId: simulated.token });
+    });
+
+    it('answers 5xx when the order cannot be stored, so the middleware retries (and the retry succeeds once storage is back)', async () => {
+      platforms.b.options.dispatchAttempts = 1;
+      const simulated = platforms.b.createOrder(VENDOR);
+      await t.sql('ALTER TABLE order_status_changes RENAME TO order_status_changes_away');
+      let failed;
+      try {
+        failed = await plugin('POST', `/order/${VENDOR}`, platforms.b.orderPayload(simulated));
+      } finally {
+        await t.sql('ALTER TABLE order_status_changes_away RENAME TO order_status_changes');
+      }
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(await countOrders(simulated.token)).toBe(0);
+      expect((await platforms.b.redispatch(simulated.token)).response.status).toBe(200);
+      expect(await countOrders(simulated.token)).toBe(1);
+    });
+
+    it('posOrderStatus: ORDER_CANCELLED cancels (a repeat changes nothing), ORDER_PICKED_UP moves a rider order on, other statuses are acknowledged; unknown ids 404, no status 400', async () => {
+      const { order: canceled } = await platforms.b.dispatchOrder(VENDOR);
+      expect(await platforms.b.cancelOrder(canceled.token, 'Customer unreachable')).toMatchObject({ status: 200, body: { status: 'ok', result: 'canceled' } });
+      expect(await order(canceled.remoteOrderId!)).toMatchObject({ status: 'CANCELED' });
+      expect(await platforms.b.cancelOrder(canceled.token)).toMatchObject({ status: 200, body: { result: 'already_final' } });
+      expect((await push(t, { providerOrderId: canceled.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.code).toBe('ORDER_CANCELED');
+
+      const { order: rider } = await platforms.b.dispatchOrder(VENDOR, { delivery: 'platform' });
+      await pushAll(rider.token, ['VERIFY', 'PREPARE']);
+      expect(await platforms.b.reportPickedUp(rider.token)).toMatchObject({ status: 200, body: { result: 'picked_up' } });
+      expect(await order(rider.remoteOrderId!)).toMatchObject({ status: 'ON_DELIVERY' });
+      const statusPath = `/remoteId/${VENDOR}/remoteOrder/${rider.remoteOrderId}/posOrderStatus`;
+      expect(await plugin('PUT', statusPath, { status: 'COURIER_ARRIVED_AT_VENDOR' })).toMatchObject({ status: 200, body: { result: 'ignored' } });
+      expect(await plugin('PUT', statusPath, { message: 'no status' })).toMatchObject({ status: 400, body: { reason: 'MENU_ACCOUNT_SETTINGS', code: 'VALIDATION_ERROR' } });
+      expect(await plugin('PUT', `/remoteId/${VENDOR}/remoteOrder/${randomUUID()}/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 404, body: { code: 'ORDER_NOT_FOUND' } });
+      expect(await plugin('PUT', `/remoteId/other-vendor/remoteOrder/${rider.remoteOrderId}/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 404 });
+    });
+
+    it('records the vendor\'s availability as the platform reports it (closed while a closure covers now), answering 200; unknown vendor 404; malformed 400', async () => {
+      const closed = await platforms.b.setVendorAvailability(VENDOR, [{ reason: 'TOO_BUSY_KITCHEN', start: new Date(Date.now() - 60_000).toISOString(), end: null, changeable: true }]);
+      expect(closed.status).toBe(200);
+      expect(await t.sql('SELECT is_open, closures FROM platform_vendor_availability WHERE provider = $1 AND provider_restaurant_id = $2', ['PLATFORM_B', VENDOR])).toEqual([
+        { is_open: false, closures: [expect.objectContaining({ reason: 'TOO_BUSY_KITCHEN', changeable: true })] },
+      ]);
+      expect((await platforms.b.setVendorAvailability(VENDOR, [])).status).toBe(200);
+      expect(await t.sql('SELECT is_open FROM platform_vendor_availability WHERE provider_restaurant_id = $1', [VENDOR])).toEqual([{ is_open: true }]);
+      expect((await platforms.b.setVendorAvailability('no-such-vendor', [])).status).toBe(404);
+      expect(await plugin('PUT', `/remoteId/${VENDOR}/availability`, { closures: [{ start: 'yesterday' }] })).toMatchObject({ status: 400, body: { reason: 'MENU_ACCOUNT_SETTINGS' } });
+    });
+
+    it('answers a menu import request 202 without a body (the menu push back is not built), unknown vendor 404; GET / is the health check', async () => {
+      expect(await platforms.b.requestMenuImport(VENDOR)).toMatchObject({ status: 202, body: null });
+      expect((await platforms.b.requestMenuImport('no-such-vendor')).status).toBe(404);
+      expect(await platforms.b.healthCheck()).toMatchObject({ status: 200, body: { status: 'ok' } });
+    });
+
+    it('an order nobody answers counts as expiring, and is cancelled by the middleware at its expiryDate; an answered one does not count', async () => {
+      const expiring = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
+      const answered = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
+      const expiringCount = async () => (await readExpiring({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any, 180_000)).get('PLATFORM_B') ?? 0;
+      const before = await expiringCount();
+      expect(before).toBeGreaterThanOrEqual(2);
+      const metrics = await t.http.get('/metrics');
+      expect(Number(/^platform_orders_expiring\{[^}]*platform="PLATFORM_B"[^}]*\} (\d+)$/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(2);
+      await pushAll(answered.order.token, ['VERIFY']);
+      expect(await expiringCount()).toBe(before - 1);
+
+      const soon = await platforms.b.dispatchOrder(VENDOR);
+      platforms.b.orders.get(soon.order.token)!.expiresAt = Date.now(); // acknowledged first, then its expiryDate passes
+      await waitFor('the middleware to cancel the expired order', async () => (await order(soon.order.remoteOrderId!)).status === 'CANCELED', 10_000);
+      expect(platforms.b.orders.get(soon.order.token)).toMatchObject({ state: 'CANCELLED', cancelReason: 'NO_RESPONSE' });
+      expect(expiring.response.status).toBe(200);
+    });
+  });
+
+  describe('status calls out', () => {
+    it('order_accepted and order_picked_up for a vendor-delivery order; preparation-completed for a platform-rider one; order_rejected with a reason of the list', async () => {
+      const vendor = await platforms.b.dispatchOrder(VENDOR, { delivery: 'vendor' });
+      expect((await pushAll(vendor.order.token, ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'])).map((update) => update.state)).toEqual(['sent', 'skipped', 'sent', 'skipped']);
+      expect(platforms.b.orders.get(vendor.order.token)).toMatchObject({ state: 'PICKED_UP', remoteOrderId: vendor.order.remoteOrderId });
+      expect(Date.parse(platforms.b.orders.get(vendor.order.token)!.acceptanceTime!)).toBeGreaterThan(Date.now() + 2 * 60_000);
+      const rider = await platforms.b.dispatchOrder(VENDOR, { delivery: 'platform' });
+      expect((await pushAll(rider.order.token, ['VERIFY', 'PREPARE', 'HANDOVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'skipped']);
+      expect(platforms.b.orders.get(rider.order.token)!.state).toBe('PREPARED');
+      const rejected = await platforms.b.dispatchOrder(VENDOR);
+      await pushAll(rejected.order.token, ['REJECT'], { reason: 'Out of stock: İskender' });
+      expect(platforms.b.orders.get(rejected.order.token)).toMatchObject({ state: 'REJECTED', rejectReason: 'ITEM_UNAVAILABLE' });
+    });
+
+    it.each(['WAITING_FOR_ACKNOWLEDGEMENT', 'ASSIGNED_TO_TRANSPORT'] as const)('retries the 409 with currentState %s at the middleware\'s pace until the order is ready, then sends it', async (state) => {
+      const { order: simulated } = await platforms.b.dispatchOrder(VENDOR, { delivery: 'platform' });
+      platforms.b.holdState(simulated.token, state, 600);
+      const id = (await push(t, { providerOrderId: simulated.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.statusUpdateId;
+      const sent = await waitForState(t, id, ['sent', 'failed'], 10_000);
+      expect(sent).toMatchObject({ state: 'sent' });
+      expect(sent.attempts).toBeGreaterThan(1);
+      const calls = platforms.b.callsTo('POST', `/v2/order/status/${simulated.token}`);
+      expect(calls.slice(0, -1).map((call) => [call.status, (call.answer as any).currentState])).toEqual(calls.slice(0, -1).map(() => [409, state]));
+      // Paced by PLATFORM_B_ACK_RETRY_INTERVAL_MS (100 ms here), not by the exponential backoff.
+      for (let i = 1; i < calls.length; i += 1) expect(calls[i].at - calls[i - 1].at).toBeGreaterThanOrEqual(90);
+    });
+
+    it('gives up on a not-ready 409 once the window passes; a 409 on a cancelled order is final at once', async () => {
+      const { order: never } = await platforms.b.dispatchOrder(VENDOR);
+      platforms.b.holdState(never.token, 'WAITING_FOR_ACKNOWLEDGEMENT', 60_000);
+      const refused = (await push(t, { providerOrderId: never.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.statusUpdateId;
+      expect(await waitForState(t, refused, ['failed', 'sent'], 10_000)).toMatchObject({ state: 'failed', platformAnswer: { httpStatus: 409, body: { currentState: 'WAITING_FOR_ACKNOWLEDGEMENT' } } });
+
+      const { order: canceled } = await platforms.b.dispatchOrder(VENDOR);
+      platforms.b.orders.get(canceled.token)!.state = 'CANCELLED';
+      const final = (await push(t, { providerOrderId: canceled.token, platform: 'PLATFORM_B', action: 'VERIFY' })).body.statusUpdateId;
+      expect(await waitForState(t, final, ['failed', 'sent'])).toMatchObject({ state: 'failed', attempts: 1, platformAnswer: { httpStatus: 409, body: { currentState: 'CANCELLED' } } });
+    });
+
+    it('logs in again when the middleware\'s token expires between calls', async () => {
+      const { order: simulated } = await platforms.b.dispatchOrder(VENDOR);
+      await pushAll(simulated.token, ['VERIFY']);
+      const logins = platforms.b.logins;
+      platforms.b.expireTokens();
+      expect((await pushAll(simulated.token, ['HANDOVER']))[0].state).toBe('sent');
+      expect(platforms.b.logins - logins).toBe(1);
+    });
+  });
+});
