@@ -31,6 +31,15 @@ export class PlatformClientConfig {
   @MaxLength(1024)
   PLATFORM_A_APP_SECRET_KEY?: string;
 
+  /**
+   * PLATFORM_A's minimum interval between verify, prepare and deliver (Getir: 1 minute). A step the
+   * platform refuses as too early (codes 62, 74) is tried again this long later.
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_STEP_INTERVAL_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_STEP_INTERVAL_MS: number = 60_000;
+
   /** Second half of PLATFORM_C's mandatory User-Agent `{supplierId} - {integratorName}`. */
   @IsString()
   @Matches(/^[\x20-\x7e]{1,100}$/, { message: 'PLATFORM_C_INTEGRATOR_NAME must be 1-100 printable ASCII characters' })
