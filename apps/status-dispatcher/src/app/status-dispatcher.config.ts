@@ -83,6 +83,15 @@ export class DispatcherConfig extends BaseConfig {
   @MinLength(16, { message: 'PLATFORM_A_WEBHOOK_API_KEY must be at least 16 characters' })
   PLATFORM_A_WEBHOOK_API_KEY?: string;
 
+  /**
+   * How often each active PLATFORM_A integration runs Getir's fallback polling (unapproved, cancelled
+   * and active food orders) for webhooks that never arrived. Getir asks for no tight loop: about a minute.
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_POLL_INTERVAL_MS must be an integer' })
+  @Min(100)
+  PLATFORM_A_POLL_INTERVAL_MS: number = 60_000;
+
   /** The bearer token PLATFORM_B's middleware sends to our plugin endpoints. Unset: they are refused (401). */
   @IsOptional()
   @IsString()

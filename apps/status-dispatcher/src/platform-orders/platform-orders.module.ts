@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { PlatformAController } from './platform-a.controller';
+import { PlatformAPoller } from './platform-a.poller';
 import { PlatformBController } from './platform-b.controller';
 import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
 import { PlatformOrdersService } from './platform-orders.service';
 
-/** Platform orders in: PLATFORM_A and PLATFORM_D webhooks, PLATFORM_B plugin endpoints, PLATFORM_C polling. */
+/** Platform orders in: PLATFORM_A and PLATFORM_D webhooks (PLATFORM_A with Getir's fallback polling), PLATFORM_B plugin endpoints, PLATFORM_C polling. */
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrdersService, PlatformCPoller],
+  providers: [PlatformOrdersService, PlatformAPoller, PlatformCPoller],
   exports: [PlatformOrdersService],
 })
 export class PlatformOrdersModule {}

@@ -130,6 +130,11 @@ describe('PLATFORM_A adapter against its simulator', () => {
     const closed = order();
     sim.closeClientAccount(closed.platformOrderId);
     expect(await adapter.sendStatus(credentials, closed, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { body: clientAccountClosed } });
+    const closedLater = order({ deliveryType: RESTAURANT_COURIER });
+    for (const action of ['VERIFY', 'PREPARE'] as const) await adapter.sendStatus(credentials, closedLater, action);
+    sim.closeClientAccount(closedLater.platformOrderId);
+    expect(await adapter.sendStatus(credentials, closedLater, 'DELIVER')).toMatchObject({ kind: 'failed', answer: { body: { code: 5 } } });
+    expect(stepsOf(closedLater)).toEqual(['verify', 'prepare']);
 
     const handedOver = order({ deliveryType: GETIR_COURIER });
     for (const action of ['VERIFY', 'PREPARE', 'HANDOVER'] as const) await adapter.sendStatus(credentials, handedOver, action);
