@@ -193,17 +193,20 @@ describe('PLATFORM_A (Getir) orders in and status updates out', () => {
       expect(await t.outbox('order.canceled', id)).toHaveLength(1);
     });
 
-    it('keeps one poll task per integration, records the last poll, and survives a platform that is down', async () => {
-      expect(await t.sql('SELECT count(*)::int AS n FROM scheduled_tasks WHERE dedupe_key = $1', [platformAPollTaskKey(integrationId)])).toEqual([{ n: 1 }]);
-      await waitFor('a recorded poll', async () => (await t.sql('SELECT last_error FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]))[0]?.last_error === null, 10_000);
+    it('keeps one poll task per integration, says why a poll failed, and picks up what it missed once the platform is back', async () => {
+      const task = async () => (await t.sql('SELECT count(*) OVER ()::int AS n, last_error FROM scheduled_tasks WHERE dedupe_key = $1', [platformAPollTaskKey(integrationId)]))[0];
+      expect(await task()).toMatchObject({ n: 1, last_error: null });
       platforms.a.failNext({ status: 503, times: 1000, match: (request) => request.path === '/food-orders/active' });
       try {
-        await waitFor('a failed poll recorded', async () => /503/.test((await t.sql('SELECT last_error FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]))[0]?.last_error ?? ''), 10_000);
+        await waitFor('a failed poll noted on its task', async () => /503/.test((await task())?.last_error ?? ''), 10_000);
         const missed = platforms.a.createOrder(RESTAURANT);
-        await sleep(500);
+        await waitFor('a poll that saw the order listed as unapproved', async () => platforms.a.calls.some((call) => call.path === '/food-orders/periodic/unapproved' && JSON.stringify(call.answer).includes(missed.id)), 10_000);
+        // All three lists or nothing: the unapproved list seen during the outage is not applied on its own.
         expect(await countOrders(missed.id)).toBe(0);
         platforms.a.clearFaults();
         await waitFor('the order polled after the outage', async () => (await countOrders(missed.id)) === 1, 15_000);
+        await waitFor('the task clear again', async () => (await task())?.last_error === null, 10_000);
+        expect(await t.sql('SELECT count(*)::int AS n FROM platform_poll_cursors WHERE integration_id = $1', [integrationId])).toEqual([{ n: 0 }]);
       } finally {
         platforms.a.clearFaults();
       }

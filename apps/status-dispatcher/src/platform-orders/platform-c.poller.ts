@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
@@ -6,7 +6,7 @@ import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { IntegrationPollTasks } from './integration-poll-tasks';
+import { IntegrationPoller } from './integration-poller';
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_C';
@@ -24,39 +24,27 @@ export function pollTaskKey(integrationId: string): string {
 
 /**
  * PLATFORM_C's orders are polled: one durable task per active integration (`platform-c.poll`, due
- * every PLATFORM_C_POLL_INTERVAL_MS; IntegrationPollTasks), reading the packages modified since the
+ * every PLATFORM_C_POLL_INTERVAL_MS; IntegrationPoller), reading the packages modified since the
  * stored cursor.
  */
 @Injectable()
-export class PlatformCPoller implements OnModuleInit, OnApplicationBootstrap {
-  private readonly logger = new Logger('PlatformCPoller');
-  private readonly tasks: IntegrationPollTasks;
-
+export class PlatformCPoller extends IntegrationPoller {
   constructor(
     messaging: Messaging,
     unitOfWork: UnitOfWork,
     @InjectDataSource() private readonly dataSource: DataSource,
+    directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
     private readonly adapters: PlatformAdapters,
-    private readonly directory: IntegrationDirectory,
     private readonly orders: PlatformOrdersService,
   ) {
-    this.tasks = new IntegrationPollTasks(messaging, unitOfWork, dataSource, directory, {
+    super(messaging, unitOfWork, dataSource, directory, {
       platform: PLATFORM,
       pollTask: PLATFORM_C_POLL_TASK,
       plannerTask: PLATFORM_C_POLL_PLANNER_TASK,
       taskKey: pollTaskKey,
       intervalMs: () => config.PLATFORM_C_POLL_INTERVAL_MS,
-      poll: (integration) => this.poll(integration),
     });
-  }
-
-  onModuleInit(): void {
-    this.tasks.register();
-  }
-
-  onApplicationBootstrap(): Promise<void> {
-    return this.tasks.start();
   }
 
   async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {
@@ -102,7 +90,11 @@ export class PlatformCPoller implements OnModuleInit, OnApplicationBootstrap {
     return { rescheduleAt: new Date(Date.now() + interval) };
   }
 
-  private saveCursor(integrationId: string, cursorMs: number, error: string | null): Promise<void> {
-    return this.tasks.record(integrationId, cursorMs, error);
+  private async saveCursor(integrationId: string, cursorMs: number, error: string | null): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO platform_poll_cursors (integration_id, cursor_ms, polled_at, last_error) VALUES ($1, $2, now(), $3)
+       ON CONFLICT (integration_id) DO UPDATE SET cursor_ms = EXCLUDED.cursor_ms, polled_at = now(), last_error = EXCLUDED.last_error, updated_at = now()`,
+      [integrationId, Math.floor(cursorMs), error],
+    );
   }
 }

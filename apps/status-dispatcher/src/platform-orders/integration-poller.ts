@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
@@ -8,7 +8,7 @@ import type { DirectoryIntegration, IntegrationDirectory } from '../platform-ses
 /** A poll the platform refused (credentials) is tried again this much less often than a normal one. */
 export const REFUSED_POLL_BACKOFF_FACTOR = 10;
 
-/** What a platform's polling plugs into IntegrationPollTasks. */
+/** What a platform's poller names for IntegrationPoller. */
 export interface IntegrationPollSpec {
   platform: string;
   /** Task kinds of the per-integration poll and of the planner. */
@@ -17,8 +17,6 @@ export interface IntegrationPollSpec {
   /** The dedupe key of an integration's poll task: one task per integration across replicas. */
   taskKey(integrationId: string): string;
   intervalMs(): number;
-  /** One poll of an active integration; its outcome reschedules the task. */
-  poll(integration: DirectoryIntegration): Promise<TaskOutcome>;
 }
 
 /**
@@ -27,27 +25,30 @@ export interface IntegrationPollSpec {
  * planner task that adds the task of every active integration (new or re-activated ones) each
  * interval. A poll task of an integration no longer active ends itself. Restarts lose nothing.
  */
-export class IntegrationPollTasks {
-  private readonly logger: Logger;
+export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBootstrap {
+  protected readonly logger: Logger;
 
-  constructor(
+  protected constructor(
     private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
-    private readonly dataSource: DataSource,
-    private readonly directory: IntegrationDirectory,
+    dataSource: DataSource,
+    protected readonly directory: IntegrationDirectory,
     private readonly spec: IntegrationPollSpec,
   ) {
     this.logger = new Logger(`${spec.platform} polling`);
   }
 
-  /** In onModuleInit: the task handlers. */
-  register(): void {
+  /** One poll of an active integration; its outcome reschedules the task. */
+  abstract poll(integration: DirectoryIntegration): Promise<TaskOutcome>;
+
+  /** The task handlers. */
+  onModuleInit(): void {
     this.messaging.registerTask<{ integrationId: string }>(this.spec.pollTask, (task) => this.pollIntegration(task.payload.integrationId));
     this.messaging.registerTask(this.spec.plannerTask, () => this.plan());
   }
 
-  /** In onApplicationBootstrap: the planner, once for all replicas. */
-  async start(): Promise<void> {
+  /** The planner, once for all replicas. */
+  async onApplicationBootstrap(): Promise<void> {
     await this.unitOfWork.run((tx) => tx.schedule({ kind: this.spec.plannerTask, dueAt: new Date(), payload: {}, dedupeKey: this.spec.plannerTask }));
   }
 
@@ -68,20 +69,11 @@ export class IntegrationPollTasks {
       this.logger.log({ integrationId }, `${this.spec.platform} integration no longer active: polling stops`);
       return;
     }
-    return this.spec.poll(integration);
-  }
-
-  /** The integration's last poll, for operators (platform_poll_cursors: cursor, time, last error). */
-  async record(integrationId: string, cursorMs: number, error: string | null): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO platform_poll_cursors (integration_id, cursor_ms, polled_at, last_error) VALUES ($1, $2, now(), $3)
-       ON CONFLICT (integration_id) DO UPDATE SET cursor_ms = EXCLUDED.cursor_ms, polled_at = now(), last_error = EXCLUDED.last_error, updated_at = now()`,
-      [integrationId, Math.floor(cursorMs), error],
-    );
+    return this.poll(integration);
   }
 
   /** The integration's credentials, or undefined when its secrets cannot be decrypted. */
-  credentials(integration: DirectoryIntegration): IntegrationCredentials | undefined {
+  protected credentials(integration: DirectoryIntegration): IntegrationCredentials | undefined {
     try {
       return this.directory.credentials(integration);
     } catch (error) {
@@ -91,7 +83,7 @@ export class IntegrationPollTasks {
   }
 
   /** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait. */
-  nextPollAt(outcome: { kind: 'ok' | 'retry' | 'failed'; retryAfterMs?: number }, fromMs = Date.now()): Date {
+  protected nextPollAt(outcome: { kind: 'ok' | 'retry' | 'failed'; retryAfterMs?: number }, fromMs = Date.now()): Date {
     const interval = this.spec.intervalMs();
     return new Date(fromMs + (outcome.kind === 'failed' ? interval * REFUSED_POLL_BACKOFF_FACTOR : Math.max(interval, outcome.retryAfterMs ?? 0)));
   }
