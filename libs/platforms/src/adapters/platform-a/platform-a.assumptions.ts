@@ -60,7 +60,8 @@ export function platformAOrderState(status: number | undefined, cancelled = fals
 /**
  * Which approval call an order needs, by its status (G conventions `order_state_machine`, overlays
  * preconditions): 325 -> verify-scheduled, 400 -> verify. Not by `isScheduled`: a pre-approved
- * scheduled order is at 400 and takes verify.
+ * scheduled order is at 400 and takes verify. OPEN: a scheduled order approved at 325 comes back at
+ * 400 before its time and wants verify again; the push has one VERIFY per order, so it is not sent.
  */
 export function platformAVerifyStep(status: number | undefined): 'verify' | 'verify-scheduled' | undefined {
   if (status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL) return 'verify-scheduled';
