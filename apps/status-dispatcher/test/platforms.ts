@@ -69,6 +69,9 @@ export async function startPlatforms(options: { minStepIntervalMs?: number } = {
       PLATFORM_D_BASE_URL: d.baseUrl,
       PLATFORM_A_APP_SECRET_KEY: APP_SECRET_KEY,
       PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
+      // Getir's fallback polling: rare unless a test wants it; a too-early step retried after the simulator's interval.
+      PLATFORM_A_POLL_INTERVAL_MS: '600000',
+      PLATFORM_A_STEP_INTERVAL_MS: String(options.minStepIntervalMs ?? 0),
       PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
       PLATFORM_C_INTEGRATOR_NAME: 'CourierSuiteTests',
       PLATFORM_HTTP_TIMEOUT_MS: '2000',

@@ -84,6 +84,15 @@ export class DispatcherConfig extends BaseConfig {
   PLATFORM_A_WEBHOOK_API_KEY?: string;
 
   /**
+   * How often each active PLATFORM_A integration runs Getir's fallback polling (unapproved, cancelled
+   * and active food orders) for webhooks that never arrived. Getir asks for no tight loop: about a minute.
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_POLL_INTERVAL_MS must be an integer' })
+  @Min(100)
+  PLATFORM_A_POLL_INTERVAL_MS: number = 60_000;
+
+  /**
    * The secret PLATFORM_B's middleware signs the JWT of every call to our plugin with (HMAC, issued
    * with the integration's credentials). Unset: the plugin calls are refused (401).
    */

@@ -8,9 +8,19 @@ import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requ
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_A';
-const FOOD_ORDER = { type: 'object', description: 'A PLATFORM_A food order (id, status, restaurant.id, confirmationId, deliveryType, client, products, ...).', additionalProperties: true };
+const FOOD_ORDER = {
+  type: 'object',
+  description:
+    'A Getir food order (id, status, isScheduled, confirmationId, client, products, totalPrice, totalDiscountedPrice, checkoutDate, deliveryType, paymentMethod, restaurant.id, ...), ' +
+    'bare or wrapped as { foodOrder: {...} }. A cancellation adds cancelDate, cancelNote and cancelReason { id, messages { tr, en }, cancelSource }.',
+  additionalProperties: true,
+};
 
-/** PLATFORM_A's partner webhooks (new order, cancelled order), authenticated by the static `x-api-key`. */
+/**
+ * PLATFORM_A's partner webhooks (new order, cancelled order; G asyncapi/getir-food-webhooks.yml),
+ * authenticated by the static `x-api-key` Getir sends on both. Getir documents no answer it expects,
+ * so refusals are our problem JSON. A webhook that never arrives is picked up by PlatformAPoller.
+ */
 @ApiTags('platform callbacks')
 @ApiSecurity('x-api-key')
 @ApiHeader({ name: 'x-api-key', required: true, description: 'PLATFORM_A_WEBHOOK_API_KEY' })

@@ -1,11 +1,12 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { IntegrationPoller } from './integration-poller';
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_C';
@@ -23,51 +24,31 @@ export function pollTaskKey(integrationId: string): string {
 
 /**
  * PLATFORM_C's orders are polled: one durable task per active integration (`platform-c.poll`, due
- * every PLATFORM_C_POLL_INTERVAL_MS, never two at once: one dedupe key per integration), reading the
- * packages modified since the stored cursor. A planner task adds the task of every active
- * integration (new or re-activated ones) each interval; a poll task of an integration no longer
- * active ends itself. Replicas share the tasks through the task runner; restarts lose nothing.
+ * every PLATFORM_C_POLL_INTERVAL_MS; IntegrationPoller), reading the packages modified since the
+ * stored cursor.
  */
 @Injectable()
-export class PlatformCPoller implements OnModuleInit, OnApplicationBootstrap {
-  private readonly logger = new Logger('PlatformCPoller');
-
+export class PlatformCPoller extends IntegrationPoller {
   constructor(
-    private readonly messaging: Messaging,
-    private readonly unitOfWork: UnitOfWork,
+    messaging: Messaging,
+    unitOfWork: UnitOfWork,
     @InjectDataSource() private readonly dataSource: DataSource,
+    directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
     private readonly adapters: PlatformAdapters,
-    private readonly directory: IntegrationDirectory,
     private readonly orders: PlatformOrdersService,
-  ) {}
-
-  onModuleInit(): void {
-    this.messaging.registerTask<{ integrationId: string }>(PLATFORM_C_POLL_TASK, (task) => this.poll(task.payload.integrationId));
-    this.messaging.registerTask(PLATFORM_C_POLL_PLANNER_TASK, () => this.plan());
+  ) {
+    super(messaging, unitOfWork, dataSource, directory, {
+      platform: PLATFORM,
+      pollTask: PLATFORM_C_POLL_TASK,
+      plannerTask: PLATFORM_C_POLL_PLANNER_TASK,
+      taskKey: pollTaskKey,
+      intervalMs: () => config.PLATFORM_C_POLL_INTERVAL_MS,
+    });
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.unitOfWork.run((tx) => tx.schedule({ kind: PLATFORM_C_POLL_PLANNER_TASK, dueAt: new Date(), payload: {}, dedupeKey: PLATFORM_C_POLL_PLANNER_TASK }));
-  }
-
-  /** Adds a poll task for every active integration that has none. */
-  async plan(): Promise<TaskOutcome> {
-    const ids = await this.directory.activeIds(PLATFORM);
-    if (ids.length > 0) {
-      await this.unitOfWork.run(async (tx) => {
-        for (const integrationId of ids) await tx.schedule({ kind: PLATFORM_C_POLL_TASK, dueAt: new Date(), payload: { integrationId }, dedupeKey: pollTaskKey(integrationId) });
-      });
-    }
-    return { rescheduleAt: new Date(Date.now() + this.config.PLATFORM_C_POLL_INTERVAL_MS) };
-  }
-
-  async poll(integrationId: string): Promise<TaskOutcome> {
-    const integration = await this.directory.byId(integrationId);
-    if (!integration || integration.platform !== PLATFORM || integration.deleted || !integration.isActive || !integration.accountActive) {
-      this.logger.log({ integrationId }, 'PLATFORM_C integration no longer active: polling stops');
-      return;
-    }
+  async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {
+    const integrationId = integration.integrationId;
     const adapter = this.adapters.get(PLATFORM)!;
     const interval = this.config.PLATFORM_C_POLL_INTERVAL_MS;
     const untilMs = Date.now();

@@ -1,7 +1,7 @@
 import { platformRequest } from '@courier/platforms';
 import { sleep, waitFor } from '@courier/testing';
 import { internal, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
+import { CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
 
 jest.setTimeout(120_000);
 
@@ -41,69 +41,7 @@ describe('platform orders in and status updates out, per platform', () => {
     return Promise.all(ids.map((id) => waitForState(t, id, ['sent', 'skipped', 'failed'])));
   };
 
-  describe('PLATFORM_A (Getir): partner webhooks', () => {
-    it('creates the order once, however often the platform repeats the webhook (also concurrently), and announces it once', async () => {
-      const { order: simulated, response } = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId);
-      expect(response.status).toBe(200);
-      const id = (response.body as any).yemekKuryeOrderId;
-      expect(response.body).toEqual({ received: true, yemekKuryeOrderId: id, duplicate: false });
-      const replays = await Promise.all([...Array(10)].map(() => platforms.a.redeliver(simulated.id)));
-      expect(replays.map((replay) => [replay.status, (replay.body as any).yemekKuryeOrderId, (replay.body as any).duplicate])).toEqual(Array(10).fill([200, id, true]));
-      expect(await countOrders('PLATFORM_A', simulated.id)).toBe(1);
-      expect(await order(id)).toMatchObject({ provider: 'PLATFORM_A', orderId: simulated.id, orderNumber: simulated.confirmationId, restaurantId: restaurants.PLATFORM_A, status: 'NEW', sequence: 0 });
-      const announced = await t.outbox('order.platform_received', id);
-      expect(announced).toHaveLength(1);
-      expect(announced[0].payload).toMatchObject({
-        yemekKuryeOrderId: id,
-        orderId: simulated.id,
-        provider: 'PLATFORM_A',
-        providerRestaurantId: CREDENTIALS.PLATFORM_A.providerRestaurantId,
-        status: 'NEW',
-        details: { customerName: 'Ayşe Yılmaz', deliveryLatitude: 40.9719, items: [{ productName: 'Lahmacun', quantity: 2 }] },
-      });
-    });
-
-    it('refuses a wrong x-api-key (401), an unknown restaurant (404), an inactive integration (403) and a malformed order (422)', async () => {
-      const url = `${t.baseUrl}/platforms/platform-a/orders`;
-      const simulated = platforms.a.createOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId);
-      const send = (body: unknown, key = A_WEBHOOK_KEY) => platformRequest({ method: 'POST', url, headers: { 'x-api-key': key }, json: body, timeoutMs: 5000 });
-      expect((await send(platforms.a.foodOrder(simulated), 'wrong-key-wrong-key')).status).toBe(401);
-      expect((await platformRequest({ method: 'POST', url, json: platforms.a.foodOrder(simulated), timeoutMs: 5000 })).status).toBe(401);
-      expect(await send(platforms.a.foodOrder({ ...simulated, restaurantId: 'nobody' }))).toMatchObject({ status: 404, body: { code: 'INTEGRATION_NOT_FOUND' } });
-      await upsertIntegration(t, 'PLATFORM_A', { providerRestaurantId: 'getir-paused', isActive: false });
-      expect(await send(platforms.a.foodOrder({ ...simulated, restaurantId: 'getir-paused' }))).toMatchObject({ status: 403, body: { code: 'INTEGRATION_DISABLED' } });
-      expect(await send({ restaurant: { id: CREDENTIALS.PLATFORM_A.providerRestaurantId } })).toMatchObject({ status: 422, body: { code: 'VALIDATION_ERROR', errors: [{ field: 'id' }] } });
-      expect(await countOrders('PLATFORM_A', simulated.id)).toBe(0);
-    });
-
-    it('cancels the order on the cancelled-order webhook (order.canceled, System), once', async () => {
-      const { order: simulated, response } = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId);
-      const id = (response.body as any).yemekKuryeOrderId;
-      expect((await platforms.a.cancelOrder(simulated.id, 'Customer cancelled')).body).toEqual({ received: true, result: 'canceled' });
-      expect((await platforms.a.cancelOrder(simulated.id)).body).toEqual({ received: true, result: 'already_final' });
-      expect(await order(id)).toMatchObject({ status: 'CANCELED', history: [{ status: 'NEW' }, { status: 'CANCELED', trigger: 'PLATFORM_CANCEL', cancelReasonId: 'OTHER', canceledBy: 'System', reason: 'Customer cancelled' }] });
-      const canceled = await t.outbox('order.canceled', id);
-      expect(canceled.map((row) => row.payload)).toEqual([expect.objectContaining({ cancelReasonId: 'OTHER', canceledBy: 'System', reason: 'Customer cancelled', provider: 'PLATFORM_A' })]);
-      const unknown = platforms.a.createOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId);
-      expect((await platforms.a.cancelOrder(unknown.id)).body).toEqual({ received: true, result: 'unknown' });
-    });
-
-    it('takes a restaurant-courier order through verify, prepare and deliver, and a Getir-courier one through handover', async () => {
-      const own = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId, { deliveryType: 2 });
-      expect((await pushAll('PLATFORM_A', own.order.id, ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'skipped', 'sent']);
-      expect(platforms.a.orders.get(own.order.id)!.steps.map((step) => step.step)).toEqual(['verify', 'prepare', 'deliver']);
-      expect(await order((own.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'DELIVERED' });
-      const getir = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId, { deliveryType: 1 });
-      expect((await pushAll('PLATFORM_A', getir.order.id, ['VERIFY', 'PREPARE', 'HANDOVER'])).map((update) => update.state)).toEqual(['sent', 'sent', 'sent']);
-      expect(platforms.a.orders.get(getir.order.id)!.status).toBe(600);
-      const scheduled = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId, { isScheduled: true });
-      await pushAll('PLATFORM_A', scheduled.order.id, ['VERIFY']);
-      expect(platforms.a.orders.get(scheduled.order.id)!.steps[0].step).toBe('verify-scheduled');
-      const rejected = await platforms.a.placeOrder(CREDENTIALS.PLATFORM_A.providerRestaurantId);
-      expect((await pushAll('PLATFORM_A', rejected.order.id, ['REJECT'], { reason: 'Restaurant closed' }))[0].state).toBe('sent');
-      expect(platforms.a.callsTo('POST', `/food-orders/${rejected.order.id}/cancel`)[0].body).toEqual({ cancelNote: 'Restaurant closed', cancelReasonId: '5d8b8f8e1c9d440000a1b2c3' });
-    });
-  });
+  // PLATFORM_A (Getir): platform-a.integration-spec.ts.
 
   // PLATFORM_B (DH POS middleware): platform-b.integration-spec.ts.
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { PlatformAController } from './platform-a.controller';
+import { PlatformAPoller } from './platform-a.poller';
 import { PlatformBController } from './platform-b.controller';
 import { PlatformBExpiryMetrics } from './platform-b-expiry.metrics';
 import { PlatformBPluginService } from './platform-b-plugin.service';
@@ -8,11 +9,11 @@ import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
 import { PlatformOrdersService } from './platform-orders.service';
 
-/** Platform orders in: PLATFORM_A and PLATFORM_D webhooks, PLATFORM_B plugin endpoints, PLATFORM_C polling. */
+/** Platform orders in: PLATFORM_A and PLATFORM_D webhooks (PLATFORM_A with Getir's fallback polling), PLATFORM_B plugin endpoints, PLATFORM_C polling. */
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrdersService, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
+  providers: [PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
   exports: [PlatformOrdersService],
 })
 export class PlatformOrdersModule {}

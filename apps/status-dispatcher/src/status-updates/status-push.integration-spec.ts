@@ -50,7 +50,7 @@ describe('POST /internal/orders/status and GET /internal/status-updates/{id} (PL
       state: 'sent',
       attempts: 1,
       releaseAt: null,
-      platformAnswer: { httpStatus: 200, outcome: 'done', body: { id: simulated.id, status: 500 } },
+      platformAnswer: { httpStatus: 200, outcome: 'done', body: { result: true } },
       error: null,
     });
     expect(Date.parse(sent.sentAt)).toBeGreaterThanOrEqual(Date.parse(sent.acceptedAt));

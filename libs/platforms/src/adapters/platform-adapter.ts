@@ -98,7 +98,7 @@ export interface PlatformAdapter {
   checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck>;
   /**
    * The platform's minimum interval between consecutive steps of one order, for the actions it
-   * applies to (PLATFORM_A: 60 s between verify, prepare and handover/deliver), or undefined.
+   * applies to (PLATFORM_A: 1 minute between verify, prepare and deliver), or undefined.
    */
   stepSpacing?(holdMs: number): { actions: readonly StatusPushAction[]; ms: number } | undefined;
   /** Polled platforms only: orders modified between the cursor and `untilMs`. */

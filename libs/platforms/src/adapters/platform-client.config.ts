@@ -41,6 +41,15 @@ export class PlatformClientConfig {
   PLATFORM_A_APP_SECRET_KEY?: string;
 
   /**
+   * PLATFORM_A's minimum interval between verify, prepare and deliver (Getir: 1 minute). A step the
+   * platform refuses as too early (codes 62, 74) is tried again this long later.
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_STEP_INTERVAL_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_STEP_INTERVAL_MS: number = 60_000;
+
+  /**
    * Second half of PLATFORM_C's mandatory User-Agent `{supplierId} - {integratorName}`, and its
    * `x-agentname` (developers.trendyol.com/docs/2-authorization: alphanumeric, at most 30 characters).
    */

@@ -1,32 +1,54 @@
 import type { StatusPushAction } from '@courier/domain';
-import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { answerOf, checkOfError, classifyResponse, LoginRejectedError, outcomeOfError, PlatformNotConfiguredError, sessionFromLogin } from '../common/outcomes';
+import { answerOf, checkOfError, classifyResponse, isRetryableStatus, LoginRejectedError, outcomeOfError, PlatformNotConfiguredError, sessionFromLogin } from '../common/outcomes';
 import { platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import { PlatformSession, SessionCache } from '../common/session-cache';
 import {
   GETIR_COURIER,
   PLATFORM_A_ALREADY_DONE,
+  PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
+  PLATFORM_A_ERROR,
+  PLATFORM_A_POLL_PATHS,
   PLATFORM_A_RATE_LIMIT_BLOCK_MS,
   PLATFORM_A_SPACED_ACTIONS,
+  PLATFORM_A_STATUS_LOCK_RETRY_MS,
+  PLATFORM_A_STATUS_NAMES,
+  PLATFORM_A_STEP_DATES,
+  PLATFORM_A_TIME_LIMIT_CODES,
   PLATFORM_A_TOKEN_TTL_MS,
-  PLATFORM_A_TOO_EARLY_CODE,
-  PLATFORM_A_TOO_EARLY_RETRY_MS,
+  platformAVerifyStep,
   RESTAURANT_COURIER,
 } from './platform-a.assumptions';
-import { PlatformAOrderData } from './platform-a.orders';
+import { PlatformAOrderData, parsePlatformAOrder } from './platform-a.orders';
 
-/** The `code` of Getir's error envelope `{ code, error, message, details, source }`. */
+/** The `code` of Getir's error envelope `{ code, error, message, details?, source? }`. */
 function errorCode(response: PlatformResponse): number | undefined {
   const code = isRecord(response.body) ? response.body.code : undefined;
-  return typeof code === 'number' ? code : typeof code === 'string' && /^\d+$/.test(code) ? Number(code) : undefined;
+  return typeof code === 'number' ? code : typeof code === 'string' && /^-?\d+$/.test(code) ? Number(code) : undefined;
 }
+
+function describeError(response: PlatformResponse): string {
+  const body = isRecord(response.body) ? response.body : {};
+  const code = errorCode(response);
+  return `PLATFORM_A refused the call (HTTP ${response.status}${code !== undefined ? `, code ${code} ${typeof body.error === 'string' ? body.error : ''}`.trimEnd() : ''})`;
+}
+
+/** What Getir's three fallback polling endpoints listed, parsed; or why they could not be read. */
+export type PlatformAFallbackOrders =
+  | { kind: 'ok'; unapproved: ParsedPlatformOrder[]; cancelled: ParsedPlatformOrder[]; active: ParsedPlatformOrder[] }
+  | { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number }
+  | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+
+type Operation = { path: string } | { skip: string } | { readStatus: true };
 
 /**
  * PLATFORM_A: Getir Yemek's food external API. Login with the integrator's app key and the
- * restaurant's secretKey; the token goes in a `token` header and lives 3600 s.
+ * restaurant's secretKey; the token goes in a `token` header and lives 1 h (a 401 logs in again).
+ * Status calls are `POST /food-orders/{id}/{verify|verify-scheduled|prepare|handover|deliver|cancel}`;
+ * the answer's service error code decides done / retry / final (platform-a.assumptions.ts).
  */
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
@@ -42,17 +64,25 @@ export class PlatformAAdapter implements PlatformAdapter {
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
     const data = order.platformData as PlatformAOrderData;
-    const operation = this.operationFor(action, data);
-    if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
     const orderPath = `/food-orders/${encodeURIComponent(order.platformOrderId)}`;
     try {
+      let operation = this.operationFor(action, data);
+      if ('readStatus' in operation) {
+        // The status stored at intake does not say which approval call the order needs: ask Getir.
+        const current = await this.call(credentials, 'GET', orderPath);
+        if (current.status < 200 || current.status >= 300) return this.classify(current, action, orderPath, credentials);
+        operation = { path: platformAVerifyStep(isRecord(current.body) && typeof current.body.status === 'number' ? current.body.status : undefined) ?? 'verify' };
+      }
+      if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
       let body: unknown;
       if (operation.path === 'cancel') {
         const options = await this.call(credentials, 'GET', `${orderPath}/cancel-options`);
-        if (options.status < 200 || options.status >= 300) return this.classify(options, action);
-        body = { cancelNote: reason ?? PLATFORM_A_DEFAULT_CANCEL_NOTE, cancelReasonId: chooseCancelReason(options.body, reason) };
+        if (options.status < 200 || options.status >= 300) return this.classify(options, action, orderPath, credentials, PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS);
+        const cancelReasonId = chooseCancelReason(options.body, reason);
+        if (!cancelReasonId) return { kind: 'failed', answer: answerOf(options), reason: 'PLATFORM_A offered no cancel reason for this order' };
+        body = { cancelNote: reason?.trim() || PLATFORM_A_DEFAULT_CANCEL_NOTE, cancelReasonId };
       }
-      return this.classify(await this.call(credentials, 'POST', `${orderPath}/${operation.path}`, body), action);
+      return await this.classify(await this.call(credentials, 'POST', `${orderPath}/${operation.path}`, body), action, orderPath, credentials);
     } catch (error) {
       return outcomeOfError(error);
     }
@@ -68,10 +98,39 @@ export class PlatformAAdapter implements PlatformAdapter {
     }
   }
 
-  private operationFor(action: StatusPushAction, data: PlatformAOrderData): { path: string } | { skip: string } {
+  /**
+   * Getir's fallback for missed webhooks: `POST /food-orders/periodic/unapproved`, `/periodic/cancelled`
+   * and `/food-orders/active` (each an array of food orders). All three or nothing: a failed read makes
+   * the whole poll retry later.
+   */
+  async fetchFallbackOrders(credentials: IntegrationCredentials): Promise<PlatformAFallbackOrders> {
+    const lists: Partial<Record<keyof typeof PLATFORM_A_POLL_PATHS, ParsedPlatformOrder[]>> = {};
+    try {
+      for (const [list, path] of Object.entries(PLATFORM_A_POLL_PATHS) as Array<[keyof typeof PLATFORM_A_POLL_PATHS, string]>) {
+        const response = await this.call(credentials, 'POST', path);
+        if (response.status < 200 || response.status >= 300 || !Array.isArray(response.body)) {
+          const answer = answerOf(response);
+          if (isRetryableStatus(response.status) || (response.status >= 200 && response.status < 300)) return { kind: 'retry', answer, retryAfterMs: response.status === 429 ? (retryAfterMs(response.headers) ?? PLATFORM_A_RATE_LIMIT_BLOCK_MS) : retryAfterMs(response.headers) };
+          return { kind: 'failed', answer, reason: `${describeError(response)} on ${path}` };
+        }
+        lists[list] = response.body.map((entry) => parsePlatformAOrder(entry, { restaurantRequired: false }));
+      }
+    } catch (error) {
+      const outcome = outcomeOfError(error);
+      if (outcome.kind === 'retry') return { kind: 'retry', answer: outcome.answer, retryAfterMs: outcome.retryAfterMs };
+      if (outcome.kind === 'failed') return { kind: 'failed', answer: outcome.answer, reason: outcome.reason };
+      throw error;
+    }
+    return { kind: 'ok', unapproved: lists.unapproved ?? [], cancelled: lists.cancelled ?? [], active: lists.active ?? [] };
+  }
+
+  private operationFor(action: StatusPushAction, data: PlatformAOrderData): Operation {
     switch (action) {
-      case 'VERIFY':
-        return { path: data.isScheduled ? 'verify-scheduled' : 'verify' };
+      case 'VERIFY': {
+        // By the order's status (325 verify-scheduled, 400 verify), not by isScheduled.
+        const step = platformAVerifyStep(data.status);
+        return step ? { path: step } : { readStatus: true };
+      }
       case 'PREPARE':
         return { path: 'prepare' };
       case 'HANDOVER':
@@ -85,11 +144,34 @@ export class PlatformAAdapter implements PlatformAdapter {
     }
   }
 
-  private classify(response: PlatformResponse, action: StatusPushAction): PlatformCallOutcome {
+  /** An answer as done / retry / final, by Getir's service error code (G errors/getir-error-codes.yml). */
+  private async classify(response: PlatformResponse, action: StatusPushAction, orderPath: string, credentials: IntegrationCredentials, blockMs = PLATFORM_A_RATE_LIMIT_BLOCK_MS): Promise<PlatformCallOutcome> {
+    const answer = answerOf(response);
+    if (response.status >= 200 && response.status < 300) return { kind: 'done', answer };
+    if (response.status === 429) return { kind: 'retry', answer, retryAfterMs: retryAfterMs(response.headers) ?? blockMs };
+    if (isRetryableStatus(response.status)) return classifyResponse(response);
     const code = errorCode(response);
-    if (code === PLATFORM_A_TOO_EARLY_CODE) return { kind: 'retry', answer: answerOf(response), retryAfterMs: PLATFORM_A_TOO_EARLY_RETRY_MS };
-    if (response.status === 429) return { kind: 'retry', answer: answerOf(response), retryAfterMs: retryAfterMs(response.headers) ?? PLATFORM_A_RATE_LIMIT_BLOCK_MS };
-    return classifyResponse(response, () => code !== undefined && PLATFORM_A_ALREADY_DONE[action].includes(code));
+    if (code !== undefined && PLATFORM_A_ALREADY_DONE[action].includes(code)) return { kind: 'done', answer, alreadyDone: true };
+    if (code === PLATFORM_A_ERROR.STATUS_LOCK) return { kind: 'retry', answer, retryAfterMs: PLATFORM_A_STATUS_LOCK_RETRY_MS };
+    if (code !== undefined && PLATFORM_A_TIME_LIMIT_CODES.includes(code)) return { kind: 'retry', answer, retryAfterMs: this.config.PLATFORM_A_STEP_INTERVAL_MS };
+    if (code === PLATFORM_A_ERROR.STATUS_INVALID) return this.doneIfMovedOn(response, action, orderPath, credentials);
+    return { kind: 'failed', answer, reason: describeError(response) };
+  }
+
+  /**
+   * Code 3: the order is not in a status for this step. Done only when the order already moved past
+   * it (the step's date, or a later one, is set on the order); otherwise a final refusal.
+   */
+  private async doneIfMovedOn(refusal: PlatformResponse, action: StatusPushAction, orderPath: string, credentials: IntegrationCredentials): Promise<PlatformCallOutcome> {
+    const answer = answerOf(refusal);
+    const dates = PLATFORM_A_STEP_DATES[action];
+    if (!dates) return { kind: 'failed', answer, reason: describeError(refusal) };
+    const current = await this.call(credentials, 'GET', orderPath);
+    if (isRetryableStatus(current.status)) return { kind: 'retry', answer: answerOf(current), retryAfterMs: retryAfterMs(current.headers) };
+    const order = current.status >= 200 && current.status < 300 && isRecord(current.body) ? current.body : undefined;
+    if (order && dates.some((field) => typeof order[field] === 'string' && order[field] !== '')) return { kind: 'done', answer, alreadyDone: true };
+    const status = typeof order?.status === 'number' ? ` (order status ${order.status} ${PLATFORM_A_STATUS_NAMES[order.status] ?? ''})`.replace(/ \)$/, ')') : '';
+    return { kind: 'failed', answer, reason: `${describeError(refusal)}: the order is not in a status for ${action}${status}` };
   }
 
   private call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<PlatformResponse> {
@@ -115,11 +197,14 @@ export class PlatformAAdapter implements PlatformAdapter {
   }
 }
 
-/** A reason the platform offers: the one the caller named (by id or text), else the first offered. */
+/**
+ * A reason the platform offers (`[{ id, message }]`, G Swagger "Food Order Cancel Option Response
+ * Schema"): the one the caller named (by id or text), else the first offered.
+ */
 function chooseCancelReason(body: unknown, reason?: string | null): string | undefined {
-  const list = Array.isArray(body) ? body : isRecord(body) && Array.isArray(body.cancelOptions) ? body.cancelOptions : [];
-  const options = list.filter(isRecord).map((option) => ({ id: String(option.id ?? ''), text: JSON.stringify(option.message ?? '').toLowerCase() }));
+  const list = Array.isArray(body) ? body : [];
+  const options = list.filter(isRecord).map((option) => ({ id: typeof option.id === 'string' ? option.id : '', text: JSON.stringify(option.message ?? '').toLowerCase() }));
   const wanted = reason?.trim().toLowerCase();
-  const match = wanted ? options.find((option) => option.id.toLowerCase() === wanted || option.text.includes(wanted)) : undefined;
-  return (match ?? options[0])?.id || undefined;
+  const match = wanted ? options.find((option) => option.id !== '' && (option.id.toLowerCase() === wanted || option.text.includes(wanted))) : undefined;
+  return (match ?? options.find((option) => option.id !== ''))?.id || undefined;
 }

@@ -2,18 +2,29 @@ import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrderState } from '../platform-adapter';
 
 /**
- * PLATFORM_A (Getir Yemek) facts the adapter relies on beyond platforms.md, in one place. platforms.md
- * is confident about hosts, login, the status paths, the 60 s rule, the error envelope and the codes
- * 2 and 13; the rest below is our reading of the public documentation and is marked as such.
+ * PLATFORM_A (Getir Yemek, GetirFood food external API) facts the adapter relies on, in one place,
+ * each with its source. "G" is the GitHub repository api-evangelist/getir (a harvested copy of the
+ * GetirFood developer portal); paths below are inside it. What G does not say is marked ASSUMED.
  */
 
-/** Token lifetime: 3600 s (platforms.md). */
+/** Token lifetime 1 h, no refresh call: log in again (G authentication/getir-authentication.yml `token.ttl`). */
 export const PLATFORM_A_TOKEN_TTL_MS = 3_600_000;
 
-/** Food order statuses (assumed numbering of the public docs). */
+/**
+ * Food order status numbers (the order's `status`, a number: G openapi/_original/getir-food-openapi.json
+ * "Get Food Order Response Schema"). Not HTTP codes. The Swagger enumerates none of them:
+ * - 325, 350, 400 and 500 are documented in G conventions/getir-conventions.yml `order_state_machine`
+ *   and skills/getir-fulfil-food-order.md: 325 scheduled order awaiting approval (verify-scheduled),
+ *   350 approved (no longer returned by /periodic/unapproved), 400 immediate or pre-approved scheduled
+ *   order (verify), 500 "being prepared".
+ * - ASSUMED (no source): 550 prepared, 600 handed over, 700 on the way, 800 reached, 900 delivered,
+ *   1500 cancelled by Getir or the client, 1600 cancelled by the restaurant. The adapter never decides
+ *   on these: "already done" is read from the order's step dates instead (see PLATFORM_A_STEP_DATES).
+ */
 export const PLATFORM_A_STATUS = {
-  SCHEDULED_AWAITING_VERIFICATION: 325,
-  AWAITING_VERIFICATION: 400,
+  SCHEDULED_AWAITING_APPROVAL: 325,
+  SCHEDULED_APPROVED: 350,
+  AWAITING_APPROVAL: 400,
   VERIFIED: 500,
   PREPARED: 550,
   HANDED_OVER: 600,
@@ -24,38 +35,126 @@ export const PLATFORM_A_STATUS = {
   CANCELED_BY_RESTAURANT: 1600,
 } as const;
 
-export function platformAOrderState(status: number | undefined): PlatformOrderState {
-  if (status === undefined) return 'new';
-  if (status >= PLATFORM_A_STATUS.CANCELED_BY_PLATFORM) return 'canceled';
-  if (status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_VERIFICATION || status === PLATFORM_A_STATUS.AWAITING_VERIFICATION) return 'new';
-  return status > PLATFORM_A_STATUS.AWAITING_VERIFICATION ? 'accepted' : 'new';
+/** How the statuses are named in logs, the simulator's answers and tests (so 400/500 never read as HTTP errors). */
+export const PLATFORM_A_STATUS_NAMES: Readonly<Record<number, string>> = {
+  325: 'ScheduledAwaitingApproval',
+  350: 'ScheduledApproved',
+  400: 'AwaitingApproval',
+  500: 'Verified',
+  550: 'Prepared',
+  600: 'HandedOver',
+  700: 'OnTheWay',
+  800: 'Reached',
+  900: 'Delivered',
+  1500: 'CancelledByPlatform',
+  1600: 'CancelledByRestaurant',
+};
+
+export function platformAOrderState(status: number | undefined, cancelled = false): PlatformOrderState {
+  // ASSUMED numbering above 900 (cancelled); a cancel body or a cancelDate says so without numbers.
+  if (cancelled || (status !== undefined && status >= PLATFORM_A_STATUS.CANCELED_BY_PLATFORM)) return 'canceled';
+  if (status === undefined || status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL || status === PLATFORM_A_STATUS.AWAITING_APPROVAL) return 'new';
+  return 'accepted';
 }
 
-/** deliveryType: 1 = Getir's courier (handover), 2 = the restaurant's courier (deliver). */
+/**
+ * Which approval call an order needs, by its status (G conventions `order_state_machine`, overlays
+ * preconditions): 325 -> verify-scheduled, 400 -> verify. Not by `isScheduled`: a pre-approved
+ * scheduled order is at 400 and takes verify. OPEN: a scheduled order approved at 325 comes back at
+ * 400 before its time and wants verify again; the push has one VERIFY per order, so it is not sent.
+ */
+export function platformAVerifyStep(status: number | undefined): 'verify' | 'verify-scheduled' | undefined {
+  if (status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL) return 'verify-scheduled';
+  if (status === PLATFORM_A_STATUS.AWAITING_APPROVAL) return 'verify';
+  return undefined;
+}
+
+/** deliveryType (G conventions `delivery_types`): 1 = Getir's courier (handover), 2 = the restaurant's courier (deliver). */
 export const GETIR_COURIER = 1;
 export const RESTAURANT_COURIER = 2;
 
 /**
- * Domain error codes that mean "this transition already happened" for each action. 2 and 13 are
- * documented (FoodOrderAlreadyVerified, FoodOrderAlreadyCancelled); 3, 4 and 5 are assumed by analogy.
+ * Service error codes of the envelope `{ code, error, message, details?, source? }`
+ * (G errors/getir-error-codes.yml), as the adapter reads them.
  */
+export const PLATFORM_A_ERROR = {
+  /** -2 ValidationError (HTTP 400, `source` names the request part): our request is wrong. Final. */
+  VALIDATION: -2,
+  /** 1 FoodOrderNotFound (HTTP 404). Final. */
+  ORDER_NOT_FOUND: 1,
+  /** 2 FoodOrderAlreadyVerified: VERIFY is done. */
+  ALREADY_VERIFIED: 2,
+  /** 3 FoodOrderStatusInvalidError: the order is not in a status for this step. Not done; final unless the order already moved past the step. */
+  STATUS_INVALID: 3,
+  /** 4 FoodOrderStatusLock ("status warlock failed"): another change of the order holds its lock. Transient. */
+  STATUS_LOCK: 4,
+  /** 5 ClientAccountClosed. Final. */
+  CLIENT_ACCOUNT_CLOSED: 5,
+  /** 11 FoodOrderCanNotBeCancelled. Final. */
+  CANNOT_BE_CANCELLED: 11,
+  /** 13 FoodOrderAlreadyCancelled: CANCEL/REJECT is done. */
+  ALREADY_CANCELLED: 13,
+  /** 40 ProductNotBelongsToRestaurantError (a cancel's productId): final, not a timing error. */
+  PRODUCT_NOT_OF_RESTAURANT: 40,
+  /** 62 FoodOrderDeliveredToClientTimeLimitError: deliver sent too soon after prepare. Retry after the interval. */
+  DELIVERED_TIME_LIMIT: 62,
+  /** 74 FoodOrderPreparedTimeLimitError: prepare sent too soon after verify. Retry after the interval. */
+  PREPARED_TIME_LIMIT: 74,
+} as const;
+
+/** Codes meaning "this action already happened", per action (G errors: 2 FoodOrderAlreadyVerified, 13 FoodOrderAlreadyCancelled). */
 export const PLATFORM_A_ALREADY_DONE: Readonly<Record<StatusPushAction, readonly number[]>> = {
-  VERIFY: [2],
-  PREPARE: [3],
-  HANDOVER: [4],
-  DELIVER: [5],
-  CANCEL: [13],
-  REJECT: [13],
+  VERIFY: [PLATFORM_A_ERROR.ALREADY_VERIFIED],
+  PREPARE: [],
+  HANDOVER: [],
+  DELIVER: [],
+  CANCEL: [PLATFORM_A_ERROR.ALREADY_CANCELLED],
+  REJECT: [PLATFORM_A_ERROR.ALREADY_CANCELLED],
 };
 
-/** Assumed code of the answer to a step sent less than 60 s after the previous one: worth a retry. */
-export const PLATFORM_A_TOO_EARLY_CODE = 40;
-export const PLATFORM_A_TOO_EARLY_RETRY_MS = 5_000;
+/** Codes of a step sent before the minimum interval passed (G errors 62, 74; G conventions `timing_rules`). */
+export const PLATFORM_A_TIME_LIMIT_CODES: readonly number[] = [PLATFORM_A_ERROR.DELIVERED_TIME_LIMIT, PLATFORM_A_ERROR.PREPARED_TIME_LIMIT];
 
-/** A 429 blocks the token for 20 s (platforms.md) when no Retry-After says otherwise. */
+/** ASSUMED: how soon a status call refused with 4 FoodOrderStatusLock is tried again (G calls the lock transient, gives no delay). */
+export const PLATFORM_A_STATUS_LOCK_RETRY_MS = 5_000;
+
+/**
+ * The order's date fields that prove a step happened (G Swagger "Get Food Order Response Schema":
+ * verifyDate, scheduleVerifiedDate, prepareDate, handoverDate, reachDate, deliverDate). After code 3 the
+ * adapter reads the order: a step whose date, or a later step's date, is set is done.
+ */
+export const PLATFORM_A_STEP_DATES: Readonly<Partial<Record<StatusPushAction, readonly string[]>>> = {
+  VERIFY: ['verifyDate', 'scheduleVerifiedDate', 'prepareDate', 'handoverDate', 'reachDate', 'deliverDate'],
+  PREPARE: ['prepareDate', 'handoverDate', 'reachDate', 'deliverDate'],
+  HANDOVER: ['handoverDate', 'reachDate', 'deliverDate'],
+  DELIVER: ['deliverDate'],
+};
+
+/**
+ * Rate limiter (G rate-limits/getir-rate-limits.yml): 300 requests / 60 s per token, then the token is
+ * blocked 20 s; cancel-options 40 / 600 s, blocked 60 s; /food-orders/periodic/* exempt. ASSUMED: a
+ * blocked token is answered HTTP 429 (G documents no 429 and no rate-limit headers), so a 429 without
+ * Retry-After waits the block.
+ */
 export const PLATFORM_A_RATE_LIMIT_BLOCK_MS = 20_000;
+export const PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS = 60_000;
 
-/** The steps the 60 s rule applies to, in order (platforms.md: "to each step"). */
-export const PLATFORM_A_SPACED_ACTIONS: readonly StatusPushAction[] = ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'];
+/**
+ * The steps the minimum interval applies to (G conventions `timing_rules`: "at least 1 minute must
+ * elapse between calls to verify, prepare and deliver"; handover is not named).
+ */
+export const PLATFORM_A_SPACED_ACTIONS: readonly StatusPushAction[] = ['VERIFY', 'PREPARE', 'DELIVER'];
 
 export const PLATFORM_A_DEFAULT_CANCEL_NOTE = 'Cancelled by the restaurant';
+
+/**
+ * Fallback polling (G asyncapi/getir-food-webhooks.yml `fallback_polling`, Swagger): POST with the
+ * `token` header, no body, each answering an array of food orders ("Active Food Orders Response Schema").
+ * ASSUMED: what each list holds beyond its name (unapproved: 325/400; cancelled: recent cancellations;
+ * active: the restaurant's orders not yet finished).
+ */
+export const PLATFORM_A_POLL_PATHS = {
+  unapproved: '/food-orders/periodic/unapproved',
+  cancelled: '/food-orders/periodic/cancelled',
+  active: '/food-orders/active',
+} as const;

@@ -1,23 +1,35 @@
 import type { ParsedPlatformOrder, PlatformOrderItem } from '../platform-adapter';
-import { joinParts, PayloadReader } from '../common/payload-reader';
+import { isRecord, joinParts, PayloadReader } from '../common/payload-reader';
 import { PLATFORM_A_STATUS, platformAOrderState } from './platform-a.assumptions';
 
 /** What PLATFORM_A status calls need later, stored with the order. */
 export interface PlatformAOrderData {
   deliveryType?: number;
   isScheduled?: boolean;
+  /** Getir's food order status when the order reached us (325: verify-scheduled, 400: verify). */
   status?: number;
 }
 
 /**
+ * The food order inside a webhook body: Getir sends the order itself (G asyncapi/getir-food-webhooks.yml);
+ * one integrator's documentation shows it wrapped as `{ foodOrder: {...} }` (platforms.md). Both are taken.
+ */
+export function unwrapPlatformAFoodOrder(body: unknown): unknown {
+  return isRecord(body) && isRecord(body.foodOrder) && body.id === undefined ? body.foodOrder : body;
+}
+
+/**
  * A Getir food order as the partner webhooks (new order, cancelled order) and the polling endpoints
- * carry it: `id`, `status`, `restaurant.id`, `confirmationId`, `deliveryType`, `isScheduled`,
- * `scheduledDate`, `client { name, contactPhoneNumber, deliveryAddress { ... }, location { lat, lon } }`,
- * `products [{ id, name { tr, en }, count, price, totalPrice, note }]`, `clientNote`, `totalPrice`,
- * `paymentMethodText { tr, en }`, `cancelNote`.
+ * carry it (G Swagger "Get Food Order Response Schema", G asyncapi payload_fields): `id`, `status`,
+ * `restaurant.id`, `confirmationId`, `deliveryType`, `isScheduled`, `scheduledDate`,
+ * `client { name, contactPhoneNumber, clientPhoneNumber, deliveryAddress { address, aptNo, floor, doorNo,
+ * district, city, description }, location { lat, lon } }`, `products [{ id, name { tr, en }, count, price,
+ * totalPrice, note }]`, `clientNote`, `totalPrice`, `totalDiscountedPrice`, `paymentMethodText { tr, en }`;
+ * a cancellation adds `cancelDate`, `cancelNote`, `cancelReason { id, messages { tr, en }, cancelSource }`.
+ * Bare or wrapped in `{ foodOrder }`.
  */
 export function parsePlatformAOrder(body: unknown, options: { restaurantRequired?: boolean } = {}): ParsedPlatformOrder {
-  const read = new PayloadReader(body);
+  const read = new PayloadReader(unwrapPlatformAFoodOrder(body));
   if (!read.ok) return { ok: false, errors: read.errors };
   const id = read.string('id', { required: true, max: 64 });
   // A cancellation is found by the order id alone; a new order must say whose it is.
@@ -37,10 +49,14 @@ export function parsePlatformAOrder(body: unknown, options: { restaurantRequired
   }));
   const address = joinParts(
     read.string('client.deliveryAddress.address', { max: 500 }),
+    read.string('client.deliveryAddress.aptNo', { max: 50 }),
+    read.string('client.deliveryAddress.floor', { max: 50 }),
     read.string('client.deliveryAddress.doorNo', { max: 50 }),
     read.string('client.deliveryAddress.district', { max: 100 }),
     read.string('client.deliveryAddress.city', { max: 100 }),
   );
+  const addressNote = read.string('client.deliveryAddress.description', { max: 500 });
+  const clientNote = read.string('clientNote');
   const details = {
     customerName: read.string('client.name', { max: 200 }) ?? '',
     customerPhone: read.string('client.contactPhoneNumber', { max: 40 }) ?? read.string('client.clientPhoneNumber', { max: 40 }),
@@ -51,21 +67,23 @@ export function parsePlatformAOrder(body: unknown, options: { restaurantRequired
     paymentMethod: read.string('paymentMethodText.en', { max: 100 }) ?? read.string('paymentMethodText.tr', { max: 100 }),
     total: read.number('totalDiscountedPrice', { min: 0 }) ?? read.number('totalPrice', { min: 0 }),
     currency: 'TRY',
-    notes: read.string('clientNote'),
+    notes: joinParts(clientNote, addressNote) || undefined,
     items,
   };
-  const cancelNote = read.string('cancelNote') ?? read.string('cancelReason.message', { max: 1000 });
+  const cancelDate = read.date('cancelDate');
+  const cancelNote = read.string('cancelNote') ?? read.string('cancelReason.messages.en', { max: 1000 }) ?? read.string('cancelReason.messages.tr', { max: 1000 });
+  const cancelReasonId = read.string('cancelReason.id', { max: 64 });
   const confirmationId = read.string('confirmationId', { max: 64 });
   if (!read.ok) return { ok: false, errors: read.errors };
 
-  const scheduled = isScheduled ?? status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_VERIFICATION;
+  const scheduled = isScheduled ?? status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL;
   return {
     ok: true,
     order: {
       platformOrderId: id!,
       providerRestaurantId: restaurantId ?? '',
       orderNumber: confirmationId ?? id!,
-      state: platformAOrderState(status),
+      state: platformAOrderState(status, cancelDate !== undefined || cancelReasonId !== undefined),
       scheduledDeliveryTime: scheduled && scheduledDate ? scheduledDate : null,
       details,
       platformData: { deliveryType, isScheduled: scheduled, status } satisfies PlatformAOrderData,

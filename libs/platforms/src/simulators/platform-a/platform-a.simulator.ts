@@ -1,19 +1,71 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { platformRequest, PlatformResponse } from '../../adapters/common/platform-http';
-import { GETIR_COURIER, PLATFORM_A_STATUS, PLATFORM_A_TOO_EARLY_CODE, RESTAURANT_COURIER } from '../../adapters/platform-a/platform-a.assumptions';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
+
+/*
+ * Built from /work/shared/spec/platforms.md (PLATFORM_A) and its source G, the GitHub repository
+ * api-evangelist/getir: openapi/_original/getir-food-openapi.json (paths, bodies, answer schemas),
+ * errors/getir-error-codes.yml (the envelope and codes), asyncapi/getir-food-webhooks.yml (the two
+ * partner webhooks and the fallback polling), rate-limits/getir-rate-limits.yml, authentication/
+ * getir-authentication.yml and conventions/getir-conventions.yml (statuses, timing rules). Never from
+ * our adapter: nothing here is imported from it. Points G leaves open are marked "assumed".
+ */
+
+/**
+ * Getir food order statuses (the order's `status` number, not an HTTP code). 325, 350, 400 and 500:
+ * G conventions `order_state_machine`; the others are assumed.
+ */
+export const GETIR_FOOD_ORDER_STATUS = {
+  ScheduledAwaitingApproval: 325,
+  ScheduledApproved: 350,
+  AwaitingApproval: 400,
+  Verified: 500,
+  Prepared: 550,
+  HandedOver: 600,
+  OnTheWay: 700,
+  Reached: 800,
+  Delivered: 900,
+  CancelledByPlatform: 1500,
+  CancelledByRestaurant: 1600,
+} as const;
+
+const STATUS_NAMES = new Map<number, string>(Object.entries(GETIR_FOOD_ORDER_STATUS).map(([name, status]) => [status, name]));
+
+/** The name of a Getir food order status (`400` -> `AwaitingApproval`), for admin answers and logs. */
+export function getirStatusName(status: number): string {
+  return STATUS_NAMES.get(status) ?? 'Unknown';
+}
+
+const S = GETIR_FOOD_ORDER_STATUS;
+
+export interface GetirRateLimit {
+  limit: number;
+  windowMs: number;
+  blockMs: number;
+}
 
 export interface PlatformASimulatorOptions {
   appSecretKey: string;
   /** Restaurants that can log in: their Getir id and secret key. */
   restaurants: Array<{ restaurantId: string; secretKey: string }>;
+  /** Token lifetime (G: 1 h). */
   tokenTtlMs?: number;
-  /** The platform's rule: this long at least between verify, prepare and handover/deliver (default 60 s). */
+  /** At least this long between verify -> prepare (else code 74) and prepare -> deliver (else 62); G: 1 minute. */
   minStepIntervalMs?: number;
+  /** Default budget per token (G: 300 / 60 s, then blocked 20 s). */
+  rateLimit?: GetirRateLimit;
+  /** cancel-options budget per token (G: 40 / 600 s, then blocked 60 s). */
+  cancelOptionsRateLimit?: GetirRateLimit;
+  /** A status change holds the order's lock this long; another change meanwhile gets code 4 FoodOrderStatusLock. */
+  statusLockMs?: number;
+  /** How far back /food-orders/periodic/cancelled reaches (assumed; G does not say). */
+  cancelledWindowMs?: number;
   /** Our partner URLs and the static key the platform sends with them. */
   newOrderUrl?: string;
   cancelledOrderUrl?: string;
   webhookApiKey?: string;
+  /** Send webhooks wrapped as `{ foodOrder: {...} }` (one integrator's reading) instead of the bare order. */
+  wrapWebhooks?: boolean;
 }
 
 export interface SimulatedAOrder {
@@ -24,67 +76,101 @@ export interface SimulatedAOrder {
   isScheduled: boolean;
   scheduledDate?: string;
   confirmationId: string;
-  /** When the platform received each accepted step (verify, prepare, handover, deliver, cancel). */
+  checkoutDate: string;
+  /** Step dates as Getir's food order carries them: verifyDate, scheduleVerifiedDate, prepareDate, handoverDate, deliverDate, cancelDate. */
+  dates: Record<string, string>;
+  /** When the platform accepted each step (verify, verify-scheduled, prepare, handover, deliver, cancel). */
   steps: Array<{ step: string; at: number }>;
+  cancelNote?: string;
+  cancelReason?: { id: string; messages: { tr: string; en: string }; cancelSource: string };
+  /** The client closed their account: the status calls answer code 5 ClientAccountClosed. */
+  clientAccountClosed?: boolean;
+  /** Extra fields of the food order (tests). */
   payload: Record<string, unknown>;
 }
 
-const CANCEL_OPTIONS = [
-  { id: '5d8b8f8e1c9d440000a1b2c1', message: { tr: 'Restoran çok yoğun', en: 'Restaurant is too busy' } },
-  { id: '5d8b8f8e1c9d440000a1b2c2', message: { tr: 'Ürün kalmadı', en: 'Out of stock' } },
-  { id: '5d8b8f8e1c9d440000a1b2c3', message: { tr: 'Restoran kapalı', en: 'Restaurant closed' } },
+export type PlaceOrderOptions = Partial<Pick<SimulatedAOrder, 'id' | 'status' | 'deliveryType' | 'isScheduled' | 'scheduledDate' | 'confirmationId' | 'payload'>>;
+
+/** The cancel reasons cancel-options offers (G Swagger "Food Order Cancel Option Response Schema": `[{ id, message }]`; ids and texts assumed). */
+export const GETIR_CANCEL_OPTIONS = [
+  { id: '5d8b8f8e1c9d440000a1b2c1', message: 'Restaurant is too busy' },
+  { id: '5d8b8f8e1c9d440000a1b2c2', message: 'Out of stock' },
+  { id: '5d8b8f8e1c9d440000a1b2c3', message: 'Restaurant closed' },
 ];
 
-const STEP_RULES: Record<string, { from: number[]; to: number; alreadyCode: number; alreadyFrom: number; deliveryType?: number }> = {
-  verify: { from: [PLATFORM_A_STATUS.AWAITING_VERIFICATION], to: PLATFORM_A_STATUS.VERIFIED, alreadyCode: 2, alreadyFrom: PLATFORM_A_STATUS.VERIFIED },
-  'verify-scheduled': { from: [PLATFORM_A_STATUS.SCHEDULED_AWAITING_VERIFICATION], to: PLATFORM_A_STATUS.VERIFIED, alreadyCode: 2, alreadyFrom: PLATFORM_A_STATUS.VERIFIED },
-  prepare: { from: [PLATFORM_A_STATUS.VERIFIED], to: PLATFORM_A_STATUS.PREPARED, alreadyCode: 3, alreadyFrom: PLATFORM_A_STATUS.PREPARED },
-  handover: { from: [PLATFORM_A_STATUS.PREPARED], to: PLATFORM_A_STATUS.HANDED_OVER, alreadyCode: 4, alreadyFrom: PLATFORM_A_STATUS.HANDED_OVER, deliveryType: GETIR_COURIER },
-  deliver: { from: [PLATFORM_A_STATUS.PREPARED, PLATFORM_A_STATUS.HANDED_OVER, PLATFORM_A_STATUS.ON_THE_WAY], to: PLATFORM_A_STATUS.DELIVERED, alreadyCode: 5, alreadyFrom: PLATFORM_A_STATUS.DELIVERED, deliveryType: RESTAURANT_COURIER },
-};
-
-function domainError(status: number, code: number, error: string, message: string): SimulatorResponse {
-  return { status, body: { code, error, message, details: null, source: 'food-external-api-gateway' } };
+/** Getir's service error envelope (G errors: `{ code, error, message, details?, source? }`) with the registry's HTTP status. */
+function getirError(status: number, code: number, error: string, message: string, source?: string): SimulatorResponse {
+  return { status, body: { code, error, message, ...(source ? { source, details: [{ message, path: [source], type: 'any.required' }] } : {}) } };
 }
 
+const ERRORS = {
+  notFound: () => getirError(404, 1, 'FoodOrderNotFound', 'food order not found'),
+  alreadyVerified: () => getirError(400, 2, 'FoodOrderAlreadyVerified', 'This food order already verified'),
+  statusInvalid: () => getirError(400, 3, 'FoodOrderStatusInvalidError', 'food order status is invalid for given action'),
+  statusLock: () => getirError(400, 4, 'FoodOrderStatusLock', 'food order status warlock failed'),
+  clientAccountClosed: () => getirError(400, 5, 'ClientAccountClosed', 'client account closed'),
+  cannotBeCancelled: () => getirError(400, 11, 'FoodOrderCanNotBeCancelled', 'order can not be cancelled'),
+  alreadyCancelled: () => getirError(400, 13, 'FoodOrderAlreadyCancelled', 'food order already cancelled'),
+  productNotOfRestaurant: () => getirError(400, 40, 'ProductNotBelongsToRestaurantError', 'product not belongs to restaurant error'),
+  noCancelReason: () => getirError(400, 59, 'FoodOrderNotHaveCancelReasonError', 'food order not have cancel reason error'),
+  deliveredTimeLimit: () => getirError(400, 62, 'FoodOrderDeliveredToClientTimeLimitError', 'food order delivered to client time limit error'),
+  preparedTimeLimit: () => getirError(400, 74, 'FoodOrderPreparedTimeLimitError', 'food order prepared time limit error'),
+  beforeActivation: () => getirError(400, 79, 'CannotVerifyBeforeActivationError', 'tried to verify before scheduled food order activation'),
+  routeNotFound: () => getirError(404, 22, 'RouteNotFoundError', 'RouteNotFundError'),
+  // G observed: `{ code: -2, error: 'ValidationError', message: '"token" is required', source: 'headers' }`.
+  validation: (message: string, source: string) => getirError(400, -2, 'ValidationError', message, source),
+  // Assumed: G does not document the answers to a wrong login, an expired token, or a blocked token.
+  unauthorized: (message: string) => getirError(401, 401, 'Unauthorized', message),
+  blocked: (ms: number) => getirError(429, 429, 'TooManyRequests', `token is blocked for ${Math.ceil(ms / 1000)} s`),
+};
+
+type Bucket = { windowStart: number; count: number; blockedUntil: number };
+type Token = { restaurantId: string; expiresAt: number; buckets: Map<string, Bucket> };
+
+/** G rate-limits: these order calls are exempt (rate_limited: false); cancel-options has its own budget; the rest counts. */
+const EXEMPT = [/^POST \/food-orders\/periodic\//, /^POST \/food-orders\/[^/]+\/(verify|prepare|handover|deliver|cancel)$/];
+
 /**
- * A simulator of PLATFORM_A (Getir Yemek's food external API): login with app key and restaurant
- * key (token in a `token` header, expiring), the status calls with the platform's rules (order of
- * steps, at least `minStepIntervalMs` between steps, delivery type, cancel options) and its domain
- * errors (2 FoodOrderAlreadyVerified, 13 FoodOrderAlreadyCancelled, ...), and the partner webhooks
- * it sends for new and cancelled orders.
+ * A simulator of PLATFORM_A, Getir Yemek's food external API: login (token in the `token` header,
+ * expiring), the rate limiter, the food order status machine with its rules and service error codes,
+ * the three fallback polling endpoints, and the two partner webhooks it sends (new order, cancelled
+ * order; bare or wrapped in `{ foodOrder }`). Admin routes under `/_simulator` drive it over HTTP.
  */
 export class PlatformASimulator extends SimulatorServer {
   readonly orders = new Map<string, SimulatedAOrder>();
-  private readonly tokens = new Map<string, { restaurantId: string; expiresAt: number }>();
+  private readonly tokens = new Map<string, Token>();
+  private readonly locks = new Map<string, number>();
   logins = 0;
 
   constructor(readonly options: PlatformASimulatorOptions) {
     super();
   }
 
-  /** Makes every token issued so far expire now (the adapter must log in again after a 401). */
+  /** Makes every token issued so far expire now (the next call with one answers 401). */
   expireTokens(): void {
     for (const entry of this.tokens.values()) entry.expiresAt = 0;
   }
 
-  /** Creates an order awaiting verification and sends it to the new-order URL. */
-  async placeOrder(restaurantId: string, overrides: Partial<SimulatedAOrder> & { payload?: Record<string, unknown> } = {}): Promise<{ order: SimulatedAOrder; response: PlatformResponse }> {
+  /** Creates an order awaiting approval (400, or 325 when scheduled) and sends the new-order webhook. */
+  async placeOrder(restaurantId: string, overrides: PlaceOrderOptions = {}, delivery: { wrapped?: boolean } = {}): Promise<{ order: SimulatedAOrder; response: PlatformResponse }> {
     const order = this.createOrder(restaurantId, overrides);
-    return { order, response: await this.sendWebhook(this.options.newOrderUrl, order) };
+    return { order, response: await this.sendWebhook(this.options.newOrderUrl, this.foodOrder(order), delivery.wrapped) };
   }
 
-  createOrder(restaurantId: string, overrides: Partial<SimulatedAOrder> & { payload?: Record<string, unknown> } = {}): SimulatedAOrder {
+  /** Creates an order without sending anything (a webhook that never arrived: the polling finds it). */
+  createOrder(restaurantId: string, overrides: PlaceOrderOptions = {}): SimulatedAOrder {
     const isScheduled = overrides.isScheduled ?? false;
     const id = overrides.id ?? randomBytes(12).toString('hex');
     const order: SimulatedAOrder = {
       id,
       restaurantId,
-      status: overrides.status ?? (isScheduled ? PLATFORM_A_STATUS.SCHEDULED_AWAITING_VERIFICATION : PLATFORM_A_STATUS.AWAITING_VERIFICATION),
-      deliveryType: overrides.deliveryType ?? RESTAURANT_COURIER,
+      status: overrides.status ?? (isScheduled ? S.ScheduledAwaitingApproval : S.AwaitingApproval),
+      deliveryType: overrides.deliveryType ?? 2,
       isScheduled,
       scheduledDate: overrides.scheduledDate ?? (isScheduled ? new Date(Date.now() + 3 * 3_600_000).toISOString() : undefined),
       confirmationId: overrides.confirmationId ?? String(1000 + this.orders.size),
+      checkoutDate: new Date().toISOString(),
+      dates: {},
       steps: [],
       payload: overrides.payload ?? {},
     };
@@ -92,104 +178,211 @@ export class PlatformASimulator extends SimulatorServer {
     return order;
   }
 
-  /** Cancels the order on the platform and sends it to the cancelled-order URL. */
-  async cancelOrder(id: string, cancelNote = 'Customer cancelled the order'): Promise<PlatformResponse> {
+  /** The client or Getir cancels the order and sends the cancelled-order webhook. */
+  async cancelOrder(id: string, cancelNote = 'Customer cancelled the order', delivery: { wrapped?: boolean } = {}): Promise<PlatformResponse> {
+    const order = this.cancelOnPlatform(id, cancelNote);
+    return this.sendWebhook(this.options.cancelledOrderUrl, this.foodOrder(order), delivery.wrapped);
+  }
+
+  /** The client or Getir cancels the order and the webhook never arrives (the polling finds it). */
+  cancelOnPlatform(id: string, cancelNote = 'Customer cancelled the order'): SimulatedAOrder {
     const order = this.orders.get(id);
     if (!order) throw new Error(`no simulated order ${id}`);
-    order.status = PLATFORM_A_STATUS.CANCELED_BY_PLATFORM;
-    return this.sendWebhook(this.options.cancelledOrderUrl, order, { cancelNote });
+    order.status = S.CancelledByPlatform;
+    order.dates.cancelDate = new Date().toISOString();
+    order.cancelNote = cancelNote;
+    // cancelSource's values are not documented (assumed text).
+    order.cancelReason = { id: '5d8b8f8e1c9d440000a1b2d1', messages: { tr: 'Müşteri siparişi iptal etti', en: 'The customer cancelled the order' }, cancelSource: 'CLIENT' };
+    return order;
   }
 
-  /** Sends the order again (the platform repeating a webhook). */
-  redeliver(id: string): Promise<PlatformResponse> {
-    return this.sendWebhook(this.options.newOrderUrl, this.orders.get(id)!);
+  /** Sends the new-order webhook again (the platform repeating itself, or a late webhook). */
+  redeliver(id: string, delivery: { wrapped?: boolean } = {}): Promise<PlatformResponse> {
+    return this.sendWebhook(this.options.newOrderUrl, this.foodOrder(this.orders.get(id)!), delivery.wrapped);
   }
 
-  /** The order as Getir's webhooks and order endpoints carry it. */
-  foodOrder(order: SimulatedAOrder, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  /** A scheduled order approved with verify-scheduled (350) comes back to 400 before its time (G conventions) and then takes verify. */
+  activateScheduled(id: string): void {
+    const order = this.orders.get(id);
+    if (order?.status === S.ScheduledApproved) order.status = S.AwaitingApproval;
+  }
+
+  closeClientAccount(id: string): void {
+    const order = this.orders.get(id);
+    if (order) order.clientAccountClosed = true;
+  }
+
+  /**
+   * The order as Getir's webhooks and order endpoints carry it (G Swagger "Get Food Order Response
+   * Schema", G asyncapi payload_fields); a cancelled order adds cancelDate, cancelNote, cancelReason.
+   */
+  foodOrder(order: SimulatedAOrder): Record<string, unknown> {
     return {
       id: order.id,
       status: order.status,
       isScheduled: order.isScheduled,
-      scheduledDate: order.scheduledDate,
+      ...(order.scheduledDate ? { scheduledDate: order.scheduledDate } : {}),
       confirmationId: order.confirmationId,
-      deliveryType: order.deliveryType,
-      checkoutDate: new Date().toISOString(),
-      restaurant: { id: order.restaurantId },
       client: {
+        id: '5f9a1b2c3d4e5f6a7b8c9d0e',
         name: 'Ayşe Yılmaz',
-        contactPhoneNumber: '+905551112233',
-        deliveryAddress: { address: 'Bağdat Cd. 250', doorNo: '5', district: 'Kadıköy', city: 'İstanbul' },
+        contactPhoneNumber: '+908501234567',
+        clientPhoneNumber: '+90555*****33',
+        deliveryAddress: { id: '5f9a1b2c3d4e5f6a7b8c9d0f', address: 'Bağdat Cd. 250', aptNo: '12', floor: '3', doorNo: '5', city: 'İstanbul', district: 'Kadıköy', description: 'Yeşil bina' },
         location: { lat: 40.9719, lon: 29.0641 },
       },
-      products: [{ id: 'p-1', name: { tr: 'Lahmacun', en: 'Lahmacun' }, count: 2, price: 60, totalPrice: 120, note: 'acılı' }],
+      courier: { id: '', status: 0, name: '', location: { lat: 0, lon: 0 } },
+      products: [
+        {
+          id: '5f9a1b2c3d4e5f6a7b8c9d10',
+          imageURL: '',
+          wideImageURL: '',
+          count: 2,
+          product: '5f9a1b2c3d4e5f6a7b8c9d11',
+          name: { tr: 'Lahmacun', en: 'Lahmacun' },
+          price: 60,
+          optionPrice: 0,
+          priceWithOption: 60,
+          totalPrice: 120,
+          totalOptionPrice: 0,
+          totalPriceWithOption: 120,
+          optionCategories: [],
+          displayInfo: { title: { tr: 'Lahmacun', en: 'Lahmacun' }, options: { tr: [], en: [] } },
+          note: 'acılı',
+        },
+      ],
       clientNote: 'Zile basmayın',
+      doNotKnock: true,
+      dropOffAtDoor: false,
       totalPrice: 120,
       totalDiscountedPrice: 110,
+      checkoutDate: order.checkoutDate,
+      ...order.dates,
+      deliveryType: order.deliveryType,
+      isEcoFriendly: false,
+      paymentMethod: 1,
       paymentMethodText: { tr: 'Online Ödeme', en: 'Online Payment' },
+      restaurant: { id: order.restaurantId, name: 'Demo Restoran', brand: { id: '5f9a1b2c3d4e5f6a7b8c9d12', name: 'Demo' } },
+      isQueued: false,
+      ...(order.cancelNote !== undefined ? { cancelNote: order.cancelNote } : {}),
+      ...(order.cancelReason ? { cancelReason: order.cancelReason } : {}),
       ...order.payload,
-      ...extra,
     };
   }
 
-  private async sendWebhook(url: string | undefined, order: SimulatedAOrder, extra: Record<string, unknown> = {}): Promise<PlatformResponse> {
-    if (!url) throw new Error('the simulator has no partner URL for this webhook');
-    return platformRequest({ method: 'POST', url, headers: { 'x-api-key': this.options.webhookApiKey ?? '' }, json: this.foodOrder(order, extra), timeoutMs: 10_000 });
+  /** The order with its status named, for the admin routes. */
+  adminView(order: SimulatedAOrder): Record<string, unknown> {
+    const { payload: _payload, ...rest } = order;
+    return { ...rest, statusName: getirStatusName(order.status) };
   }
 
-  protected route(request: SimulatorRequest): SimulatorResponse {
+  private async sendWebhook(url: string | undefined, foodOrder: Record<string, unknown>, wrapped = this.options.wrapWebhooks ?? false): Promise<PlatformResponse> {
+    if (!url) throw new Error('the simulator has no partner URL for this webhook');
+    return platformRequest({ method: 'POST', url, headers: { 'x-api-key': this.options.webhookApiKey ?? '' }, json: wrapped ? { foodOrder } : foodOrder, timeoutMs: 10_000 });
+  }
+
+  protected route(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse {
     if (request.method === 'POST' && request.path === '/auth/login') return this.login(request);
-    const session = this.session(request);
-    if (!session) return domainError(401, 1, 'Unauthorized', 'token is missing, unknown or expired');
+    const presented = request.headers.token;
+    if (typeof presented !== 'string' || presented.trim() === '') return ERRORS.validation('"token" is required', 'headers');
+    const token = this.tokens.get(presented.trim());
+    if (!token || token.expiresAt <= Date.now()) return ERRORS.unauthorized('token is invalid or expired');
+    const blocked = this.rateLimited(token, request);
+    if (blocked) return blocked;
+
+    if (request.method === 'POST' && request.path === '/food-orders/periodic/unapproved') return this.list(token, (order) => order.status === S.ScheduledAwaitingApproval || order.status === S.AwaitingApproval);
+    if (request.method === 'POST' && request.path === '/food-orders/periodic/cancelled') {
+      const since = Date.now() - (this.options.cancelledWindowMs ?? 3_600_000);
+      return this.list(token, (order) => order.status >= S.CancelledByPlatform && Date.parse(order.dates.cancelDate ?? '') >= since);
+    }
+    if (request.method === 'POST' && request.path === '/food-orders/active') return this.list(token, (order) => order.status < S.Delivered);
 
     const options = matchPath('/food-orders/:id/cancel-options', request.path);
     if (request.method === 'GET' && options) {
-      const order = this.ownOrder(options.id, session.restaurantId);
-      return order ? { status: 200, body: CANCEL_OPTIONS } : domainError(404, 9, 'FoodOrderNotFound', 'no such food order');
+      const order = this.ownOrder(options.id, token.restaurantId);
+      return order ? { status: 200, body: GETIR_CANCEL_OPTIONS } : ERRORS.notFound();
+    }
+    const read = matchPath('/food-orders/:id', request.path);
+    if (request.method === 'GET' && read) {
+      const order = this.ownOrder(read.id, token.restaurantId);
+      return order ? { status: 200, body: this.foodOrder(order) } : ERRORS.notFound();
     }
     const step = matchPath('/food-orders/:id/:step', request.path);
-    if (request.method === 'POST' && step) {
-      const order = this.ownOrder(step.id, session.restaurantId);
-      if (!order) return domainError(404, 9, 'FoodOrderNotFound', 'no such food order');
-      if (step.step === 'cancel') return this.cancel(order, request);
-      if (STEP_RULES[step.step]) return this.transition(order, step.step);
+    if (request.method === 'POST' && step && ['verify', 'verify-scheduled', 'prepare', 'handover', 'deliver', 'cancel'].includes(step.step)) {
+      const order = this.ownOrder(step.id, token.restaurantId);
+      if (!order) return ERRORS.notFound();
+      return this.change(order, step.step, bodyOf(request));
     }
-    return domainError(404, 0, 'NotFound', `no route ${request.method} ${request.path}`);
+    return ERRORS.routeNotFound();
   }
 
   protected override adminRoute(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse | undefined {
-    if (request.method === 'GET' && request.path === '/_simulator/orders') return { status: 200, body: [...this.orders.values()] };
+    if (request.method === 'GET' && request.path === '/_simulator/orders') return { status: 200, body: [...this.orders.values()].map((order) => this.adminView(order)) };
     if (request.method === 'POST' && request.path === '/_simulator/orders') {
       const body = bodyOf(request);
       const restaurantId = typeof body.restaurantId === 'string' ? body.restaurantId : this.options.restaurants[0]?.restaurantId;
       if (!restaurantId) return { status: 422, body: { message: 'restaurantId is required' } };
-      return this.placeOrder(restaurantId, { deliveryType: body.deliveryType === GETIR_COURIER ? GETIR_COURIER : RESTAURANT_COURIER }).then(({ order, response }) => ({
+      const overrides: PlaceOrderOptions = { deliveryType: body.deliveryType === 1 ? 1 : 2, isScheduled: body.isScheduled === true };
+      if (body.webhook === false) return { status: 201, body: { order: this.adminView(this.createOrder(restaurantId, overrides)), partnerAnswer: null } };
+      return this.placeOrder(restaurantId, overrides, { wrapped: body.wrapped === true }).then(({ order, response }) => ({
         status: 201,
-        body: { order, partnerAnswer: { status: response.status, body: response.body } },
+        body: { order: this.adminView(order), partnerAnswer: { status: response.status, body: response.body } },
       }));
     }
     const cancel = matchPath('/_simulator/orders/:id/cancel', request.path);
     if (request.method === 'POST' && cancel) {
       if (!this.orders.has(cancel.id)) return { status: 404, body: { message: 'no such order' } };
-      return this.cancelOrder(cancel.id).then((response) => ({ status: 200, body: { partnerAnswer: { status: response.status, body: response.body } } }));
+      const body = bodyOf(request);
+      const note = typeof body.cancelNote === 'string' ? body.cancelNote : undefined;
+      if (body.webhook === false) return { status: 200, body: { order: this.adminView(this.cancelOnPlatform(cancel.id, note)), partnerAnswer: null } };
+      return this.cancelOrder(cancel.id, note, { wrapped: body.wrapped === true }).then((response) => ({
+        status: 200,
+        body: { order: this.adminView(this.orders.get(cancel.id)!), partnerAnswer: { status: response.status, body: response.body } },
+      }));
     }
     return undefined;
   }
 
   private login(request: SimulatorRequest): SimulatorResponse {
     const body = bodyOf(request);
-    const restaurant = this.options.restaurants.find((entry) => entry.secretKey === body.restaurantSecretKey);
-    if (body.appSecretKey !== this.options.appSecretKey || !restaurant) return domainError(401, 1, 'Unauthorized', 'appSecretKey or restaurantSecretKey is wrong');
+    for (const field of ['appSecretKey', 'restaurantSecretKey']) {
+      if (typeof body[field] !== 'string' || body[field] === '') return ERRORS.validation(`"${field}" is required`, 'body');
+    }
+    const restaurant = this.options.restaurants.find((entry) => entry.secretKey === String(body.restaurantSecretKey).trim());
+    if (String(body.appSecretKey).trim() !== this.options.appSecretKey || !restaurant) return ERRORS.unauthorized('appSecretKey or restaurantSecretKey is wrong');
     this.logins += 1;
     const token = randomUUID();
-    this.tokens.set(token, { restaurantId: restaurant.restaurantId, expiresAt: Date.now() + (this.options.tokenTtlMs ?? 3_600_000) });
+    this.tokens.set(token, { restaurantId: restaurant.restaurantId, expiresAt: Date.now() + (this.options.tokenTtlMs ?? 3_600_000), buckets: new Map() });
     return { status: 200, body: { token, restaurantId: restaurant.restaurantId } };
   }
 
-  private session(request: SimulatorRequest): { restaurantId: string } | undefined {
-    const token = request.headers.token;
-    const entry = typeof token === 'string' ? this.tokens.get(token) : undefined;
-    return entry && entry.expiresAt > Date.now() ? entry : undefined;
+  /** G rate-limits: a budget per token and window; past it the token (that budget) is blocked for the block time. */
+  private rateLimited(token: Token, request: SimulatorRequest): SimulatorResponse | undefined {
+    const call = `${request.method} ${request.path}`;
+    if (EXEMPT.some((pattern) => pattern.test(call))) return undefined;
+    const cancelOptions = request.method === 'GET' && /^\/food-orders\/[^/]+\/cancel-options$/.test(request.path);
+    const name = cancelOptions ? 'cancel-options' : 'default';
+    const rule = cancelOptions ? (this.options.cancelOptionsRateLimit ?? { limit: 40, windowMs: 600_000, blockMs: 60_000 }) : (this.options.rateLimit ?? { limit: 300, windowMs: 60_000, blockMs: 20_000 });
+    const now = Date.now();
+    const bucket = token.buckets.get(name) ?? { windowStart: now, count: 0, blockedUntil: 0 };
+    token.buckets.set(name, bucket);
+    if (bucket.blockedUntil > now) return ERRORS.blocked(bucket.blockedUntil - now);
+    if (now - bucket.windowStart >= rule.windowMs) {
+      bucket.windowStart = now;
+      bucket.count = 0;
+    }
+    bucket.count += 1;
+    if (bucket.count > rule.limit) {
+      bucket.blockedUntil = now + rule.blockMs;
+      bucket.windowStart = bucket.blockedUntil;
+      bucket.count = 0;
+      return ERRORS.blocked(rule.blockMs);
+    }
+    return undefined;
+  }
+
+  private list(token: Token, include: (order: SimulatedAOrder) => boolean): SimulatorResponse {
+    return { status: 200, body: [...this.orders.values()].filter((order) => order.restaurantId === token.restaurantId && include(order)).map((order) => this.foodOrder(order)) };
   }
 
   private ownOrder(id: string, restaurantId: string): SimulatedAOrder | undefined {
@@ -197,28 +390,78 @@ export class PlatformASimulator extends SimulatorServer {
     return order?.restaurantId === restaurantId ? order : undefined;
   }
 
-  private transition(order: SimulatedAOrder, step: string): SimulatorResponse {
-    const rule = STEP_RULES[step];
-    if (order.status >= PLATFORM_A_STATUS.CANCELED_BY_PLATFORM) return domainError(400, 12, 'FoodOrderCancelled', 'the food order is cancelled');
-    if (order.status >= rule.alreadyFrom) return domainError(400, rule.alreadyCode, `FoodOrderAlready${step}`, `the food order is already past ${step}`);
-    if (rule.deliveryType !== undefined && order.deliveryType !== rule.deliveryType) return domainError(400, 21, 'WrongDeliveryType', `${step} is not possible for deliveryType ${order.deliveryType}`);
-    if (!rule.from.includes(order.status)) return domainError(400, 20, 'FoodOrderStatusInvalid', `${step} is not possible in status ${order.status}`);
-    const last = order.steps[order.steps.length - 1];
-    const minimum = this.options.minStepIntervalMs ?? 60_000;
-    if (last && Date.now() - last.at < minimum) return domainError(400, PLATFORM_A_TOO_EARLY_CODE, 'FoodOrderStatusChangeTooEarly', `at least ${minimum} ms between status changes`);
-    order.status = rule.to;
-    order.steps.push({ step, at: Date.now() });
-    return { status: 200, body: { id: order.id, status: order.status } };
+  /** One status change under the order's lock (code 4 while another change holds it). */
+  private async change(order: SimulatedAOrder, step: string, body: Record<string, unknown>): Promise<SimulatorResponse> {
+    const lockMs = this.options.statusLockMs ?? 0;
+    if ((this.locks.get(order.id) ?? 0) > Date.now()) return ERRORS.statusLock();
+    const refusal = step === 'cancel' ? this.cancelRefusal(order, body) : this.stepRefusal(order, step);
+    if (refusal) return refusal;
+    if (lockMs > 0) {
+      this.locks.set(order.id, Date.now() + lockMs);
+      await new Promise((resolve) => setTimeout(resolve, lockMs));
+      this.locks.delete(order.id);
+    }
+    this.apply(order, step, body);
+    return { status: 200, body: step === 'cancel' ? {} : { result: true } };
   }
 
-  private cancel(order: SimulatedAOrder, request: SimulatorRequest): SimulatorResponse {
-    if (order.status >= PLATFORM_A_STATUS.CANCELED_BY_PLATFORM) return domainError(400, 13, 'FoodOrderAlreadyCancelled', 'the food order is already cancelled');
-    if (order.status >= PLATFORM_A_STATUS.DELIVERED) return domainError(400, 15, 'FoodOrderDelivered', 'a delivered food order cannot be cancelled');
-    const body = bodyOf(request);
-    if (!CANCEL_OPTIONS.some((option) => option.id === body.cancelReasonId)) return domainError(400, 14, 'InvalidCancelReason', 'cancelReasonId is not one of the cancel options');
-    if (typeof body.cancelNote !== 'string' || body.cancelNote === '') return domainError(400, 16, 'CancelNoteRequired', 'cancelNote is required');
-    order.status = PLATFORM_A_STATUS.CANCELED_BY_RESTAURANT;
-    order.steps.push({ step: 'cancel', at: Date.now() });
-    return { status: 200, body: { id: order.id, status: order.status } };
+  /** Why a step is refused now, with Getir's code (G errors and conventions), or undefined. */
+  private stepRefusal(order: SimulatedAOrder, step: string): SimulatorResponse | undefined {
+    const status = order.status;
+    if (status >= S.CancelledByPlatform) return ERRORS.statusInvalid();
+    if (order.clientAccountClosed) return ERRORS.clientAccountClosed();
+    const sinceLast = (name: string) => Date.now() - (order.steps.filter((entry) => entry.step === name).at(-1)?.at ?? 0);
+    const interval = this.options.minStepIntervalMs ?? 60_000;
+    switch (step) {
+      case 'verify':
+        // 400 only (G: immediate or pre-approved scheduled order); 350 is approved but not yet active.
+        if (status === S.AwaitingApproval) return undefined;
+        if (status === S.ScheduledApproved) return ERRORS.beforeActivation();
+        return status >= S.Verified ? ERRORS.alreadyVerified() : ERRORS.statusInvalid();
+      case 'verify-scheduled':
+        // 325 only (G: scheduled order awaiting approval).
+        if (status === S.ScheduledAwaitingApproval) return undefined;
+        return status === S.ScheduledApproved || status >= S.Verified || order.dates.scheduleVerifiedDate ? ERRORS.alreadyVerified() : ERRORS.statusInvalid();
+      case 'prepare':
+        if (status !== S.Verified) return ERRORS.statusInvalid();
+        return sinceLast('verify') < interval ? ERRORS.preparedTimeLimit() : undefined;
+      case 'handover':
+        return order.deliveryType === 1 && status === S.Prepared ? undefined : ERRORS.statusInvalid();
+      case 'deliver':
+        if (order.deliveryType !== 2 || status !== S.Prepared) return ERRORS.statusInvalid();
+        return sinceLast('prepare') < interval ? ERRORS.deliveredTimeLimit() : undefined;
+      default:
+        return ERRORS.statusInvalid();
+    }
+  }
+
+  private cancelRefusal(order: SimulatedAOrder, body: Record<string, unknown>): SimulatorResponse | undefined {
+    if (order.status >= S.CancelledByPlatform) return ERRORS.alreadyCancelled();
+    // Assumed: once Getir's courier has the order (or it was delivered) the restaurant cannot cancel it.
+    if (order.status >= S.HandedOver) return ERRORS.cannotBeCancelled();
+    if (body.cancelReasonId === undefined || body.cancelReasonId === '') return ERRORS.validation('"cancelReasonId" is required', 'body');
+    if (typeof body.cancelReasonId !== 'string' || (body.cancelNote !== undefined && typeof body.cancelNote !== 'string') || (body.productId !== undefined && typeof body.productId !== 'string')) {
+      return ERRORS.validation('"cancelReasonId", "cancelNote" and "productId" must be strings', 'body');
+    }
+    if (!GETIR_CANCEL_OPTIONS.some((option) => option.id === body.cancelReasonId)) return ERRORS.noCancelReason();
+    if (body.productId !== undefined && !(this.foodOrder(order).products as Array<{ id: string }>).some((product) => product.id === body.productId)) return ERRORS.productNotOfRestaurant();
+    return undefined;
+  }
+
+  private apply(order: SimulatedAOrder, step: string, body: Record<string, unknown>): void {
+    const now = new Date();
+    const moves: Record<string, [number, string]> = {
+      verify: [S.Verified, 'verifyDate'],
+      'verify-scheduled': [S.ScheduledApproved, 'scheduleVerifiedDate'],
+      prepare: [S.Prepared, 'prepareDate'],
+      handover: [S.HandedOver, 'handoverDate'],
+      deliver: [S.Delivered, 'deliverDate'],
+      cancel: [S.CancelledByRestaurant, 'cancelDate'],
+    };
+    const [status, date] = moves[step];
+    order.status = status;
+    order.dates[date] = now.toISOString();
+    if (step === 'cancel') order.cancelNote = typeof body.cancelNote === 'string' ? body.cancelNote : undefined;
+    order.steps.push({ step, at: now.getTime() });
   }
 }

@@ -1,0 +1,90 @@
+import { Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { SecretDecryptionError } from '@courier/crypto';
+import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
+import type { IntegrationCredentials } from '@courier/platforms';
+import type { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+
+/** A poll the platform refused (credentials) is tried again this much less often than a normal one. */
+export const REFUSED_POLL_BACKOFF_FACTOR = 10;
+
+/** What a platform's poller names for IntegrationPoller. */
+export interface IntegrationPollSpec {
+  platform: string;
+  /** Task kinds of the per-integration poll and of the planner. */
+  pollTask: string;
+  plannerTask: string;
+  /** The dedupe key of an integration's poll task: one task per integration across replicas. */
+  taskKey(integrationId: string): string;
+  intervalMs(): number;
+}
+
+/**
+ * Polling of a platform per active integration on the durable task runner: one poll task per
+ * integration (never two at once: one dedupe key per integration, shared by the replicas), and a
+ * planner task that adds the task of every active integration (new or re-activated ones) each
+ * interval. A poll task of an integration no longer active ends itself. Restarts lose nothing.
+ */
+export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBootstrap {
+  protected readonly logger: Logger;
+
+  protected constructor(
+    private readonly messaging: Messaging,
+    private readonly unitOfWork: UnitOfWork,
+    dataSource: DataSource,
+    protected readonly directory: IntegrationDirectory,
+    private readonly spec: IntegrationPollSpec,
+  ) {
+    this.logger = new Logger(`${spec.platform} polling`);
+  }
+
+  /** One poll of an active integration; its outcome reschedules the task. */
+  abstract poll(integration: DirectoryIntegration): Promise<TaskOutcome>;
+
+  /** The task handlers. */
+  onModuleInit(): void {
+    this.messaging.registerTask<{ integrationId: string }>(this.spec.pollTask, (task) => this.pollIntegration(task.payload.integrationId));
+    this.messaging.registerTask(this.spec.plannerTask, () => this.plan());
+  }
+
+  /** The planner, once for all replicas. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.unitOfWork.run((tx) => tx.schedule({ kind: this.spec.plannerTask, dueAt: new Date(), payload: {}, dedupeKey: this.spec.plannerTask }));
+  }
+
+  /** Adds a poll task for every active integration that has none. */
+  async plan(): Promise<TaskOutcome> {
+    const ids = await this.directory.activeIds(this.spec.platform);
+    if (ids.length > 0) {
+      await this.unitOfWork.run(async (tx) => {
+        for (const integrationId of ids) await tx.schedule({ kind: this.spec.pollTask, dueAt: new Date(), payload: { integrationId }, dedupeKey: this.spec.taskKey(integrationId) });
+      });
+    }
+    return { rescheduleAt: new Date(Date.now() + this.spec.intervalMs()) };
+  }
+
+  async pollIntegration(integrationId: string): Promise<TaskOutcome> {
+    const integration = await this.directory.byId(integrationId);
+    if (!integration || integration.platform !== this.spec.platform || integration.deleted || !integration.isActive || !integration.accountActive) {
+      this.logger.log({ integrationId }, `${this.spec.platform} integration no longer active: polling stops`);
+      return;
+    }
+    return this.poll(integration);
+  }
+
+  /** The integration's credentials, or undefined when its secrets cannot be decrypted. */
+  protected credentials(integration: DirectoryIntegration): IntegrationCredentials | undefined {
+    try {
+      return this.directory.credentials(integration);
+    } catch (error) {
+      if (error instanceof SecretDecryptionError) return undefined;
+      throw error;
+    }
+  }
+
+  /** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait. */
+  protected nextPollAt(outcome: { kind: 'ok' | 'retry' | 'failed'; retryAfterMs?: number }, fromMs = Date.now()): Date {
+    const interval = this.spec.intervalMs();
+    return new Date(fromMs + (outcome.kind === 'failed' ? interval * REFUSED_POLL_BACKOFF_FACTOR : Math.max(interval, outcome.retryAfterMs ?? 0)));
+  }
+}
