@@ -63,6 +63,7 @@ export class PlatformAController {
     if (!presentedKeyMatches(key, this.config.PLATFORM_A_WEBHOOK_API_KEY)) throw callbackUnauthorized('x-api-key');
     const parsed = parsePlatformAOrder(body, { restaurantRequired: false });
     if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
-    return { received: true, result: await this.orders.cancel(PLATFORM, parsed.order.platformOrderId, parsed.order.cancelNote) };
+    // A body that names its restaurant cancels only that restaurant's order.
+    return { received: true, result: await this.orders.cancel(PLATFORM, parsed.order.platformOrderId, parsed.order.cancelNote, parsed.order.providerRestaurantId || undefined) };
   }
 }

@@ -64,7 +64,8 @@ export class PlatformAPoller extends IntegrationPoller {
       if ((await this.orders.receive(integration, order)).created) received += 1;
     }
     for (const order of this.usable(integration, lists.cancelled)) {
-      if ((await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote)) === 'canceled') cancelled += 1;
+      // Only this restaurant's orders: the list came with its token.
+      if ((await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote, integration.providerRestaurantId)) === 'canceled') cancelled += 1;
     }
     if (received + cancelled > 0) this.logger.log({ integrationId, received, cancelled }, 'PLATFORM_A fallback poll found orders no webhook brought');
     return { rescheduleAt: this.nextPollAt(lists) };
