@@ -8,6 +8,7 @@ import { PlatformSession, SessionCache } from '../common/session-cache';
 import {
   GETIR_COURIER,
   PLATFORM_A_ALREADY_DONE,
+  PLATFORM_A_CALL_BUDGET,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
   PLATFORM_A_RATE_LIMIT_BLOCK_MS,
   PLATFORM_A_SPACED_ACTIONS,
@@ -30,6 +31,7 @@ function errorCode(response: PlatformResponse): number | undefined {
  */
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
+  readonly callBudget = PLATFORM_A_CALL_BUDGET;
 
   constructor(
     private readonly config: PlatformClientConfig,

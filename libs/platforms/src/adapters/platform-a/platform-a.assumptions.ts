@@ -1,5 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrderState } from '../platform-adapter';
+import type { CallBudget } from '../common/call-budget';
 
 /**
  * PLATFORM_A (Getir Yemek) facts the adapter relies on beyond platforms.md, in one place. platforms.md
@@ -59,3 +60,17 @@ export const PLATFORM_A_RATE_LIMIT_BLOCK_MS = 20_000;
 export const PLATFORM_A_SPACED_ACTIONS: readonly StatusPushAction[] = ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'];
 
 export const PLATFORM_A_DEFAULT_CANCEL_NOTE = 'Cancelled by the restaurant';
+
+/**
+ * Call budget per token (platforms.md, G `rate-limits/getir-rate-limits.yml`): 300 requests / 60 s,
+ * then the token is blocked 20 s; cancel-options 40 / 600 s (60 s block); the fallback polls are exempt
+ * (not status calls: not booked). Ours: 90 % of each limit, each window 2 s longer (a 401's repeat is
+ * not booked; a call reaches the platform a little after its slot). Assumed: cancel-options counts in
+ * the 300 too, and every status action books its request even when the adapter then skips it.
+ */
+export const PLATFORM_A_CALL_BUDGET: CallBudget = {
+  scopes: [
+    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2 } },
+    { name: 'cancel-options', limit: 36, windowMs: 602_000, requests: { CANCEL: 1, REJECT: 1 } },
+  ],
+};

@@ -6,6 +6,7 @@ import { platformRequest, PlatformResponse, platformUrl } from '../common/platfo
 import { isRecord } from '../common/payload-reader';
 import { PlatformSession, SessionCache } from '../common/session-cache';
 import {
+  PLATFORM_B_CALL_BUDGET,
   PLATFORM_B_DEFAULT_PREPARATION_MS,
   PLATFORM_B_DEFAULT_REJECT_REASON,
   PLATFORM_B_DEFAULT_TOKEN_TTL_MS,
@@ -23,6 +24,7 @@ type Operation = { path: string; body?: Record<string, unknown> } | { skip: stri
  */
 export class PlatformBAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_B';
+  readonly callBudget = PLATFORM_B_CALL_BUDGET;
 
   constructor(
     private readonly config: PlatformClientConfig,

@@ -1,4 +1,5 @@
 import type { PlatformOrderState } from '../platform-adapter';
+import type { CallBudget } from '../common/call-budget';
 
 /**
  * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti) facts the adapter relies on beyond
@@ -46,3 +47,11 @@ export const PLATFORM_B_CANCELLED_STATUSES = ['ORDER_CANCELLED', 'CANCELLED'];
 export function platformBOrderState(status: string | undefined): PlatformOrderState {
   return status && PLATFORM_B_CANCELLED_STATUSES.includes(status.toUpperCase()) ? 'canceled' : 'new';
 }
+
+/**
+ * Call budget per set of credentials: the middleware documents no limit (platforms.md). Assumed, on the
+ * safe side: 60 status calls per 61 s (one a second on average; a restaurant sends a few per order).
+ */
+export const PLATFORM_B_CALL_BUDGET: CallBudget = {
+  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1 } }],
+};

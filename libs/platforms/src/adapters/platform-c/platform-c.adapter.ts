@@ -4,7 +4,7 @@ import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
-import { PLATFORM_C_CANCEL_REASONS, PLATFORM_C_DEFAULT_PREPARATION_MINUTES, PLATFORM_C_MAX_PAGES, PLATFORM_C_PAGE_SIZE, STORE_DELIVERY } from './platform-c.assumptions';
+import { PLATFORM_C_CALL_BUDGET, PLATFORM_C_CANCEL_REASONS, PLATFORM_C_DEFAULT_PREPARATION_MINUTES, PLATFORM_C_MAX_PAGES, PLATFORM_C_PAGE_SIZE, STORE_DELIVERY } from './platform-c.assumptions';
 import { parsePlatformCPackage, PlatformCOrderData } from './platform-c.orders';
 
 type Operation = { path: string; body: Record<string, unknown> } | { skip: string };
@@ -16,6 +16,7 @@ type Operation = { path: string; body: Record<string, unknown> } | { skip: strin
  */
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
+  readonly callBudget = PLATFORM_C_CALL_BUDGET;
 
   constructor(private readonly config: PlatformClientConfig) {}
 

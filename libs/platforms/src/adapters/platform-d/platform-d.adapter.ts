@@ -3,13 +3,14 @@ import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, Platform
 import type { PlatformClientConfig } from '../platform-client.config';
 import { classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl } from '../common/platform-http';
-import { PLATFORM_D_API_KEY_HEADER, PLATFORM_D_STATUS_PATH, PLATFORM_D_STATUSES, platformDMerchantPath } from './platform-d.assumptions';
+import { PLATFORM_D_API_KEY_HEADER, PLATFORM_D_CALL_BUDGET, PLATFORM_D_STATUS_PATH, PLATFORM_D_STATUSES, platformDMerchantPath } from './platform-d.assumptions';
 
 const NOT_CONFIGURED = 'PLATFORM_D_BASE_URL is not set: PLATFORM_D has no documented host, so it must be configured';
 
 /** PLATFORM_D: Migros Yemek, built on the assumptions of platform-d.assumptions.ts. */
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
+  readonly callBudget = PLATFORM_D_CALL_BUDGET;
 
   constructor(private readonly config: PlatformClientConfig) {}
 

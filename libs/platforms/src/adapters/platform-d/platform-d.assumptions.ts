@@ -1,4 +1,5 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { CallBudget } from '../common/call-budget';
 
 /**
  * PLATFORM_D (Migros Yemek): no authoritative public documentation was found (platforms.md,
@@ -31,3 +32,11 @@ export const PLATFORM_D_STATUSES: Readonly<Record<StatusPushAction, string>> = {
 };
 
 export const PLATFORM_D_EVENTS = { created: 'ORDER_CREATED', cancelled: 'ORDER_CANCELLED' } as const;
+
+/**
+ * Call budget per set of credentials: no limit is documented (platforms.md). Assumed, on the safe side:
+ * 60 status calls per 61 s.
+ */
+export const PLATFORM_D_CALL_BUDGET: CallBudget = {
+  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1 } }],
+};
