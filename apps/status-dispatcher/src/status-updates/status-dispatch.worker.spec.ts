@@ -13,6 +13,7 @@ describe('StatusDispatchWorker.sendClaimed', () => {
       { credentials: () => ({ apiKey: 'k' }) } as never,
       { PLATFORM_A_PREPARE_HOLD_MS: 60_000, SHUTDOWN_GRACE_MS: 1_000 } as never,
       { recordCall: jest.fn(), finished: { inc: jest.fn() } } as never,
+      { book: jest.fn(async () => undefined) } as never,
     );
     return { worker, sendStatus, query };
   }
@@ -38,6 +39,7 @@ describe('StatusDispatchWorker.sendClaimed', () => {
       sentAt: null,
       lastAnswer: null,
       lastError: null,
+      budgetSlotAt: null,
       acceptedAt: claimedAt,
       correlationId: null,
       integrationId: 'i1',
