@@ -14,6 +14,11 @@ export interface PlatformASimulatorOptions {
   newOrderUrl?: string;
   cancelledOrderUrl?: string;
   webhookApiKey?: string;
+  /**
+   * The rate limit per token (platforms.md, G `rate-limits/`: 300 requests / 60 s, then the token is
+   * blocked 20 s), counted over a sliding window (the strictest reading); unset: not enforced.
+   */
+  rateLimit?: { limit: number; windowMs: number; blockMs: number };
 }
 
 export interface SimulatedAOrder {
@@ -56,7 +61,7 @@ function domainError(status: number, code: number, error: string, message: strin
  */
 export class PlatformASimulator extends SimulatorServer {
   readonly orders = new Map<string, SimulatedAOrder>();
-  private readonly tokens = new Map<string, { restaurantId: string; expiresAt: number }>();
+  private readonly tokens = new Map<string, { restaurantId: string; expiresAt: number; calls: number[]; blockedUntil: number }>();
   logins = 0;
 
   constructor(readonly options: PlatformASimulatorOptions) {
@@ -141,6 +146,7 @@ export class PlatformASimulator extends SimulatorServer {
     if (request.method === 'POST' && request.path === '/auth/login') return this.login(request);
     const session = this.session(request);
     if (!session) return domainError(401, 1, 'Unauthorized', 'token is missing, unknown or expired');
+    if (this.overRateLimit(session)) return { status: 429, body: { message: 'rate limit exceeded: the token is blocked for a while' } };
 
     const options = matchPath('/food-orders/:id/cancel-options', request.path);
     if (request.method === 'GET' && options) {
@@ -182,11 +188,26 @@ export class PlatformASimulator extends SimulatorServer {
     if (body.appSecretKey !== this.options.appSecretKey || !restaurant) return domainError(401, 1, 'Unauthorized', 'appSecretKey or restaurantSecretKey is wrong');
     this.logins += 1;
     const token = randomUUID();
-    this.tokens.set(token, { restaurantId: restaurant.restaurantId, expiresAt: Date.now() + (this.options.tokenTtlMs ?? 3_600_000) });
+    this.tokens.set(token, { restaurantId: restaurant.restaurantId, expiresAt: Date.now() + (this.options.tokenTtlMs ?? 3_600_000), calls: [], blockedUntil: 0 });
     return { status: 200, body: { token, restaurantId: restaurant.restaurantId } };
   }
 
-  private session(request: SimulatorRequest): { restaurantId: string } | undefined {
+  /** Counts the call against its token; true when the token is (or now becomes) blocked. */
+  private overRateLimit(session: { calls: number[]; blockedUntil: number }): boolean {
+    const rule = this.options.rateLimit;
+    if (!rule) return false;
+    const now = Date.now();
+    if (now < session.blockedUntil) return true;
+    session.calls = session.calls.filter((at) => at > now - rule.windowMs);
+    if (session.calls.length >= rule.limit) {
+      session.blockedUntil = now + rule.blockMs;
+      return true;
+    }
+    session.calls.push(now);
+    return false;
+  }
+
+  private session(request: SimulatorRequest): { restaurantId: string; calls: number[]; blockedUntil: number } | undefined {
     const token = request.headers.token;
     const entry = typeof token === 'string' ? this.tokens.get(token) : undefined;
     return entry && entry.expiresAt > Date.now() ? entry : undefined;
