@@ -1,24 +1,31 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
 import { waitFor } from '@courier/testing';
 import { credentialFingerprint, PlatformAdapters, RecordedCall, SessionKey } from '@courier/platforms';
 import { TestApp } from '../../test/harness';
 import { CREDENTIALS, platformAOrder, Platforms, push, startPlatformApp, startPlatforms, statusUpdate, upsertIntegration, waitForState } from '../../test/platforms';
 
-/** Two status-dispatcher replicas (two apps on one database) calling PLATFORM_A's simulator. */
-async function startReplicas(platforms: Platforms, env: Record<string, string>): Promise<[TestApp, TestApp]> {
-  const first = await startPlatformApp(platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0', ...env } });
-  try {
-    const second = await startPlatformApp(platforms, { database: first.database, env: { PLATFORM_A_PREPARE_HOLD_MS: '0', ...env } });
-    return [first, second];
-  } catch (error) {
-    await first.close();
-    throw error;
-  }
-}
-
-async function stopReplicas(replicas: TestApp[]): Promise<void> {
-  await replicas[1]?.close({ keepDatabase: true });
-  await replicas[0]?.close();
+/**
+ * Two status-dispatcher replicas (two apps on one database) with the simulated platforms, for the
+ * describe block calling it, and a PLATFORM_A integration; `setup` adjusts the simulators first.
+ */
+function useReplicas(env: Record<string, string>, setup: (platforms: Platforms) => void = () => undefined): { platforms: Platforms; replicas: [TestApp, TestApp] } {
+  const context = {} as { platforms: Platforms; replicas: [TestApp, TestApp] };
+  beforeAll(async () => {
+    context.platforms = await startPlatforms();
+    setup(context.platforms);
+    const first = await startPlatformApp(context.platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0', ...env } });
+    const second = await startPlatformApp(context.platforms, { database: first.database, env: { PLATFORM_A_PREPARE_HOLD_MS: '0', ...env } }).catch(async (error: unknown) => {
+      await first.close();
+      throw error;
+    });
+    context.replicas = [first, second];
+    await upsertIntegration(first, 'PLATFORM_A');
+  });
+  afterAll(async () => {
+    await context.replicas?.[1].close({ keepDatabase: true });
+    await context.replicas?.[0].close();
+    await context.platforms?.stop();
+  });
+  return context;
 }
 
 const statusCalls = (platforms: Platforms): RecordedCall[] => platforms.a.calls.filter((call) => call.path.startsWith('/food-orders/'));
@@ -36,29 +43,17 @@ function fullestWindow(calls: RecordedCall[], windowMs: number): number {
 }
 
 describe('platform sessions shared by two replicas', () => {
-  let platforms: Platforms;
-  let replicas: [TestApp, TestApp];
-
-  beforeAll(async () => {
-    platforms = await startPlatforms();
-    replicas = await startReplicas(platforms, {});
-    await upsertIntegration(replicas[0], 'PLATFORM_A');
-  });
-
-  afterAll(async () => {
-    await stopReplicas(replicas);
-    await platforms.stop();
-  });
+  const context = useReplicas({});
 
   it('logs in once for both replicas; a 401 drops the token on both and one new login follows; the token is stored sealed', async () => {
-    const [one, two] = replicas;
+    const { platforms, replicas: [one, two] } = context;
     const orders = [await platformAOrder(platforms, one), await platformAOrder(platforms, one)];
-    const verify = await Promise.all([
-      push(one, { providerOrderId: orders[0].simulated.id, platform: 'PLATFORM_A', action: 'VERIFY' }),
-      push(two, { providerOrderId: orders[1].simulated.id, platform: 'PLATFORM_A', action: 'VERIFY' }),
-    ]);
-    await waitForState(one, verify[0].body.statusUpdateId, ['sent']);
-    await waitForState(two, verify[1].body.statusUpdateId, ['sent']);
+    // One order's action pushed to each replica at once, until both are sent.
+    const pushBoth = async (action: string) => {
+      const responses = await Promise.all([one, two].map((replica, index) => push(replica, { providerOrderId: orders[index].simulated.id, platform: 'PLATFORM_A', action })));
+      await Promise.all([one, two].map((replica, index) => waitForState(replica, responses[index].body.statusUpdateId, ['sent'])));
+    };
+    await pushBoth('VERIFY');
     expect(platforms.a.logins).toBe(1);
 
     const [stored] = await one.sql('SELECT token, token_digest, expires_at FROM platform_sessions WHERE token IS NOT NULL');
@@ -69,12 +64,7 @@ describe('platform sessions shared by two replicas', () => {
 
     // The platform forgets the token: each replica's next call is refused once.
     platforms.a.expireTokens();
-    const prepare = await Promise.all([
-      push(one, { providerOrderId: orders[0].simulated.id, platform: 'PLATFORM_A', action: 'PREPARE' }),
-      push(two, { providerOrderId: orders[1].simulated.id, platform: 'PLATFORM_A', action: 'PREPARE' }),
-    ]);
-    await waitForState(one, prepare[0].body.statusUpdateId, ['sent']);
-    await waitForState(two, prepare[1].body.statusUpdateId, ['sent']);
+    await pushBoth('PREPARE');
     expect(platforms.a.logins).toBe(2);
     for (const order of orders) {
       expect(platforms.a.callsTo('POST', `/food-orders/${order.simulated.id}/prepare`).map((call) => call.status)).toEqual([401, 200]);
@@ -82,7 +72,7 @@ describe('platform sessions shared by two replicas', () => {
   });
 
   it('the stored token is dropped only by the token it holds (compare-and-delete), and a dead replica\'s login lease is taken over once it runs out', async () => {
-    const [one, two] = replicas;
+    const { replicas: [one, two] } = context;
     const [integration] = await one.sql('SELECT integration_id AS id FROM integrations WHERE platform = $1', ['PLATFORM_A']);
     const key: SessionKey = { integrationId: integration.id, fingerprint: credentialFingerprint({ integrationId: integration.id, ...CREDENTIALS.PLATFORM_A, secrets: { ...CREDENTIALS.PLATFORM_A.secrets } }) };
     const store = one.app.get(PlatformAdapters).sessions.store;
@@ -104,7 +94,7 @@ describe('platform sessions shared by two replicas', () => {
   });
 
   it('a changed secret starts a new session (a new login), kept apart from the old one', async () => {
-    const [one] = replicas;
+    const { platforms, replicas: [one] } = context;
     const before = platforms.a.logins;
     platforms.a.options.restaurants.push({ restaurantId: CREDENTIALS.PLATFORM_A.providerRestaurantId, secretKey: 'getir-restaurant-secret-rotated' });
     const [integration] = await one.sql('SELECT integration_id AS id FROM integrations WHERE platform = $1', ['PLATFORM_A']);
@@ -118,24 +108,12 @@ describe('platform sessions shared by two replicas', () => {
 });
 
 describe('platform sessions refreshed before expiry', () => {
-  let platforms: Platforms;
-  let replicas: [TestApp, TestApp];
   // A token is usable for 2 s after its login (PLATFORM_A tokens live 3600 s), then renewed.
   const usableMs = 2_000;
-
-  beforeAll(async () => {
-    platforms = await startPlatforms();
-    replicas = await startReplicas(platforms, { PLATFORM_SESSION_REFRESH_MARGIN_MS: String(3_600_000 - usableMs) });
-    await upsertIntegration(replicas[0], 'PLATFORM_A');
-  });
-
-  afterAll(async () => {
-    await stopReplicas(replicas);
-    await platforms.stop();
-  });
+  const context = useReplicas({ PLATFORM_SESSION_REFRESH_MARGIN_MS: String(3_600_000 - usableMs) });
 
   it('renews the token once it is inside the refresh margin (before the platform expires it), once for both replicas', async () => {
-    const [one, two] = replicas;
+    const { platforms, replicas: [one, two] } = context;
     const orders = [await platformAOrder(platforms, one), await platformAOrder(platforms, one), await platformAOrder(platforms, one)];
     const first = await push(one, { providerOrderId: orders[0].simulated.id, platform: 'PLATFORM_A', action: 'VERIFY' });
     await waitForState(one, first.body.statusUpdateId, ['sent']);
@@ -161,26 +139,15 @@ describe('platform sessions refreshed before expiry', () => {
 });
 
 describe('the platform call budget across two replicas', () => {
-  let platforms: Platforms;
-  let replicas: [TestApp, TestApp];
   // The platform's limit (simulated: 25 calls / 1 s per token, then 2 s blocked) and ours under it:
   // 20 calls per 1.5 s (the window longer by more than PLATFORM_CALL_BUDGET_LATE_MS plus a call's way there).
   const platformLimit = { limit: 25, windowMs: 1_000, blockMs: 2_000 };
-
-  beforeAll(async () => {
-    platforms = await startPlatforms();
+  const context = useReplicas({ PLATFORM_CALL_BUDGETS: 'PLATFORM_A:token=20/1500', PLATFORM_CALL_BUDGET_LATE_MS: '300' }, (platforms) => {
     platforms.a.options.rateLimit = platformLimit;
-    replicas = await startReplicas(platforms, { PLATFORM_CALL_BUDGETS: 'PLATFORM_A:token=20/1500', PLATFORM_CALL_BUDGET_LATE_MS: '300' });
-    await upsertIntegration(replicas[0], 'PLATFORM_A');
-  });
-
-  afterAll(async () => {
-    await stopReplicas(replicas);
-    await platforms.stop();
   });
 
   it('a burst of pushes on both replicas stays under the platform limit, waits visibly, keeps each order in order, and loses none', async () => {
-    const [one, two] = replicas;
+    const { platforms, replicas: [one, two] } = context;
     // 180 calls: nine times the budget.
     const orderCount = 60;
     const actions = ['VERIFY', 'PREPARE', 'DELIVER'];
