@@ -63,10 +63,13 @@ export const PLATFORM_A_DEFAULT_CANCEL_NOTE = 'Cancelled by the restaurant';
 
 /**
  * Call budget per token (platforms.md, G `rate-limits/getir-rate-limits.yml`): 300 requests / 60 s,
- * then the token is blocked 20 s; cancel-options 40 / 600 s (60 s block); the fallback polls are exempt
- * (not status calls: not booked). Ours: 90 % of each limit, each window 2 s longer (a 401's repeat is
- * not booked; a call reaches the platform a little after its slot). Assumed: cancel-options counts in
- * the 300 too, and every status action books its request even when the adapter then skips it.
+ * then the token is blocked 20 s; cancel-options 40 / 600 s (60 s block); the `/periodic` polls are
+ * exempt (not status calls: not booked). Ours: 90 % of each limit, each window 2 s longer (a login,
+ * which the source counts too, and a 401's repeat are not booked; a call reaches the platform a little
+ * after its slot). G marks verify, prepare, handover, deliver and cancel as exempt and verify-scheduled
+ * as limited; from a harvested copy, so every status call is booked anyway (safe either way: a
+ * restaurant makes far fewer than 270 status calls a minute). Assumed: cancel-options counts in the
+ * 300 too; an action the adapter then skips has booked its request all the same.
  */
 export const PLATFORM_A_CALL_BUDGET: CallBudget = {
   scopes: [
