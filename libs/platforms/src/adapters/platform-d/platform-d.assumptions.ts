@@ -34,9 +34,10 @@ export const PLATFORM_D_STATUSES: Readonly<Record<StatusPushAction, string>> = {
 export const PLATFORM_D_EVENTS = { created: 'ORDER_CREATED', cancelled: 'ORDER_CANCELLED' } as const;
 
 /**
- * Call budget per set of credentials: no limit is documented (platforms.md). Assumed, on the safe side:
- * 60 status calls per 61 s.
+ * Call budget per set of credentials (the store's API key): no limit is documented (platforms.md).
+ * Assumed, on the safe side: 60 requests per 61 s. A cancellation books three (Migros' adapter reads
+ * GetCancelReasons and GetOrderDetail, then sends Rejected or CancelOrder); a step one.
  */
 export const PLATFORM_D_CALL_BUDGET: CallBudget = {
-  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1 } }],
+  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3 } }],
 };
