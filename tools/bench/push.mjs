@@ -205,6 +205,8 @@ async function bench(logFile) {
         STATUS_DISPATCHER_PORT: String(dispatcherPort),
         INTERNAL_API_KEYS: INTERNAL_KEY,
         PLATFORM_D_BASE_URL: simulator.baseUrl,
+        // The run measures the dispatcher, not PLATFORM_D's call budget (60 calls / 61 s per credentials): a budget it never reaches.
+        PLATFORM_CALL_BUDGETS: 'PLATFORM_D:credentials=1000000/1000',
       },
       logFile,
       cpuProfArgs(settings.cpuProf),

@@ -146,4 +146,19 @@ export class DispatcherConfig extends BaseConfig {
   @IsInt({ message: 'STATUS_PUSH_RETRY_MAX_AGE_MS must be an integer' })
   @Min(1_000)
   STATUS_PUSH_RETRY_MAX_AGE_MS: number = 3_600_000;
+
+  /**
+   * Other numbers for the platforms' call budgets (tests, the one-machine mode):
+   * `PLATFORM_A:token=40/1300,PLATFORM_C:picked=5/1000` (limit / window ms per scope). Unset: each
+   * adapter's own (libs/platforms README). An unknown scope stops the start.
+   */
+  @IsOptional()
+  @IsString()
+  PLATFORM_CALL_BUDGETS?: string;
+
+  /** A call slot booked in a platform's budget and claimed later than this is booked anew (a late call could crowd a later window). */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_CALL_BUDGET_LATE_MS must be an integer' })
+  @Min(0)
+  PLATFORM_CALL_BUDGET_LATE_MS: number = 500;
 }

@@ -1,21 +1,40 @@
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { validateConfig } from '@courier/config';
 import { SecretBox } from '@courier/crypto';
-import { PlatformAdapters, PlatformRegistry } from '@courier/platforms';
+import { PlatformAdapters, PlatformClientConfig, PlatformRegistry } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { CredentialFingerprints } from './credential-fingerprints';
 import { IntegrationDirectory } from './integration-directory';
+import { PlatformCallBudgets } from './platform-call-budgets';
+import { PostgresSessionStore } from './platform-session.store';
+
+/** Room for a login's request before another replica may take the login over. */
+const LOGIN_LEASE_MARGIN_MS = 5_000;
 
 /**
- * What every platform call needs: the adapters (PLATFORM_*_BASE_URL ..., validated at start; their
- * session cache holds the tokens per integration), the registry of wire codes, and the integrations
- * with their credentials.
+ * What every platform call needs: the adapters (PLATFORM_*_BASE_URL ..., validated at start) with
+ * their sessions shared by the replicas (PostgresSessionStore), the call budgets, the registry of wire
+ * codes, and the integrations with their credentials.
  */
 @Module({
   providers: [
-    { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env) },
-    { provide: PlatformRegistry, useFactory: () => PlatformRegistry.fromEnv(process.env) },
     { provide: SecretBox, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => SecretBox.fromKeyList(config.SECRETS_ENCRYPTION_KEYS) },
+    { provide: CredentialFingerprints, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => new CredentialFingerprints(config.SECRETS_ENCRYPTION_KEYS) },
+    {
+      provide: PlatformAdapters,
+      inject: [getDataSourceToken(), SecretBox, CredentialFingerprints],
+      useFactory: (dataSource: DataSource, secretBox: SecretBox, fingerprints: CredentialFingerprints) => {
+        const config = validateConfig(PlatformClientConfig, process.env);
+        const sessionStore = new PostgresSessionStore(dataSource, secretBox, fingerprints, { loginLeaseMs: config.PLATFORM_HTTP_TIMEOUT_MS + LOGIN_LEASE_MARGIN_MS });
+        return new PlatformAdapters(config, undefined, { sessionStore });
+      },
+    },
+    { provide: PlatformRegistry, useFactory: () => PlatformRegistry.fromEnv(process.env) },
     IntegrationDirectory,
+    PlatformCallBudgets,
   ],
-  exports: [PlatformAdapters, PlatformRegistry, SecretBox, IntegrationDirectory],
+  exports: [PlatformAdapters, PlatformRegistry, SecretBox, IntegrationDirectory, PlatformCallBudgets],
 })
 export class PlatformSessionsModule {}

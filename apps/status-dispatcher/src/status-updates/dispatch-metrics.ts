@@ -41,6 +41,7 @@ export class DispatchMetrics {
   readonly duration: Histogram<'platform' | 'action'>;
   readonly finished: Counter<'platform' | 'state'>;
   readonly pushConflicts: Counter<'resolution'>;
+  readonly budgetWaits: Counter<'platform'>;
   private readonly pending: CachedSample<PendingSample>;
 
   constructor(registry: Registry, @InjectDataSource() dataSource: DataSource) {
@@ -67,6 +68,12 @@ export class DispatchMetrics {
       name: 'status_push_write_conflicts_total',
       help: "Status pushes whose conditional write found the order changed by another write: decided again (retried) or, after STATUS_PUSH_OPTIMISTIC_ATTEMPTS conflicts, under the order's row lock (locked).",
       labelNames: ['resolution'] as const,
+      registers: [registry],
+    });
+    this.budgetWaits = new Counter({
+      name: 'platform_call_budget_waits_total',
+      help: "Status calls put off to a later slot because the platform's call budget for the credentials was used up, by platform.",
+      labelNames: ['platform'] as const,
       registers: [registry],
     });
     this.pending = new CachedSample(() => readPending(dataSource, 1_000), { maxAgeMs: 5_000, timeoutMs: 1_500 });

@@ -2,7 +2,8 @@ import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
 
 /** The immediate send of an update a push stored already claimed (sendClaimed), against fakes of its collaborators. */
 describe('StatusDispatchWorker.sendClaimed', () => {
-  function setup() {
+  function setup(bookedSlot?: number) {
+    const book = jest.fn(async () => bookedSlot);
     const sendStatus = jest.fn(async () => ({ kind: 'done' as const, answer: { httpStatus: 200, body: null } }));
     const query = jest.fn(async (_sql: string, _params: unknown[]) => [] as unknown[]);
     const worker = new StatusDispatchWorker(
@@ -11,10 +12,11 @@ describe('StatusDispatchWorker.sendClaimed', () => {
       { query } as never,
       { codes: () => ['PLATFORM_D'], get: () => ({ sendStatus }), config: { PLATFORM_HTTP_TIMEOUT_MS: 1_000 } } as never,
       { credentials: () => ({ apiKey: 'k' }) } as never,
-      { PLATFORM_A_PREPARE_HOLD_MS: 60_000, SHUTDOWN_GRACE_MS: 1_000 } as never,
-      { recordCall: jest.fn(), finished: { inc: jest.fn() } } as never,
+      { PLATFORM_A_PREPARE_HOLD_MS: 60_000, SHUTDOWN_GRACE_MS: 1_000, PLATFORM_CALL_BUDGET_LATE_MS: 500 } as never,
+      { recordCall: jest.fn(), finished: { inc: jest.fn() }, budgetWaits: { inc: jest.fn() } } as never,
+      { book } as never,
     );
-    return { worker, sendStatus, query };
+    return { worker, sendStatus, query, book };
   }
 
   function claimed(claimedAt: Date): ClaimedUpdate {
@@ -38,6 +40,7 @@ describe('StatusDispatchWorker.sendClaimed', () => {
       sentAt: null,
       lastAnswer: null,
       lastError: null,
+      budgetSlotAt: null,
       acceptedAt: claimedAt,
       correlationId: null,
       integrationId: 'i1',
@@ -64,6 +67,27 @@ describe('StatusDispatchWorker.sendClaimed', () => {
     await settle(worker);
     expect(sendStatus).not.toHaveBeenCalled();
     expect(query).not.toHaveBeenCalled();
+  });
+
+  it('books the call in the platform\'s budget first; with no room now, the update waits queued for its slot, nothing sent, the attempt not counted', async () => {
+    const slot = Date.now() + 60_000;
+    const { worker, sendStatus, query, book } = setup(slot);
+    worker.sendClaimed(claimed(new Date()));
+    await settle(worker);
+    expect(book).toHaveBeenCalledWith('PLATFORM_D', expect.objectContaining({ apiKey: 'k' }), 'VERIFY', expect.any(Number));
+    expect(sendStatus).not.toHaveBeenCalled();
+    expect(query.mock.calls[0][0]).toMatch(/SET state = 'queued', hold_reason = 'PLATFORM_CALL_BUDGET', not_before = \$2, budget_slot_at = \$2, sending_until = NULL,\s+attempts = attempts - 1/);
+    expect(query.mock.calls[0][1]).toEqual(['u1', new Date(slot)]);
+    // Its task is moved to the slot.
+    expect(query.mock.calls[1]).toEqual([expect.stringMatching(/^UPDATE scheduled_tasks SET due_at/), ['status-update:u1', new Date(slot)]]);
+  });
+
+  it('calls at once when its booked slot has come (no second booking)', async () => {
+    const { worker, sendStatus, book } = setup(Date.now() + 60_000);
+    worker.sendClaimed({ ...claimed(new Date()), budgetSlotAt: new Date(Date.now() - 10) });
+    await settle(worker);
+    expect(book).not.toHaveBeenCalled();
+    expect(sendStatus).toHaveBeenCalledTimes(1);
   });
 
   it('sends nothing once shutting down (the task takes it over after the claim)', async () => {

@@ -7,6 +7,7 @@ import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
 import {
   INTEGRATION_JSON,
@@ -73,6 +74,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
     private readonly directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
     private readonly metrics: DispatchMetrics,
+    private readonly budgets: PlatformCallBudgets,
   ) {
     this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => `${code}:${action}`));
   }
@@ -203,12 +205,42 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
 
   private async send(update: ClaimedUpdate): Promise<TaskOutcome> {
     const credentials = this.credentialsOf(update.integration);
-    const outcome: PlatformCallOutcome =
-      'problem' in credentials
-        ? { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem }
-        : await this.call(update, credentials);
-    if ('problem' in credentials) this.metrics.recordCall(update.platform, update.action, 'failed');
-    return this.record(update, outcome);
+    if ('problem' in credentials) {
+      this.metrics.recordCall(update.platform, update.action, 'failed');
+      return this.record(update, { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem });
+    }
+    const slot = await this.budgetSlot(update, credentials);
+    if (slot) return this.waitForBudget(update, slot);
+    return this.record(update, await this.call(update, credentials));
+  }
+
+  /**
+   * Room in the platform's call budget for this call: undefined when it may go now (its booked slot
+   * has come, or there is room now), else the slot booked for it. A slot claimed too late is booked
+   * anew: its call could crowd the window of later bookings.
+   */
+  private async budgetSlot(update: ClaimedUpdate, credentials: IntegrationCredentials): Promise<Date | undefined> {
+    const now = Date.now();
+    if (update.budgetSlotAt && update.budgetSlotAt.getTime() <= now && now - update.budgetSlotAt.getTime() <= this.config.PLATFORM_CALL_BUDGET_LATE_MS) return undefined;
+    const slot = await this.budgets.book(update.platform, credentials, update.action, now);
+    return slot !== undefined && slot > now ? new Date(slot) : undefined;
+  }
+
+  /**
+   * The update waits, queued, for its booked slot: the claim is given back and not counted as an
+   * attempt (nothing was sent), and its task is due at the slot. Later updates of the order stay behind it.
+   */
+  private async waitForBudget(update: ClaimedUpdate, slot: Date): Promise<TaskOutcome> {
+    await this.dataSource.query(
+      `UPDATE status_updates SET state = 'queued', hold_reason = 'PLATFORM_CALL_BUDGET', not_before = $2, budget_slot_at = $2, sending_until = NULL,
+              attempts = attempts - 1, first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END,
+              last_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE last_attempt_at END, updated_at = now()
+        WHERE id = $1`,
+      [update.id, slot],
+    );
+    this.metrics.budgetWaits.inc({ platform: update.platform });
+    this.logger.log({ statusUpdateId: update.id, platform: update.platform, action: update.action, slot: slot.toISOString() }, 'platform call budget used up: the update waits for its booked slot');
+    return { rescheduleAt: slot };
   }
 
   /** The platform call, measured (platform_calls_total, platform_call_duration_seconds). */
@@ -324,7 +356,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
         if ('giveUp' in next) return this.finish(update, 'failed', answer, next.giveUp);
         // Still pending: nothing behind it moves, so no row lock is needed.
         await this.dataSource.query(
-          `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
+          `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
           [update.id, next.at, JSON.stringify(answer)],
         );
         this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: answer.httpStatus, nextAttemptAt: next.at.toISOString() }, 'platform call to be retried');
@@ -374,7 +406,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
 function endAndFindNext(db: Pick<EntityManager, 'query'>, update: StatusUpdateRow, state: string, answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<Array<{ id: string; notBefore: Date }>> {
   return db.query(
     `WITH ended AS (
-       UPDATE status_updates SET state = $2, sending_until = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1),
+       UPDATE status_updates SET state = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1),
      own_task AS (DELETE FROM scheduled_tasks WHERE dedupe_key = $7)
      SELECT id, not_before AS "notBefore" FROM status_updates WHERE order_id = $6 AND id <> $1 AND state IN ${PENDING} ORDER BY seq LIMIT 1`,
     [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId, statusUpdateTaskKey(update.id)],

@@ -208,6 +208,7 @@ export class StatusPushService {
       sentAt: null,
       lastAnswer: null,
       lastError: null,
+      budgetSlotAt: null,
       integrationId: order.integrationId,
       platformData: order.platformData,
       integration,

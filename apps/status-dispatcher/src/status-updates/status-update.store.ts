@@ -47,6 +47,8 @@ export interface StatusUpdateRow {
   acceptedAt: Date;
   /** The correlation id of the push that created it (null: accepted before it was recorded). */
   correlationId: string | null;
+  /** The call slot this update booked in its platform's call budget (it waits for it queued; null: none). */
+  budgetSlotAt: Date | null;
 }
 
 /** The platform's answer as stored: what it said and how it was read. */
@@ -59,7 +61,7 @@ export interface StoredAnswer extends PlatformAnswer {
 export const UPDATE_COLUMNS = `id, order_id AS "orderId", seq, platform, provider_order_id AS "providerOrderId", action, previous_status AS "previousStatus", reason,
   state, hold_reason AS "holdReason", not_before AS "notBefore", attempts, sending_until AS "sendingUntil", first_attempt_at AS "firstAttemptAt",
   last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", last_answer AS "lastAnswer", last_error AS "lastError", accepted_at AS "acceptedAt",
-  correlation_id AS "correlationId"`;
+  correlation_id AS "correlationId", budget_slot_at AS "budgetSlotAt"`;
 
 /** The order's integration as the read model has it, for the platform call (null: gone); `i` joined on the order's integration_id. */
 export const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS NOT NULL THEN NULL ELSE json_build_object(

@@ -29,6 +29,8 @@ export class StatusUpdatesService {
   present(row: StatusUpdateRow & { waitingFor: string | null }, now: Date): StatusUpdateDto {
     // A held update past its release time waits only for its wake-up: it is queued.
     const state = row.state === 'held' && row.notBefore.getTime() <= now.getTime() ? 'queued' : row.state;
+    // Queued for a later slot of the platform's call budget (until that slot comes).
+    const waitReason = state === 'queued' && row.holdReason === 'PLATFORM_CALL_BUDGET' && row.notBefore.getTime() > now.getTime() ? row.holdReason : null;
     return {
       statusUpdateId: row.id,
       yemekKuryeOrderId: row.orderId,
@@ -38,7 +40,8 @@ export class StatusUpdatesService {
       state,
       releaseAt: state === 'held' ? row.notBefore.toISOString() : null,
       holdReason: state === 'held' ? row.holdReason : null,
-      nextAttemptAt: state === 'retrying' ? row.notBefore.toISOString() : null,
+      nextAttemptAt: state === 'retrying' || waitReason ? row.notBefore.toISOString() : null,
+      waitReason,
       waitingFor: state === 'queued' || state === 'held' || state === 'retrying' ? row.waitingFor : null,
       attempts: row.attempts,
       previousStatus: row.previousStatus,

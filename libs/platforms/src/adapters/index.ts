@@ -4,6 +4,8 @@ export * from './platform-adapters';
 export * from './common/platform-http';
 export * from './common/outcomes';
 export * from './common/session-cache';
+export * from './common/session-store';
+export * from './common/call-budget';
 export * from './common/payload-reader';
 export * from './platform-a/platform-a.assumptions';
 export * from './platform-a/platform-a.orders';

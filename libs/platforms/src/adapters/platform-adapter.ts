@@ -1,5 +1,6 @@
 import type { FieldError, OrderItemPayload, PlatformOrderDetails } from '@courier/contracts';
 import type { StatusPushAction } from '@courier/domain';
+import type { CallBudget } from './common/call-budget';
 
 /** An integration's credentials as an adapter needs them: secrets already decrypted (never log them). */
 export interface IntegrationCredentials {
@@ -101,6 +102,8 @@ export interface PlatformAdapter {
    * applies to (PLATFORM_A: 1 minute between verify, prepare and deliver), or undefined.
    */
   stepSpacing?(holdMs: number): { actions: readonly StatusPushAction[]; ms: number } | undefined;
+  /** The platform's call budget per set of credentials: the dispatcher books room in it before each status call. */
+  readonly callBudget?: CallBudget;
   /** Polled platforms only: orders modified between the cursor and `untilMs`. */
   pollOrders?(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult>;
 }

@@ -2,10 +2,16 @@ import { validateConfig } from '@courier/config';
 import type { PlatformAdapter } from './platform-adapter';
 import { PlatformClientConfig } from './platform-client.config';
 import { SessionCache } from './common/session-cache';
+import type { SessionStore } from './common/session-store';
 import { PlatformAAdapter } from './platform-a/platform-a.adapter';
 import { PlatformBAdapter } from './platform-b/platform-b.adapter';
 import { PlatformCAdapter } from './platform-c/platform-c.adapter';
 import { PlatformDAdapter } from './platform-d/platform-d.adapter';
+
+export interface PlatformAdaptersOptions {
+  /** Where the sessions live (default: this process's memory); status-dispatcher shares them through PostgreSQL. */
+  sessionStore?: SessionStore;
+}
 
 /**
  * The adapter of each platform, by neutral code. One session cache for all: tokens are per
@@ -15,15 +21,15 @@ export class PlatformAdapters {
   private readonly byCode: Map<string, PlatformAdapter>;
   readonly sessions: SessionCache;
 
-  constructor(readonly config: PlatformClientConfig, adapters?: PlatformAdapter[]) {
-    this.sessions = new SessionCache(config.PLATFORM_SESSION_REFRESH_MARGIN_MS);
+  constructor(readonly config: PlatformClientConfig, adapters?: PlatformAdapter[], options: PlatformAdaptersOptions = {}) {
+    this.sessions = new SessionCache(config.PLATFORM_SESSION_REFRESH_MARGIN_MS, Date.now, options.sessionStore);
     const list = adapters ?? [new PlatformAAdapter(config, this.sessions), new PlatformBAdapter(config, this.sessions), new PlatformCAdapter(config), new PlatformDAdapter(config)];
     this.byCode = new Map(list.map((adapter) => [adapter.code, adapter]));
   }
 
   /** Adapters over the PLATFORM_* variables of `env`; throws ConfigurationError naming bad ones. */
-  static fromEnv(env: Record<string, string | undefined> = process.env): PlatformAdapters {
-    return new PlatformAdapters(validateConfig(PlatformClientConfig, env));
+  static fromEnv(env: Record<string, string | undefined> = process.env, options: PlatformAdaptersOptions = {}): PlatformAdapters {
+    return new PlatformAdapters(validateConfig(PlatformClientConfig, env), undefined, options);
   }
 
   get(code: string): PlatformAdapter | undefined {

@@ -56,7 +56,7 @@ export class StatusUpdateDto {
   @ApiProperty({
     enum: STATUS_UPDATE_STATES,
     description:
-      'queued (waiting to be sent, maybe behind an earlier update: see waitingFor), held (until releaseAt: PLATFORM_A\'s hold), sent (the platform took it), retrying (until nextAttemptAt), ' +
+      'queued (waiting to be sent, maybe behind an earlier update: see waitingFor, or for the platform\'s call budget: see waitReason), held (until releaseAt: PLATFORM_A\'s hold), sent (the platform took it), retrying (until nextAttemptAt), ' +
       'failed (final: the platform refused, or retries ran out), skipped (the platform has no call for this action on this order; nothing was sent).',
   })
   state: StatusUpdateState;
@@ -67,8 +67,16 @@ export class StatusUpdateDto {
   @ApiProperty({ nullable: true, type: String, enum: ['PREPARE_HOLD', 'BEHIND_HELD_UPDATE', 'PLATFORM_STEP_INTERVAL'], description: 'held: why.' })
   holdReason: string | null;
 
-  @ApiProperty({ nullable: true, type: String, description: 'retrying: when the next attempt is due.' })
+  @ApiProperty({ nullable: true, type: String, description: 'retrying: when the next attempt is due; queued with a waitReason: when it will be tried.' })
   nextAttemptAt: string | null;
+
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    enum: ['PLATFORM_CALL_BUDGET'],
+    description: 'queued: why it is not sent yet, when something other than an earlier update holds it (PLATFORM_CALL_BUDGET: the platform\'s call budget for these credentials is used up; its slot is nextAttemptAt).',
+  })
+  waitReason: string | null;
 
   @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'queued: the earlier update of the same order this one waits for (updates reach the platform in order).' })
   waitingFor: string | null;

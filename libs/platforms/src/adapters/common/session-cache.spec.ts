@@ -1,5 +1,6 @@
 import type { IntegrationCredentials } from '../platform-adapter';
-import { SessionCache } from './session-cache';
+import { credentialFingerprint, SessionCache } from './session-cache';
+import { MemorySessionStore } from './session-store';
 
 const credentials: IntegrationCredentials = { integrationId: 'int-1', providerRestaurantId: 'r', settings: { username: 'u' }, secrets: { password: 'p' } };
 
@@ -40,9 +41,9 @@ describe('SessionCache', () => {
     const failing = jest.fn(async () => Promise.reject(new Error('down')));
     await expect(cache.session(credentials, failing)).rejects.toThrow('down');
     expect((await cache.session(credentials, login)).token).toBe('t1');
-    cache.invalidate('int-1', 'some-older-token');
+    await cache.invalidate('int-1', 'some-older-token');
     expect((await cache.session(credentials, login)).token).toBe('t1');
-    cache.invalidate('int-1', 't1');
+    await cache.invalidate('int-1', 't1');
     expect((await cache.session(credentials, login)).token).toBe('t2');
   });
 
@@ -56,5 +57,37 @@ describe('SessionCache', () => {
     expect(seen).toEqual(['t1', 't2']);
     const twice = await cache.withSession(credentials, login, async () => ({ status: 401, headers: {}, body: null }));
     expect(twice.status).toBe(401);
+  });
+
+  describe('over a store shared by two processes', () => {
+    let store: MemorySessionStore;
+    let other: SessionCache;
+
+    beforeEach(() => {
+      store = new MemorySessionStore();
+      cache = new SessionCache(300_000, () => now, store);
+      other = new SessionCache(300_000, () => now, store);
+    });
+
+    it('logs in once for both, and again for both once the token is inside the refresh margin', async () => {
+      const [mine, theirs] = await Promise.all([cache.session(credentials, login), other.session(credentials, login)]);
+      expect([mine.token, theirs.token]).toEqual(['t1', 't1']);
+      expect(login).toHaveBeenCalledTimes(1);
+      now += 3_600_000 - 300_000;
+      expect((await other.session(credentials, login)).token).toBe('t2');
+      expect((await cache.session(credentials, login)).token).toBe('t2');
+      expect(cache.logins + other.logins).toBe(2);
+    });
+
+    it('a 401 drops the shared token only while it is the stored one (compare-and-delete)', async () => {
+      await cache.session(credentials, login);
+      await other.session(credentials, login);
+      // The first process is refused t1: it drops it and logs in (t2); the second, refused t1 later, finds t2 stored.
+      const refusedOnce = async (token: string) => ({ status: token === 't1' ? 401 : 200, headers: {}, body: null });
+      expect((await cache.withSession(credentials, login, refusedOnce)).status).toBe(200);
+      expect((await other.withSession(credentials, login, refusedOnce)).status).toBe(200);
+      expect(login).toHaveBeenCalledTimes(2);
+      expect((await store.read({ integrationId: 'int-1', fingerprint: credentialFingerprint(credentials) }))?.token).toBe('t2');
+    });
   });
 });

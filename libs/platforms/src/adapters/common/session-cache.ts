@@ -1,38 +1,38 @@
 import { createHash } from 'node:crypto';
 import type { IntegrationCredentials } from '../platform-adapter';
 import { PlatformResponse } from './platform-http';
+import { MemorySessionStore, PlatformSession, SessionKey, SessionStore } from './session-store';
 
-/** A platform session: the token to send and when the platform stops accepting it. */
-export interface PlatformSession {
-  token: string;
-  expiresAt: number;
-}
+export type { PlatformSession } from './session-store';
 
 interface Entry {
   fingerprint: string;
   session?: PlatformSession;
-  /** The login in progress: concurrent callers wait for the same one. */
+  /** The look-up or login in progress: concurrent callers of this process wait for the same one. */
   pending?: Promise<PlatformSession>;
 }
 
 /**
- * Session tokens per integration, in memory. A token is reused until `refreshMarginMs` before it
- * expires; then (or after a 401) one login runs and every caller waiting meanwhile shares it. The
- * entry is keyed by a hash of the credentials too, so a changed password or key starts a new session
- * at once. Tokens are never written anywhere else.
+ * Session tokens per integration. A token is reused until `refreshMarginMs` before it expires; then
+ * (or after a 401) one login runs and every caller waiting meanwhile shares it. The entry is keyed by
+ * a hash of the credentials too, so a changed password or key starts a new session at once.
+ * The tokens live in a `SessionStore` (in memory by default; status-dispatcher's is shared by its
+ * replicas, so N replicas log in once) with a copy in this process, so a call costs no look-up.
+ * Tokens are never logged.
  */
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
-  /** Logins performed, for tests and metrics. */
+  /** Logins this process performed, for tests and metrics. */
   logins = 0;
 
   constructor(
     private readonly refreshMarginMs: number,
     private readonly now: () => number = Date.now,
+    readonly store: SessionStore = new MemorySessionStore(),
   ) {}
 
   async session(credentials: IntegrationCredentials, login: () => Promise<PlatformSession>): Promise<PlatformSession> {
-    const fingerprint = fingerprintOf(credentials);
+    const fingerprint = credentialFingerprint(credentials);
     let entry = this.entries.get(credentials.integrationId);
     if (!entry || entry.fingerprint !== fingerprint) {
       entry = { fingerprint };
@@ -41,8 +41,7 @@ export class SessionCache {
     if (entry.session && entry.session.expiresAt - this.refreshMarginMs > this.now()) return entry.session;
     if (entry.pending) return entry.pending;
     const current = entry;
-    this.logins += 1;
-    const pending = login()
+    const pending = this.fromStore({ integrationId: credentials.integrationId, fingerprint }, login)
       .then((session) => {
         current.session = session;
         return session;
@@ -54,10 +53,12 @@ export class SessionCache {
     return pending;
   }
 
-  /** Drops the token after the platform refused it (only that token: a newer one may be in place). */
-  invalidate(integrationId: string, token: string): void {
+  /** Drops the token after the platform refused it (only that token: a newer one may be in place, here or in the store). */
+  async invalidate(integrationId: string, token: string): Promise<void> {
     const entry = this.entries.get(integrationId);
-    if (entry?.session?.token === token) entry.session = undefined;
+    if (!entry) return;
+    if (entry.session?.token === token) entry.session = undefined;
+    await this.store.drop({ integrationId, fingerprint: entry.fingerprint }, token);
   }
 
   /**
@@ -68,13 +69,25 @@ export class SessionCache {
     const first = await this.session(credentials, login);
     const response = await call(first.token);
     if (response.status !== 401) return response;
-    this.invalidate(credentials.integrationId, first.token);
+    await this.invalidate(credentials.integrationId, first.token);
     const second = await this.session(credentials, login);
     return call(second.token);
   }
+
+  /** The stored session when another user of the store has a usable one, else one login across the store's users. */
+  private async fromStore(key: SessionKey, login: () => Promise<PlatformSession>): Promise<PlatformSession> {
+    const usableAfter = this.now() + this.refreshMarginMs;
+    const stored = await this.store.read(key);
+    if (stored && stored.expiresAt > usableAfter) return stored;
+    return this.store.loginOnce(key, usableAfter, () => {
+      this.logins += 1;
+      return login();
+    });
+  }
 }
 
-function fingerprintOf(credentials: IntegrationCredentials): string {
+/** A digest of everything that identifies the credentials (a changed password gives another one). */
+export function credentialFingerprint(credentials: IntegrationCredentials): string {
   const material = JSON.stringify([credentials.providerRestaurantId, sorted(credentials.settings), sorted(credentials.secrets)]);
   return createHash('sha256').update(material).digest('hex');
 }

@@ -9,6 +9,7 @@ import {
   GETIR_COURIER,
   PLATFORM_A_ALREADY_DONE,
   PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS,
+  PLATFORM_A_CALL_BUDGET,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
   PLATFORM_A_ERROR,
   PLATFORM_A_POLL_PATHS,
@@ -52,6 +53,7 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
  */
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
+  readonly callBudget = PLATFORM_A_CALL_BUDGET;
 
   constructor(
     private readonly config: PlatformClientConfig,

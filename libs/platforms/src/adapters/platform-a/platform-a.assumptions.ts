@@ -1,5 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrderState } from '../platform-adapter';
+import type { CallBudget } from '../common/call-budget';
 
 /**
  * PLATFORM_A (Getir Yemek, GetirFood food external API) facts the adapter relies on, in one place,
@@ -158,3 +159,20 @@ export const PLATFORM_A_POLL_PATHS = {
   cancelled: '/food-orders/periodic/cancelled',
   active: '/food-orders/active',
 } as const;
+
+/**
+ * Call budget per token (platforms.md, G `rate-limits/getir-rate-limits.yml`): 300 requests / 60 s,
+ * then the token is blocked 20 s; cancel-options 40 / 600 s (60 s block); the `/periodic` polls are
+ * exempt (not status calls: not booked). Ours: 90 % of each limit, each window 2 s longer (a login,
+ * which the source counts too, and a 401's repeat are not booked; a call reaches the platform a little
+ * after its slot). G marks verify, prepare, handover, deliver and cancel as exempt and verify-scheduled
+ * as limited; from a harvested copy, so every status call is booked anyway (safe either way: a
+ * restaurant makes far fewer than 270 status calls a minute). Assumed: cancel-options counts in the
+ * 300 too; an action the adapter then skips has booked its request all the same.
+ */
+export const PLATFORM_A_CALL_BUDGET: CallBudget = {
+  scopes: [
+    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2 } },
+    { name: 'cancel-options', limit: 36, windowMs: 602_000, requests: { CANCEL: 1, REJECT: 1 } },
+  ],
+};

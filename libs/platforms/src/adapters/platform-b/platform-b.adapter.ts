@@ -7,6 +7,7 @@ import { isRecord } from '../common/payload-reader';
 import { PlatformSession, SessionCache } from '../common/session-cache';
 import {
   PLATFORM_B_ACCEPTANCE_MARGIN_MS,
+  PLATFORM_B_CALL_BUDGET,
   PLATFORM_B_DEFAULT_PREPARATION_MS,
   PLATFORM_B_DEFAULT_REJECT_REASON,
   PLATFORM_B_DEFAULT_TOKEN_TTL_MS,
@@ -31,6 +32,7 @@ export const PLATFORM_B_409_PACING_RULE = 'PLATFORM_B_409_NOT_YET';
  */
 export class PlatformBAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_B';
+  readonly callBudget = PLATFORM_B_CALL_BUDGET;
 
   constructor(
     private readonly config: PlatformClientConfig,

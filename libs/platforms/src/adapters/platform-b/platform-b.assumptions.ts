@@ -1,3 +1,4 @@
+import type { CallBudget } from '../common/call-budget';
 /**
  * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti): what the adapter and the plugin follow,
  * in one place. "Documented" entries name their source: B = DH's POS Plugin API / POS Middleware
@@ -156,3 +157,10 @@ export const PLATFORM_B_CALLBACK_URL_FIELDS = ['orderAcceptedUrl', 'orderRejecte
  */
 export const PLATFORM_B_CURRENCY_SYMBOLS: Readonly<Record<string, string>> = { '₺': 'TRY', TL: 'TRY', TRY: 'TRY', '€': 'EUR', EUR: 'EUR', $: 'USD', USD: 'USD', AED: 'AED', QAR: 'QAR', KWD: 'KWD' };
 export const PLATFORM_B_DEFAULT_CURRENCY = 'TRY';
+/**
+ * Call budget per set of credentials: the middleware documents no limit (platforms.md). Assumed, on the
+ * safe side: 60 status calls per 61 s (one a second on average; a restaurant sends a few per order).
+ */
+export const PLATFORM_B_CALL_BUDGET: CallBudget = {
+  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1 } }],
+};

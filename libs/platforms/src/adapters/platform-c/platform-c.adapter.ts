@@ -5,6 +5,7 @@ import { answerOf, classifyResponse, isRetryableStatus, networkAnswer } from '..
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import {
+  PLATFORM_C_CALL_BUDGET,
   PLATFORM_C_CANCEL_REASONS,
   PLATFORM_C_DEFAULT_CANCEL_REASON,
   PLATFORM_C_DEFAULT_PREPARATION_MINUTES,
@@ -25,6 +26,7 @@ type Operation = { path: string; body: Record<string, unknown> } | { skip: strin
  */
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
+  readonly callBudget = PLATFORM_C_CALL_BUDGET;
 
   constructor(private readonly config: PlatformClientConfig) {}
 

@@ -6,6 +6,7 @@ import { isRecord } from '../common/payload-reader';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import {
   PLATFORM_D_API_KEY_HEADER,
+  PLATFORM_D_CALL_BUDGET,
   PLATFORM_D_NEW_ORDER_STATUS,
   PLATFORM_D_NOTIFY_USER,
   PLATFORM_D_ORDER_STATUS,
@@ -33,6 +34,7 @@ interface MigrosAnswer {
  */
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
+  readonly callBudget = PLATFORM_D_CALL_BUDGET;
 
   constructor(private readonly config: PlatformClientConfig) {}
 

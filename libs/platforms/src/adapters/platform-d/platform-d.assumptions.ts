@@ -1,4 +1,5 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { CallBudget } from '../common/call-budget';
 
 /**
  * PLATFORM_D: Migros Yemek ("gourmet" API). platforms.md section PLATFORM_D, source M: Migros Yemek
@@ -112,3 +113,12 @@ export const PLATFORM_D_NOTIFY_USER = true;
 export function platformDId(id: string): number | string {
   return /^[1-9]\d{0,14}$/.test(id) ? Number(id) : id;
 }
+
+/**
+ * Call budget per set of credentials (the store's API key): no limit is documented (platforms.md).
+ * Assumed, on the safe side: 60 requests per 61 s. A cancellation books three (Migros' adapter reads
+ * GetCancelReasons and GetOrderDetail, then sends Rejected or CancelOrder); a step one.
+ */
+export const PLATFORM_D_CALL_BUDGET: CallBudget = {
+  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3 } }],
+};

@@ -1,0 +1,38 @@
+import { ConfigurationError, validateConfig } from '@courier/config';
+import { PlatformAdapters, PlatformClientConfig } from '@courier/platforms';
+import { parseCallBudgetOverrides, PlatformCallBudgets } from './platform-call-budgets';
+
+const adapters = new PlatformAdapters(validateConfig(PlatformClientConfig, {}));
+const budgets = (PLATFORM_CALL_BUDGETS?: string) => new PlatformCallBudgets({} as never, adapters, { PLATFORM_CALL_BUDGETS } as never, {} as never);
+
+describe('PLATFORM_CALL_BUDGETS', () => {
+  it('reads limit / window per platform scope', () => {
+    expect(parseCallBudgetOverrides(' PLATFORM_A:token=40/1300, PLATFORM_C:manual-shipped=5/1000 ')).toEqual(
+      new Map([
+        ['PLATFORM_A:token', { limit: 40, windowMs: 1_300 }],
+        ['PLATFORM_C:manual-shipped', { limit: 5, windowMs: 1_000 }],
+      ]),
+    );
+    expect(parseCallBudgetOverrides(undefined)).toEqual(new Map());
+  });
+
+  it.each(['PLATFORM_A:token=40', 'PLATFORM_A=40/1000', 'PLATFORM_A:token=0/1000', 'PLATFORM_A:token=40/0', 'PLATFORM_A:token=-1/1000'])('refuses %s, naming the variable', (raw) => {
+    expect(() => parseCallBudgetOverrides(raw)).toThrow(/PLATFORM_CALL_BUDGETS/);
+  });
+
+  it('replaces the numbers of the scopes it names and keeps the others', () => {
+    const budget = budgets('PLATFORM_A:token=40/1300').budgetOf('PLATFORM_A')!;
+    expect(budget.scopes.map(({ name, limit, windowMs }) => [name, limit, windowMs])).toEqual([
+      ['token', 40, 1_300],
+      ['cancel-options', 36, 602_000],
+    ]);
+    expect(budgets().budgetOf('PLATFORM_A')!.scopes[0]).toMatchObject({ name: 'token', limit: 270, windowMs: 62_000 });
+  });
+
+  it('stops the start for an unknown scope, or a limit below the requests of one call', () => {
+    expect(() => budgets('PLATFORM_A:tokens=40/1300')).toThrow(ConfigurationError);
+    expect(() => budgets('PLATFORM_Z:token=40/1300')).toThrow(/no platform has the scope PLATFORM_Z:token/);
+    // PLATFORM_A's CANCEL makes two requests in its token scope.
+    expect(() => budgets('PLATFORM_A:token=1/1300')).toThrow(/at least 2/);
+  });
+});
