@@ -5,10 +5,11 @@ import { IntegrationEntity } from '../integrations/integration.entity';
 import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMessaging';
 import { CreateAccountsAndIntegrations1763750000000 } from '../migrations/1763750000000-CreateAccountsAndIntegrations';
 import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
+import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
 
 /** integrations-api's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'integrations',
   entities: [...MESSAGING_ENTITIES, RestaurantEntity, IntegrationEntity],
-  migrations: [InitMessaging1763740000000, CreateAccountsAndIntegrations1763750000000, AddOutboxLease1764200000000],
+  migrations: [InitMessaging1763740000000, CreateAccountsAndIntegrations1763750000000, AddOutboxLease1764200000000, CreateRateLimitCounters1764300800000],
 };

@@ -6,11 +6,12 @@ import { CreateAccountDirectory1763800001000 } from '../migrations/1763800001000
 import { CreatePlatformDispatch1763900000000 } from '../migrations/1763900000000-CreatePlatformDispatch';
 import { AddStatusUpdateCorrelation1764000000000 } from '../migrations/1764000000000-AddStatusUpdateCorrelation';
 import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
+import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
 
 /** status-dispatcher's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'dispatcher',
   // Orders, status updates and poll cursors are read and written with plain SQL: no entities of their own.
   entities: [...MESSAGING_ENTITIES],
-  migrations: [InitMessaging1763740000000, CreateOrders1763800000000, CreateAccountDirectory1763800001000, CreatePlatformDispatch1763900000000, AddStatusUpdateCorrelation1764000000000, AddOutboxLease1764200000000],
+  migrations: [InitMessaging1763740000000, CreateOrders1763800000000, CreateAccountDirectory1763800001000, CreatePlatformDispatch1763900000000, AddStatusUpdateCorrelation1764000000000, AddOutboxLease1764200000000, CreateRateLimitCounters1764300800000],
 };
