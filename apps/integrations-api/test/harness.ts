@@ -94,6 +94,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_PRETTY: 'false',
     SHUTDOWN_GRACE_MS: '500',
     OUTBOX_POLL_MS: '100',
+    // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+    AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
     ...options.env,
   };
   const restoreEnv = setEnv(env);

@@ -68,8 +68,12 @@ function readDemo(dataDir: string): Partial<DemoCredentials> {
  */
 export async function ensureDemoRestaurant(options: {
   posUrl: string;
+  /** Where the suite reaches {pos_url} itself (127.0.0.1); posUrl is what demo.json shows. */
+  provisionUrl: string;
   intakeUrl: string;
   receiverUrl: string;
+  /** The receiver's origin as the webhook URLs name it (the one WEBHOOK_ALLOWED_INSECURE_ORIGINS allows). */
+  webhookBaseUrl: string;
   dataDir: string;
   adminToken: string;
   internalApiKey: string;
@@ -77,21 +81,28 @@ export async function ensureDemoRestaurant(options: {
   const headers = { 'X-Admin-Token': options.adminToken, 'Content-Type': 'application/json' };
   const previous = readDemo(options.dataDir);
   if (previous.restaurantId && previous.apiKey && previous.apiSecret && previous.signingSecret) {
-    const found = await fetch(`${options.posUrl}/admin/v1/restaurants/${encodeURIComponent(previous.restaurantId)}`, { headers });
+    const found = await fetch(`${options.provisionUrl}/admin/v1/restaurants/${encodeURIComponent(previous.restaurantId)}`, { headers });
     if (found.ok) {
+      // Webhook URLs saved by an older version (http://localhost:...) would now be refused at send time.
+      const urls = await fetch(`${options.provisionUrl}/api/v1/my/webhooks`, {
+        method: 'PUT',
+        headers: { 'X-API-Key': previous.apiKey, 'X-API-Secret': previous.apiSecret, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ statusUrl: `${options.webhookBaseUrl}/webhook/status`, cancelUrl: `${options.webhookBaseUrl}/webhook/cancel` }),
+      });
+      if (!urls.ok) throw new Error(`could not point the demo restaurant's webhooks at the receiver: ${await problemText(urls)}`);
       const demo = { ...(previous as DemoCredentials), platforms: undefined, intakeUrl: options.intakeUrl, posUrl: options.posUrl, receiverUrl: options.receiverUrl, adminToken: options.adminToken, internalApiKey: options.internalApiKey };
       writeFileAtomic(demoFile(options.dataDir), JSON.stringify(demo, null, 2));
       return demo;
     }
   }
-  const response = await fetch(`${options.posUrl}/admin/v1/restaurants`, {
+  const response = await fetch(`${options.provisionUrl}/admin/v1/restaurants`, {
     method: 'POST',
     headers,
     body: JSON.stringify({
       name: 'Demo Restaurant',
       providerRestaurantId: 'demo-restaurant-1',
-      statusUrl: `${options.receiverUrl}/webhook/status`,
-      cancelUrl: `${options.receiverUrl}/webhook/cancel`,
+      statusUrl: `${options.webhookBaseUrl}/webhook/status`,
+      cancelUrl: `${options.webhookBaseUrl}/webhook/cancel`,
       generateSigningSecret: true,
     }),
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
 import { generateLocalPlatformSecrets, isLocalPlatformSecrets, LocalPlatformSecrets } from '@courier/platforms';
@@ -17,6 +18,8 @@ export type LocalPlatformPorts = Record<'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_
 
 export interface LocalSettings {
   dataDir: string;
+  /** Where the suite listens (LISTEN_HOST): 127.0.0.1 by default, so nothing is reachable from the network. */
+  listenHost: string;
   intakePort: number;
   posPort: number;
   receiverPort: number;
@@ -33,6 +36,13 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number, allowZero 
   const lowest = allowZero ? 0 : 1;
   if (!Number.isInteger(value) || value < lowest || value > 65535) throw new Error(`${name} must be a port number (${lowest}-65535), got "${raw}"`);
   return value;
+}
+
+function listenHost(env: NodeJS.ProcessEnv): string {
+  const raw = (env.LISTEN_HOST ?? '').trim();
+  if (raw === '') return '127.0.0.1';
+  if (isIP(raw) === 0 && raw !== 'localhost') throw new Error(`LISTEN_HOST must be an IP address (127.0.0.1, or 0.0.0.0 to listen on every interface), got "${raw}"`);
+  return raw;
 }
 
 /** Writes a file atomically (temp + rename), readable only by its owner. */
@@ -73,6 +83,7 @@ export function loadLocalSettings(env: NodeJS.ProcessEnv = process.env): LocalSe
   mkdirSync(dataDir, { recursive: true });
   return {
     dataDir,
+    listenHost: listenHost(env),
     intakePort: port(env, 'INTAKE_PORT', 3000),
     posPort: port(env, 'POS_PORT', 3001),
     receiverPort: port(env, 'PORT', 4444),

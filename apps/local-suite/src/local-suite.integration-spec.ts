@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -100,6 +100,25 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     // LOG_LEVEL warn for every app, the receiver included: the banner is not scrolled away by info lines.
     expect(output.split('\n').filter((line) => line.includes('"level":30'))).toEqual([]);
   }, 120_000);
+
+  it('listens on 127.0.0.1 only, and allows the receiver URL but no other local webhook URL', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const auth = { 'X-API-Key': demo.apiKey, 'X-API-Secret': demo.apiSecret, 'Content-Type': 'application/json' };
+    const hooks = await (await fetch(`http://127.0.0.1:${ports.pos}/api/v1/my/webhooks`, { headers: auth })).json();
+    expect(hooks).toMatchObject({ statusUrl: `http://127.0.0.1:${ports.receiver}/webhook/status`, cancelUrl: `http://127.0.0.1:${ports.receiver}/webhook/cancel` });
+    // Another loopback URL (here the suite's own internal API) is refused: insecure URLs are off.
+    for (const url of [`http://127.0.0.1:${ports.pos}/internal/orders/x`, `http://localhost:${ports.receiver}/webhook/status`]) {
+      const refused = await fetch(`http://127.0.0.1:${ports.pos}/api/v1/my/webhooks`, { method: 'PUT', headers: auth, body: JSON.stringify({ statusUrl: url }) });
+      expect([url, refused.status]).toEqual([url, 422]);
+    }
+    // From another interface of this machine, nothing answers (when it has one).
+    const external = Object.values(networkInterfaces()).flat().find((entry) => entry && entry.family === 'IPv4' && !entry.internal);
+    if (external) {
+      for (const port of [ports.intake, ports.pos, ports.receiver]) {
+        await expect(fetch(`http://${external.address}:${port}/health`)).rejects.toThrow();
+      }
+    }
+  });
 
   // The "Done when" of the reference receiver, against the real suite: open the dashboard, send a
   // test order, move it with the documented internal transitions call, watch each signed webhook arrive.

@@ -33,8 +33,11 @@ async function main(): Promise<void> {
   process.env.ADMIN_TOKEN = settings.secrets.adminToken;
   process.env.INTERNAL_API_KEYS = process.env.INTERNAL_API_KEYS || settings.secrets.internalApiKey;
   process.env.SECRETS_ENCRYPTION_KEYS = settings.secrets.secretsEncryptionKeys;
-  // The receiver runs on localhost over plain HTTP: allowed here, and only here, by default.
-  process.env.WEBHOOK_ALLOW_INSECURE_URLS ??= 'true';
+  // Webhooks stay https-only with public addresses, as in production, except for the reference
+  // receiver's own origin (plain HTTP on loopback): exactly that one is allowed, nothing else local.
+  const receiverOrigin = `http://127.0.0.1:${settings.receiverPort}`;
+  process.env.WEBHOOK_ALLOW_INSECURE_URLS ??= 'false';
+  process.env.WEBHOOK_ALLOWED_INSECURE_ORIGINS ??= receiverOrigin;
   process.env.LOG_LEVEL ??= 'warn';
 
   // The platform simulators first: the apps read their PLATFORM_* variables (base URLs, shared keys)
@@ -72,29 +75,34 @@ async function main(): Promise<void> {
   apps.push(integrations, dispatcher, sender, intake);
   for (const app of apps) await app.init();
 
-  await intake.listen(settings.intakePort, '0.0.0.0');
+  await intake.listen(settings.intakePort, settings.listenHost);
   const gateway = createPosGateway({ integrations, dispatcher, sender });
   servers.push(gateway);
-  await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.posPort, '0.0.0.0', resolve));
+  await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.posPort, settings.listenHost, resolve));
 
   const intakeUrl = `http://localhost:${settings.intakePort}`;
   const posUrl = `http://localhost:${settings.posPort}`;
   const receiverUrl = `http://localhost:${settings.receiverPort}`;
+  // The suite talks to itself over 127.0.0.1 (what it listens on by default; "localhost" may resolve to ::1 first).
+  const internalIntakeUrl = `http://127.0.0.1:${settings.intakePort}`;
+  const internalPosUrl = `http://127.0.0.1:${settings.posPort}`;
   const demo = await ensureDemoRestaurant({
     posUrl,
+    provisionUrl: internalPosUrl,
     intakeUrl,
     receiverUrl,
+    webhookBaseUrl: receiverOrigin,
     dataDir: settings.dataDir,
     adminToken: settings.secrets.adminToken,
     internalApiKey: settings.secrets.internalApiKey,
   });
 
   const simulatorUrls = { PLATFORM_A: platforms.a.baseUrl, PLATFORM_B: platforms.b.baseUrl, PLATFORM_C: platforms.c.baseUrl, PLATFORM_D: platforms.d.baseUrl };
-  demo.platforms = await ensurePlatformIntegrations({ posUrl, apiKey: demo.apiKey, apiSecret: demo.apiSecret, bodies: platforms.integrationBodies, simulatorUrls });
+  demo.platforms = await ensurePlatformIntegrations({ posUrl: internalPosUrl, apiKey: demo.apiKey, apiSecret: demo.apiSecret, bodies: platforms.integrationBodies, simulatorUrls });
   writeDemo(settings.dataDir, demo);
 
   const receiver = await createReceiverApp({
-    SERVICE_API_URL: intakeUrl,
+    SERVICE_API_URL: internalIntakeUrl,
     SERVICE_API_KEY: demo.apiKey,
     SERVICE_RESTAURANT_ID: demo.restaurantId,
     WEBHOOK_SECRET: demo.signingSecret,
@@ -103,7 +111,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL,
   });
   apps.unshift(receiver);
-  await receiver.listen(settings.receiverPort, '0.0.0.0');
+  await receiver.listen(settings.receiverPort, settings.listenHost);
   takeOverSignals();
 
   process.stdout.write(

@@ -51,7 +51,7 @@ describe('mock-receiver over HTTP', () => {
   describe('send-order', () => {
     it('sends the default order with X-API-Key and answers with what the service answered', async () => {
       receiver = await startReceiver(config('send-default'));
-      const response = await http().post('/api/send-order').expect(202);
+      const response = await http().post('/api/send-order').send({}).expect(202);
 
       expect(intake.calls).toHaveLength(1);
       const [call] = intake.calls;
@@ -74,7 +74,7 @@ describe('mock-receiver over HTTP', () => {
         status: null,
       });
 
-      await http().post('/api/send-order').expect(202);
+      await http().post('/api/send-order').send({}).expect(202);
       expect(intake.calls[1].body.orderId).not.toBe(sent.orderId);
     });
 
@@ -110,7 +110,7 @@ describe('mock-receiver over HTTP', () => {
       const downUrl = await closed.start();
       await closed.stop();
       receiver = await startReceiver(config('send-down', { SERVICE_API_URL: downUrl }));
-      const response = await http().post('/api/send-order').expect(502);
+      const response = await http().post('/api/send-order').send({}).expect(502);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.body).toMatchObject({ code: 'SERVICE_UNREACHABLE', status: 502 });
       const orders = await http().get('/api/orders').expect(200);
@@ -126,6 +126,28 @@ describe('mock-receiver over HTTP', () => {
       expect(unknown.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(['restaurantId', 'tip']);
       await http().post('/api/send-order').send({ items: [{ quantity: 'two' }] }).expect(422);
       expect(intake.calls).toHaveLength(0);
+    });
+
+    it('refuses cross-site sends: only application/json, and only from its own origin when an Origin is given', async () => {
+      receiver = await startReceiver(config('send-csrf'), { listen: true });
+      const url = `${receiver.baseUrl}/api/send-order`;
+      // What a page on another origin can send without a preflight: text/plain, a form, no body.
+      const plain = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'http://evil.example' }, body: '{}' });
+      expect(plain.status).toBe(415);
+      expect(await plain.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+      const form = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
+      expect(form.status).toBe(415);
+      expect((await fetch(url, { method: 'POST' })).status).toBe(415);
+      const foreign = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: '{}' });
+      expect(foreign.status).toBe(403);
+      expect(await foreign.json()).toMatchObject({ code: 'FORBIDDEN' });
+      expect(intake.calls).toHaveLength(0);
+      // The dashboard's own origin, and clients that send no Origin, still send orders.
+      const own = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: new URL(receiver.baseUrl!).origin }, body: '{}' });
+      expect(own.status).toBe(202);
+      await own.text();
+      expect((await http().post('/api/send-order').send({})).status).toBe(202);
+      expect(intake.calls).toHaveLength(2);
     });
   });
 
@@ -209,7 +231,7 @@ describe('mock-receiver over HTTP', () => {
 
   it('follows a sent order through its webhooks', async () => {
     receiver = await startReceiver(config('lifecycle'));
-    const sent = (await http().post('/api/send-order').expect(202)).body as { orderId: string; yemekKuryeOrderId: string };
+    const sent = (await http().post('/api/send-order').send({}).expect(202)).body as { orderId: string; yemekKuryeOrderId: string };
     const moves: Array<[string, string]> = [
       ['NEW', 'VALIDATED'],
       ['VALIDATED', 'PREPARED'],
@@ -230,7 +252,7 @@ describe('mock-receiver over HTTP', () => {
   it('keeps its state across a restart, in a file written atomically and bounded', async () => {
     const settings = config('restart', { RECEIVER_HISTORY_LIMIT: 3 });
     receiver = await startReceiver(settings);
-    await http().post('/api/send-order').expect(202);
+    await http().post('/api/send-order').send({}).expect(202);
     const ids = { orderId: 'o-r', yemekKuryeOrderId: 'yk-restart' };
     for (let n = 1; n <= 4; n += 1) {
       const payload = JSON.stringify(statusPayload({ ...ids, status: `S${n}`, timestamp: `2025-05-01T10:0${n}:00Z` }));

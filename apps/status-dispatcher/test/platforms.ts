@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
-import { SecretBox } from '@courier/crypto';
+import { SecretBox, secretBinding } from '@courier/crypto';
 import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms';
 import { sleep, waitFor } from '@courier/testing';
 import { internal, newRestaurantId, SECRETS_KEYS, startTestApp, TestApp, TestAppOptions } from './harness';
@@ -122,7 +122,7 @@ export async function upsertIntegration(
     isActive: overrides.isActive ?? true,
     ...(overrides.displaced === undefined ? {} : { displaced: overrides.displaced }),
     settings: { ...CREDENTIALS[platform].settings, ...overrides.settings },
-    secrets: Object.fromEntries(Object.entries(overrides.secrets ?? CREDENTIALS[platform].secrets).map(([field, value]) => [field, box.encrypt(value)])),
+    secrets: Object.fromEntries(Object.entries(overrides.secrets ?? CREDENTIALS[platform].secrets).map(([field, value]) => [field, box.encrypt(value, secretBinding.integrationSecret(integrationId, field))])),
     version,
     createdAt: now,
     updatedAt: now,

@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { AccountSnapshot, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RoutingKey } from '@courier/contracts';
-import { generateEncryptionKeyEntry, generateToken, generateWebhookSigningSecret, hashCredential, SecretBox } from '@courier/crypto';
+import { generateEncryptionKeyEntry, generateToken, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
 import { MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
 import { captureLogLines, createTestDatabase, setEnv, TestDatabase, waitFor } from '@courier/testing';
@@ -83,6 +83,10 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
     SHUTDOWN_GRACE_MS: '2000',
     OUTBOX_POLL_MS: '100',
     TASK_POLL_MS: '100',
+    // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+    AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
+    WEBHOOK_REDELIVER_LIMIT_PER_MINUTE: '100000',
     ...options.env,
   };
   const restoreEnv = setEnv(env);
@@ -121,7 +125,7 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
     apiKeyHash: hashCredential(base.apiKey),
     apiSecretHash: hashCredential(base.apiSecret),
     thirdParty: { integrationId: randomUUID(), providerRestaurantId: 'pos-rest-9', isActive: true },
-    webhooks: { statusUrl: settings.statusUrl ?? null, cancelUrl: settings.cancelUrl ?? null, signingSecretCiphertext: base.signingSecret === null ? null : box.encrypt(base.signingSecret) },
+    webhooks: { statusUrl: settings.statusUrl ?? null, cancelUrl: settings.cancelUrl ?? null, signingSecretCiphertext: base.signingSecret === null ? null : box.encrypt(base.signingSecret, secretBinding.webhookSigningSecret(base.restaurantId)) },
     version,
     createdAt,
     occurredAt: new Date().toISOString(),

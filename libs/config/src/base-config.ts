@@ -1,6 +1,7 @@
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { ToBoolean, ToNumber } from './transforms';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateBy } from 'class-validator';
+import { EmptyIsUnset, ToBoolean, ToNumber } from './transforms';
 import { IsBoolean } from 'class-validator';
+import { parseTrustProxy } from './trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -66,4 +67,35 @@ export class BaseConfig {
   @IsOptional()
   @IsString()
   SERVICE_INSTANCE?: string;
+
+  /** Shared rate-limit counters (all replicas of an app); unset: the app's PostgreSQL table holds them. */
+  @EmptyIsUnset()
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  /** Whose X-Forwarded-For the app believes for the client address (see parseTrustProxy). */
+  @ValidateBy(
+    { name: 'isTrustProxy', validator: { validate: (value: unknown) => parseTrustProxy(typeof value === 'string' ? value : undefined) !== undefined } },
+    { message: 'TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal' },
+  )
+  TRUST_PROXY: string = 'false';
+}
+
+/**
+ * The config of an app with authenticated routes: failed authentication is throttled
+ * (libs/rate-limit AuthFailureThrottleGuard), per minute, in the shared counters.
+ */
+export class AuthThrottledConfig extends BaseConfig {
+  /** Failed authentications a minute from one client address; past it the address gets 429 everywhere. */
+  @ToNumber()
+  @IsInt({ message: 'AUTH_FAILURE_LIMIT_PER_MINUTE must be a positive integer' })
+  @Min(1, { message: 'AUTH_FAILURE_LIMIT_PER_MINUTE must be at least 1' })
+  AUTH_FAILURE_LIMIT_PER_MINUTE: number = 20;
+
+  /** Failed authentications a minute with one presented key id (X-API-Key), from any address. */
+  @ToNumber()
+  @IsInt({ message: 'AUTH_FAILURE_KEY_LIMIT_PER_MINUTE must be a positive integer' })
+  @Min(1, { message: 'AUTH_FAILURE_KEY_LIMIT_PER_MINUTE must be at least 1' })
+  AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: number = 50;
 }

@@ -33,3 +33,6 @@ export function parseDuration(text: string): number {
   if (!match) return Number.NaN;
   return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']);
 }
+
+/** An empty variable counts as unset (`REDIS_URL=` in a .env file). */
+export const EmptyIsUnset = () => Transform(({ value }) => (value === '' ? undefined : value));

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { generateEncryptionKeyEntry } from './encryption-keys';
-import { isCiphertext, SecretBox, SecretDecryptionError } from './secret-box';
+import { isCiphertext, SecretBox, secretBinding, SecretDecryptionError } from './secret-box';
 
 const key = (id: string) => ({ id, key: randomBytes(32) });
 
@@ -76,7 +76,7 @@ describe('SecretBox', () => {
     expect(() => new SecretBox([k1, k2]).decrypt(sealed)).toThrow(/failed authentication/);
   });
 
-  it.each(['', 'plain text', 'v2:k1:a:b:c', 'v1:k1:AAAA:BBBB:CCCC', 'v1::' + 'A'.repeat(16) + ':' + 'A'.repeat(24) + ':'])(
+  it.each(['', 'plain text', 'v2:k1:a:b:c', 'v3:k1:' + 'A'.repeat(16) + ':' + 'A'.repeat(24) + ':AAAA', 'v1:k1:AAAA:BBBB:CCCC', 'v1::' + 'A'.repeat(16) + ':' + 'A'.repeat(24) + ':'])(
     'refuses malformed input %p',
     (input) => {
       expect(() => new SecretBox([k1]).decrypt(input)).toThrow(SecretDecryptionError);
@@ -94,5 +94,47 @@ describe('SecretBox', () => {
     expect(box.currentKeyId).toBe('a');
     expect(() => new SecretBox([])).toThrow();
     expect(() => SecretBox.fromKeyList(undefined)).toThrow(/SECRETS_ENCRYPTION_KEYS is required/);
+  });
+
+  describe('with associated data (a ciphertext bound to its row and field)', () => {
+    const field = secretBinding.integrationSecret('7f0c1f9e-0000-4000-8000-000000000001', 'secretKey');
+
+    it('writes v2 and opens only with the same associated data', () => {
+      const box = new SecretBox([k1]);
+      const sealed = box.encrypt('s3cret', field);
+      expect(sealed.startsWith('v2:k1:')).toBe(true);
+      expect(isCiphertext(sealed)).toBe(true);
+      expect(box.decrypt(sealed, field)).toBe('s3cret');
+    });
+
+    it('refuses a ciphertext moved to another row, another field, or another kind of secret', () => {
+      const box = new SecretBox([k1]);
+      const sealed = box.encrypt('s3cret', field);
+      for (const elsewhere of [
+        secretBinding.integrationSecret('7f0c1f9e-0000-4000-8000-000000000002', 'secretKey'),
+        secretBinding.integrationSecret('7f0c1f9e-0000-4000-8000-000000000001', 'password'),
+        secretBinding.webhookSigningSecret('rest_abc'),
+      ]) {
+        expect(() => box.decrypt(sealed, elsewhere)).toThrow(SecretDecryptionError);
+        expect(() => box.decrypt(sealed, elsewhere)).toThrow(/moved from another row or field/);
+      }
+      expect(() => box.decrypt(sealed)).toThrow(SecretDecryptionError);
+      // Relabelled as legacy v1, the tag no longer matches either.
+      expect(() => box.decrypt(sealed.replace(/^v2:/, 'v1:'), field)).toThrow(SecretDecryptionError);
+    });
+
+    it('still opens legacy v1 ciphertexts, and marks them for re-encryption when the caller binds', () => {
+      const box = new SecretBox([k1]);
+      const legacy = box.encrypt('old');
+      expect(legacy.startsWith('v1:')).toBe(true);
+      expect(box.decrypt(legacy, field)).toBe('old');
+      expect(box.needsReencryption(legacy)).toBe(false);
+      expect(box.needsReencryption(legacy, field)).toBe(true);
+      const bound = box.reencrypt(legacy, field);
+      expect(bound.startsWith('v2:')).toBe(true);
+      expect(box.decrypt(bound, field)).toBe('old');
+      expect(box.needsReencryption(bound, field)).toBe(false);
+      expect(new SecretBox([k2, k1]).needsReencryption(bound, field)).toBe(true);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { APP_CONFIG, parseTrustProxy } from '@courier/config';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
 import { jsonBodyFilter } from './json-body';
 import { ProblemJsonFilter } from './problem.filter';
@@ -34,6 +35,14 @@ function requestScope(req: Request & { id?: string }, res: Response, next: NextF
   withCorrelationId(id, () => next());
 }
 
+function configuredTrustProxy(app: INestApplication): string | undefined {
+  try {
+    return app.get<{ TRUST_PROXY?: string }>(APP_CONFIG, { strict: false }).TRUST_PROXY;
+  } catch {
+    return undefined; // an app without the suite's config (a test module)
+  }
+}
+
 /**
  * Creates (does not start) an HTTP app with the suite's conventions: buffered logs into pino, strict
  * validation, problem JSON for every error, body limit, OpenAPI at /docs, shutdown hooks.
@@ -46,6 +55,9 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   // written and the buffer grows for the life of the process.
   app.flushLogs();
   app.disable('x-powered-by');
+  // The client address (request.ip, which the failed-authentication throttle counts by) believes
+  // X-Forwarded-For only as far as TRUST_PROXY says: by default not at all.
+  app.set('trust proxy', parseTrustProxy(configuredTrustProxy(app)) ?? false);
   app.set('etag', false);
   app.use(requestScope);
   const jsonTypes = options.selfParsedBodyPaths?.length ? jsonBodyFilter(options.selfParsedBodyPaths) : ['application/json', 'application/*+json'];

@@ -4,3 +4,4 @@ export * from './persistence.module';
 export * from './embedded-postgres';
 export * from './migrate-command';
 export * from './errors';
+export * from './write-coalescer';

@@ -15,3 +15,12 @@ export async function waitFor<T>(what: string, probe: () => Promise<T> | T, time
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Rate limits count in fixed minutes: a test that must see one window whole starts it with at
+ * least `needMs` of the current minute left (else it waits for the next minute to begin).
+ */
+export async function awayFromWindowEdge(needMs = 2_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await sleep(left + 50);
+}

@@ -6,6 +6,7 @@ import { LoggingModule } from '@courier/logging';
 import { MessagingModule } from '@courier/messaging';
 import { MetricsModule } from '@courier/observability';
 import { PersistenceModule } from '@courier/persistence';
+import { RateLimitModule } from '@courier/rate-limit';
 import { OrdersModule } from '../orders/orders.module';
 import { IntakeConfig } from './intake-api.config';
 import { PERSISTENCE } from './persistence';
@@ -27,6 +28,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       // down (the outbox holds the events), so a broker outage is reported but never takes it out of service.
       HealthModule.forRoot({ database: true, broker: 'reported' }),
       MetricsModule.forRoot({ service: 'intake-api' }),
+      // Per-key request counters; intake does not throttle failed authentication (only the other apps do).
+      RateLimitModule.forRoot({ service: 'intake' }),
       OrdersModule,
     ],
   })

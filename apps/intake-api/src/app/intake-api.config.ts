@@ -1,9 +1,5 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min, registerDecorator } from 'class-validator';
-import { BaseConfig, ToNumber } from '@courier/config';
-
-/** An empty variable (as manifests often set them) means unset. */
-const EmptyIsUnset = () => Transform(({ value }) => (value === '' ? undefined : value));
+import { BaseConfig, EmptyIsUnset, ToNumber } from '@courier/config';
 
 /**
  * A fast-path claim must outlast the geocoder call processing may make, or every order waiting on a
@@ -38,12 +34,6 @@ export class IntakeConfig extends BaseConfig {
   @IsInt({ message: 'INTAKE_RATE_LIMIT_PER_MINUTE must be a positive integer' })
   @Min(1, { message: 'INTAKE_RATE_LIMIT_PER_MINUTE must be at least 1' })
   INTAKE_RATE_LIMIT_PER_MINUTE: number = 600;
-
-  /** Shared rate-limit counters; unset: a PostgreSQL table holds them. */
-  @EmptyIsUnset()
-  @IsOptional()
-  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
-  REDIS_URL?: string;
 
   /** Base URL of a Nominatim-compatible geocoder; unset: orders without coordinates stay without. */
   @EmptyIsUnset()

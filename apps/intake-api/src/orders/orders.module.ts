@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
 import { Geocoder } from '../geocoding/geocoder';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { OrderEventsConsumer } from './order-events.consumer';
 import { OrderProcessingService } from './order-processing.service';
 import { OrderStatusHistoryService } from './order-status-history.service';
@@ -10,8 +10,8 @@ import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 @Module({
-  imports: [AccountsModule, RateLimitModule],
+  imports: [AccountsModule],
   controllers: [OrdersController],
-  providers: [OrdersRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, Geocoder],
+  providers: [OrdersRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, Geocoder, RateLimitGuard],
 })
 export class OrdersModule {}

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
 import { CORRELATION_HEADER } from '@courier/logging';
+import { WriteCoalescer } from '@courier/persistence';
 import { AccountRow, accountFromRow, IntakeAccount } from '../accounts/intake-account';
-import { WriteCoalescer } from '../database/write-coalescer';
 import { CoordinatesSource, IntakeOrderRow } from './intake-order';
 
 /** An order about to be accepted (first time, or again after a failure). */

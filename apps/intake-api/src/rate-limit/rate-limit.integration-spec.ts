@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createTestDatabase, isPortOpen, TestDatabase, waitFor } from '@courier/testing';
+import { awayFromWindowEdge, createTestDatabase, isPortOpen, TestDatabase, waitFor } from '@courier/testing';
 import { IntakeTestApp, keyHeader, startIntakeApp, TestAccount, validOrder } from '../../test/harness';
 
 const ORDER = '/webhook/third-party/order';
@@ -8,12 +8,6 @@ const LIMIT = 10;
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const redisAvailable = (): Promise<boolean> => isPortOpen(new URL(REDIS_URL).hostname, Number(new URL(REDIS_URL).port || 6379));
-
-/** Waits while the current minute (the rate-limit window) ends within two seconds. */
-async function awayFromWindowEdge(): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 2_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
 
 /** Two replicas of intake-api on one database: each alone stays under the limit, together they pass it. */
 function describeTwoReplicas(store: string, env: () => Record<string, string>, available: () => Promise<boolean> = async () => true) {

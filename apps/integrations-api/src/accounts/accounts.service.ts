@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import { AccountStatus, ErrorCode, RoutingKey } from '@courier/contracts';
-import { constantTimeEqual, generateWebhookSigningSecret, hashCredential, SecretBox } from '@courier/crypto';
+import { constantTimeEqual, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, encodeCursor, ProblemException } from '@courier/http';
 import { UnitOfWork } from '@courier/messaging';
 import { THIRD_PARTY_CODE } from '@courier/platforms';
@@ -65,15 +65,16 @@ export class AccountsService {
     const keys = newApiKeyPair();
     const signingSecret = request.generateSigningSecret ? generateWebhookSigningSecret() : undefined;
     const now = new Date();
+    const restaurantId = newRestaurantId();
     const restaurant: RestaurantEntity = {
-      id: newRestaurantId(),
+      id: restaurantId,
       name: request.name,
       status: 'active',
       apiKeyHash: hashCredential(keys.apiKey),
       apiSecretHash: hashCredential(keys.apiSecret),
       webhookStatusUrl: urls.statusUrl ?? null,
       webhookCancelUrl: urls.cancelUrl ?? null,
-      webhookSigningSecret: signingSecret ? this.secretBox.encrypt(signingSecret) : null,
+      webhookSigningSecret: signingSecret ? this.secretBox.encrypt(signingSecret, secretBinding.webhookSigningSecret(restaurantId)) : null,
       version: 1,
       createdAt: now,
       updatedAt: now,

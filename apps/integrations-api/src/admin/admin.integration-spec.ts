@@ -103,7 +103,7 @@ describe('admin API (HTTP, real PostgreSQL)', () => {
       const settings = await t.http.get('/api/v1/my/webhooks').set(credentials(response.body));
       expect(settings.body.signingSecret).toBe(`****${response.body.signingSecret.slice(-4)}`);
       const [event] = (await t.outbox(RoutingKey.AccountCreated)).filter((row) => row.payload.restaurantId === response.body.restaurantId);
-      expect(event.payload.webhooks.signingSecretCiphertext).toMatch(/^v1:k1:/);
+      expect(event.payload.webhooks.signingSecretCiphertext).toMatch(/^v2:k1:/);
       expect(JSON.stringify(event.payload)).not.toContain(response.body.signingSecret);
     });
 

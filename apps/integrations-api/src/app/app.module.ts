@@ -7,6 +7,7 @@ import { LoggingModule } from '@courier/logging';
 import { MessagingModule } from '@courier/messaging';
 import { MetricsModule } from '@courier/observability';
 import { PersistenceModule } from '@courier/persistence';
+import { RateLimitModule } from '@courier/rate-limit';
 import { AccountsModule } from '../accounts/accounts.module';
 import { AdminModule } from '../admin/admin.module';
 import { CommonModule } from '../common/common.module';
@@ -34,6 +35,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       // The outbox holds events through a broker outage: it is shown, not a reason to stop serving.
       HealthModule.forRoot({ database: true, broker: 'reported' }),
       MetricsModule.forRoot({ service: 'integrations-api' }),
+      // Failed authentication throttled per client address and per X-API-Key, in counters shared by the replicas.
+      RateLimitModule.forRoot({ service: 'integrations-api', authFailures: { keyIdHeaders: ['x-api-key'] } }),
       CommonModule.forRoot({ hostResolver: options.hostResolver }),
       AccountsModule,
       AdminModule,

@@ -1,5 +1,5 @@
 import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
-import { BaseConfig, ToBoolean, ToNumber } from '@courier/config';
+import { AuthThrottledConfig, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
 
 /** Valid when the value parses as a key list; the message is the parser's (it names the variable). */
@@ -32,7 +32,7 @@ export function IsEncryptionKeyList(options?: ValidationOptions) {
 }
 
 /** Environment of integrations-api (see README, "Configuration"). */
-export class IntegrationsConfig extends BaseConfig {
+export class IntegrationsConfig extends AuthThrottledConfig {
   @ToNumber()
   @IsInt({ message: 'POS_PORT must be an integer port number' })
   @Min(1)
@@ -56,4 +56,13 @@ export class IntegrationsConfig extends BaseConfig {
   @ToBoolean()
   @IsBoolean({ message: 'WEBHOOK_ALLOW_INSECURE_URLS must be true or false' })
   WEBHOOK_ALLOW_INSECURE_URLS: boolean = false;
+
+  /**
+   * Exact origins (`http://127.0.0.1:4444`, comma-separated) whose webhook URLs may be http and on
+   * loopback or private addresses although WEBHOOK_ALLOW_INSECURE_URLS is false: the one-machine
+   * mode sets its reference receiver's. Every other such URL is still refused.
+   */
+  @ToList()
+  @IsOriginList({ message: 'WEBHOOK_ALLOWED_INSECURE_ORIGINS must be a comma-separated list of origins such as http://127.0.0.1:4444 (scheme, host and port; no path)' })
+  WEBHOOK_ALLOWED_INSECURE_ORIGINS: string[] = [];
 }

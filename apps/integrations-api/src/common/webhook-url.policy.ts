@@ -29,7 +29,11 @@ export class WebhookUrlPolicy {
         continue;
       }
       try {
-        const { url } = await assertPublicUrl(value, { allowInsecure: this.config.WEBHOOK_ALLOW_INSECURE_URLS, resolve: this.resolve });
+        const { url } = await assertPublicUrl(value, {
+          allowInsecure: this.config.WEBHOOK_ALLOW_INSECURE_URLS,
+          allowedInsecureOrigins: this.config.WEBHOOK_ALLOWED_INSECURE_ORIGINS,
+          resolve: this.resolve,
+        });
         checked[field] = url.href;
       } catch (error) {
         if (!(error instanceof UrlPolicyError)) throw error;

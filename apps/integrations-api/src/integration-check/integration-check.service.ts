@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ErrorCode } from '@courier/contracts';
-import { SecretBox, SecretDecryptionError } from '@courier/crypto';
+import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
 import { CredentialCheck, PlatformAdapters, PlatformRegistry } from '@courier/platforms';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
@@ -51,7 +51,7 @@ export class IntegrationCheckService {
     if (!adapter) return { result: 'not_applicable', detail: `${this.registry.wireCodeOf(integration.platform)} has no platform credentials to check.` };
     let secrets: Record<string, string>;
     try {
-      secrets = Object.fromEntries(Object.entries(integration.secrets).map(([field, ciphertext]) => [field, this.secretBox.decrypt(ciphertext)]));
+      secrets = Object.fromEntries(Object.entries(integration.secrets).map(([field, ciphertext]) => [field, this.secretBox.decrypt(ciphertext, secretBinding.integrationSecret(integration.id, field))]));
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error;
       return { result: 'not_configured', detail: 'The stored secrets cannot be decrypted with SECRETS_ENCRYPTION_KEYS (a key is missing): send them again with PUT.' };

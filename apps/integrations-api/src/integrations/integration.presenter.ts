@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { maskSecret, SECRET_MASK, SecretBox } from '@courier/crypto';
+import { maskSecret, SECRET_MASK, SecretBox, secretBinding } from '@courier/crypto';
 import { PlatformRegistry } from '@courier/platforms';
 import { IntegrationEntity } from './integration.entity';
 
@@ -46,7 +46,7 @@ export class IntegrationPresenter {
 
   private mask(integration: IntegrationEntity, field: string): string {
     try {
-      return maskSecret(this.secretBox.decrypt(integration.secrets[field]));
+      return maskSecret(this.secretBox.decrypt(integration.secrets[field], secretBinding.integrationSecret(integration.id, field)));
     } catch (error) {
       this.logger.error({ integrationId: integration.id, field, reason: (error as Error).message }, 'stored secret cannot be opened');
       return SECRET_MASK;

@@ -53,11 +53,11 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
       for (const field of ALL_CREDENTIAL_FIELDS.filter((name) => !(name in body))) expect(response.body).not.toHaveProperty(field);
     });
 
-    it('stores secrets encrypted (v1:<keyId>:...) and the clear fields as sent', async () => {
+    it('stores secrets encrypted, bound to the integration and field (v2:<keyId>:...) and the clear fields as sent', async () => {
       const [row] = await t.sql('SELECT * FROM integrations WHERE id = $1', [id]);
       expect(row.platform).toBe(platform);
       expect(Object.keys(row.secrets).sort()).toEqual([...SECRET_FIELDS[platform]].sort());
-      for (const field of SECRET_FIELDS[platform]) expect(row.secrets[field]).toMatch(/^v1:k1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+      for (const field of SECRET_FIELDS[platform]) expect(row.secrets[field]).toMatch(/^v2:k1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
       const raw = JSON.stringify(row);
       for (const field of SECRET_FIELDS[platform]) expect(raw).not.toContain(body[field]);
       expect(row.settings).toEqual(Object.fromEntries(CLEAR_FIELDS[platform].map((field) => [field, body[field]])));

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
-import { isMaskedSecret, SecretBox } from '@courier/crypto';
+import { isMaskedSecret, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProblemException } from '@courier/http';
 import { isUniqueViolation } from '@courier/persistence';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
@@ -107,14 +107,15 @@ export class IntegrationsService {
     const { input } = validation;
 
     const now = new Date();
+    const id = randomUUID();
     const integration: IntegrationEntity = {
-      id: randomUUID(),
+      id,
       restaurantId: restaurant.id,
       platform: input.platform.code,
       providerRestaurantId: input.providerRestaurantId!,
       isActive: input.isActive ?? true,
       settings: input.settings,
-      secrets: Object.fromEntries(Object.entries(input.secrets).map(([field, value]) => [field, this.secretBox.encrypt(value)])),
+      secrets: Object.fromEntries(Object.entries(input.secrets).map(([field, value]) => [field, this.secretBox.encrypt(value, secretBinding.integrationSecret(id, field))])),
       version: 1,
       displacedAt: null,
       verifiedAt: null,
@@ -157,7 +158,7 @@ export class IntegrationsService {
       }
       for (const [field, value] of Object.entries(input.secrets)) {
         if (this.holds(integration, field, value)) continue;
-        integration.secrets = { ...integration.secrets, [field]: this.secretBox.encrypt(value) };
+        integration.secrets = { ...integration.secrets, [field]: this.secretBox.encrypt(value, secretBinding.integrationSecret(integration.id, field)) };
         changed = true;
       }
       return changed;
@@ -222,7 +223,7 @@ export class IntegrationsService {
     const ciphertext = integration.secrets[field];
     if (!ciphertext) return false;
     try {
-      return this.secretBox.decrypt(ciphertext) === value;
+      return this.secretBox.decrypt(ciphertext, secretBinding.integrationSecret(integration.id, field)) === value;
     } catch {
       return false;
     }

@@ -1,6 +1,6 @@
 import { DataSource, In } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
-import { SecretBox } from '@courier/crypto';
+import { SecretBox, secretBinding } from '@courier/crypto';
 import { UnitOfWork } from '@courier/messaging';
 import { changeAccount } from '../accounts/account-snapshot';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
@@ -23,7 +23,8 @@ export interface ReencryptionReport {
 
 /**
  * Re-encrypts every stored secret that is not under the current (first) key of
- * SECRETS_ENCRYPTION_KEYS, in batches, each row in a transaction with its event: the consumers'
+ * SECRETS_ENCRYPTION_KEYS or not yet bound to its row and field (legacy v1 ciphertexts become v2,
+ * see secretBinding), in batches, each row in a transaction with its event: the consumers'
  * read models receive the new ciphertexts, after which the old key can leave the keyring.
  * Safe to run again and alongside the API (rows are locked; rows already current are skipped).
  */
@@ -37,7 +38,8 @@ export class SecretsReencryption {
 
   async run(): Promise<ReencryptionReport> {
     const report: ReencryptionReport = { currentKeyId: this.secretBox.currentKeyId, integrations: 0, signingSecrets: 0, failures: [] };
-    const currentPrefix = `v1:${this.secretBox.currentKeyId}:%`;
+    // Current: bound (v2) and under the current key; everything else is re-encrypted.
+    const currentPrefix = `v2:${this.secretBox.currentKeyId}:%`;
 
     let after = '';
     for (;;) {
@@ -54,7 +56,7 @@ export class SecretsReencryption {
         for (const integration of integrations) {
           let secrets: Record<string, string>;
           try {
-            secrets = this.reencryptAll(integration.secrets);
+            secrets = this.reencryptAll(integration.id, integration.secrets);
           } catch (error) {
             report.failures.push({ kind: 'integration', id: integration.id, reason: (error as Error).message });
             continue;
@@ -82,8 +84,9 @@ export class SecretsReencryption {
           changeAccount(tx, RoutingKey.WebhookSettingsChanged, id, (restaurant: RestaurantEntity) => {
             const ciphertext = restaurant.webhookSigningSecret;
             try {
-              if (!ciphertext || !this.secretBox.needsReencryption(ciphertext)) return false;
-              restaurant.webhookSigningSecret = this.secretBox.reencrypt(ciphertext);
+              const binding = secretBinding.webhookSigningSecret(id);
+              if (!ciphertext || !this.secretBox.needsReencryption(ciphertext, binding)) return false;
+              restaurant.webhookSigningSecret = this.secretBox.reencrypt(ciphertext, binding);
             } catch (error) {
               report.failures.push({ kind: 'restaurant', id, reason: (error as Error).message });
               return false;
@@ -97,11 +100,12 @@ export class SecretsReencryption {
   }
 
   /** The same map when every ciphertext is current, else a new one with the stale ones re-encrypted. */
-  private reencryptAll(secrets: Record<string, string>): Record<string, string> {
-    const stale = Object.entries(secrets).filter(([, ciphertext]) => this.secretBox.needsReencryption(ciphertext));
+  private reencryptAll(integrationId: string, secrets: Record<string, string>): Record<string, string> {
+    const binding = (field: string) => secretBinding.integrationSecret(integrationId, field);
+    const stale = Object.entries(secrets).filter(([field, ciphertext]) => this.secretBox.needsReencryption(ciphertext, binding(field)));
     if (stale.length === 0) return secrets;
     const renewed = { ...secrets };
-    for (const [field, ciphertext] of stale) renewed[field] = this.secretBox.reencrypt(ciphertext);
+    for (const [field, ciphertext] of stale) renewed[field] = this.secretBox.reencrypt(ciphertext, binding(field));
     return renewed;
   }
 }

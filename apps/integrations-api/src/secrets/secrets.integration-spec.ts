@@ -1,4 +1,5 @@
 import { RoutingKey } from '@courier/contracts';
+import { SecretBox, secretBinding } from '@courier/crypto';
 import { createTestDatabase, TestDatabase } from '@courier/testing';
 import { main as reencryptCommand } from '../cli/reencrypt-secrets';
 import { admin, ADMIN_TOKEN, credentials, KEY_1, KEY_2, platformBodies, SECRET_FIELDS, startTestApp, TestApp } from '../../test/harness';
@@ -87,7 +88,7 @@ describe('secrets at rest and in logs', () => {
     // Refusals are answers, not failures: no failed query is logged for a 409.
     expect(captured.join('\n')).not.toContain('query failed');
     const stored = await databaseText(t);
-    expect(stored).toContain('v1:k1:');
+    expect(stored).toContain('v2:k1:');
     for (const secret of secrets) {
       expect(typeof secret === 'string' && secret.length > 8).toBe(true);
       expect(logs.includes(secret)).toBe(false);
@@ -163,7 +164,7 @@ describe('rotation of the encryption keys', () => {
     const created = await app.http.post(BASE).set(credentials(account)).send(extra);
     expect(created.body.secretKey).toBe(mask(extra.secretKey));
     const [row] = await app.sql('SELECT secrets FROM integrations WHERE id = $1', [created.body.id]);
-    expect(row.secrets.secretKey).toMatch(/^v1:k2:/);
+    expect(row.secrets.secretKey).toMatch(/^v2:k2:/);
     await app.http.delete(`${BASE}/${created.body.id}`).set(credentials(account)).expect(204);
     expect((await keyIds(app)).filter((id) => id === 'k1')).toHaveLength(6);
   });
@@ -189,11 +190,11 @@ describe('rotation of the encryption keys', () => {
     const events = (await app.outbox()).slice(eventsBefore);
     expect(events.filter((event) => event.routing_key === RoutingKey.IntegrationUpserted)).toHaveLength(4);
     for (const event of events.filter((row) => row.routing_key === RoutingKey.IntegrationUpserted)) {
-      expect(Object.values(event.payload.secrets).every((ciphertext) => String(ciphertext).startsWith('v1:k2:'))).toBe(true);
+      expect(Object.values(event.payload.secrets).every((ciphertext) => String(ciphertext).startsWith('v2:k2:'))).toBe(true);
       expect(event.payload.version).toBe(2);
     }
     const [settings] = events.filter((event) => event.routing_key === RoutingKey.WebhookSettingsChanged);
-    expect(settings.payload.webhooks.signingSecretCiphertext).toMatch(/^v1:k2:/);
+    expect(settings.payload.webhooks.signingSecretCiphertext).toMatch(/^v2:k2:/);
 
     const again = await app.http.post('/admin/v1/secrets/reencrypt').set(admin);
     expect(again.body).toEqual({ currentKeyId: 'k2', integrations: 0, signingSecrets: 0, failures: [] });
@@ -220,5 +221,70 @@ describe('rotation of the encryption keys', () => {
       write.mockRestore();
     }
     expect(errors.join('')).toContain('SECRETS_ENCRYPTION_KEYS');
+  });
+});
+
+describe('ciphertexts bound to their row and field', () => {
+  let t: TestApp;
+  const box = SecretBox.fromKeyList(KEY_1);
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('a secret moved to another integration or field does not open there (bare mask, check not_configured), its own row still does', async () => {
+    const first = await t.createRestaurant();
+    const second = await t.createRestaurant();
+    const bodies = platformBodies('moved');
+    const own = (await t.http.post(BASE).set(credentials(first)).send(bodies.PLATFORM_C)).body;
+    const other = (await t.http.post(BASE).set(credentials(second)).send({ ...bodies.PLATFORM_C, providerRestaurantId: 'c-other', apiKey: 'other-apiKey-0000', secretKey: 'other-secretKey-1111' })).body;
+    const [ownRow] = await t.sql('SELECT secrets FROM integrations WHERE id = $1', [own.id]);
+    // Another account's row gets this one's ciphertexts; this row gets its two secrets swapped.
+    await t.sql('UPDATE integrations SET secrets = $2 WHERE id = $1', [other.id, JSON.stringify(ownRow.secrets)]);
+    await t.sql('UPDATE integrations SET secrets = $2 WHERE id = $1', [own.id, JSON.stringify({ apiKey: ownRow.secrets.secretKey, secretKey: ownRow.secrets.apiKey })]);
+
+    const moved = await t.http.get(`${BASE}/${other.id}`).set(credentials(second));
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ apiKey: '****', secretKey: '****' });
+    const swapped = await t.http.get(`${BASE}/${own.id}`).set(credentials(first));
+    expect(swapped.body).toMatchObject({ apiKey: '****', secretKey: '****' });
+    const check = await t.http.post(`${BASE}/${other.id}/check`).set(credentials(second));
+    expect(check.body).toMatchObject({ result: 'not_configured' });
+    expect(t.logLines.some((line) => line.includes('stored secret cannot be opened') && line.includes(other.id))).toBe(true);
+
+    // Put back where they belong, they open again.
+    await t.sql('UPDATE integrations SET secrets = $2 WHERE id = $1', [own.id, JSON.stringify(ownRow.secrets)]);
+    expect((await t.http.get(`${BASE}/${own.id}`).set(credentials(first))).body).toMatchObject({ apiKey: mask(bodies.PLATFORM_C.apiKey), secretKey: mask(bodies.PLATFORM_C.secretKey) });
+  });
+
+  it('a signing secret moved to another account does not open there', async () => {
+    const first = await t.createRestaurant({ generateSigningSecret: true });
+    const second = await t.createRestaurant({ generateSigningSecret: true });
+    await t.sql('UPDATE restaurants SET webhook_signing_secret = (SELECT webhook_signing_secret FROM restaurants WHERE id = $1) WHERE id = $2', [first.restaurantId, second.restaurantId]);
+    expect((await t.http.get('/api/v1/my/webhooks').set(credentials(second))).body.signingSecret).toBe('****');
+    expect((await t.http.get('/api/v1/my/webhooks').set(credentials(first))).body.signingSecret).toBe(mask(first.signingSecret!));
+  });
+
+  it('legacy unbound (v1) rows stay readable, and the re-encryption binds them and publishes the new ciphertexts', async () => {
+    const account = await t.createRestaurant({ generateSigningSecret: true });
+    const body = platformBodies('legacy').PLATFORM_B;
+    const created = (await t.http.post(BASE).set(credentials(account)).send(body)).body;
+    // As written before binding: v1, no associated data.
+    await t.sql('UPDATE integrations SET secrets = $2 WHERE id = $1', [created.id, JSON.stringify({ password: box.encrypt(body.password) })]);
+    await t.sql('UPDATE restaurants SET webhook_signing_secret = $2 WHERE id = $1', [account.restaurantId, box.encrypt(account.signingSecret!)]);
+    expect((await t.http.get(`${BASE}/${created.id}`).set(credentials(account))).body.password).toBe(mask(body.password));
+    expect((await t.http.get('/api/v1/my/webhooks').set(credentials(account))).body.signingSecret).toBe(mask(account.signingSecret!));
+
+    const eventsBefore = (await t.outbox()).length;
+    const report = await t.http.post('/admin/v1/secrets/reencrypt').set(admin);
+    expect(report.body).toMatchObject({ currentKeyId: 'k1', integrations: 1, signingSecrets: 1, failures: [] });
+    const [row] = await t.sql('SELECT secrets FROM integrations WHERE id = $1', [created.id]);
+    expect(row.secrets.password).toMatch(/^v2:k1:/);
+    expect(box.decrypt(row.secrets.password, secretBinding.integrationSecret(created.id, 'password'))).toBe(body.password);
+    const upserts = (await t.outbox(RoutingKey.IntegrationUpserted)).slice(0).filter((event) => event.payload.integrationId === created.id);
+    expect(upserts.at(-1)!.payload.secrets.password).toBe(row.secrets.password);
+    expect((await t.outbox()).length).toBe(eventsBefore + 2);
+    expect((await t.http.get(`${BASE}/${created.id}`).set(credentials(account))).body.password).toBe(mask(body.password));
+    expect((await t.http.get('/api/v1/my/webhooks').set(credentials(account))).body.signingSecret).toBe(mask(account.signingSecret!));
   });
 });

@@ -1,5 +1,5 @@
 import { RoutingKey } from '@courier/contracts';
-import { SecretBox } from '@courier/crypto';
+import { SecretBox, secretBinding } from '@courier/crypto';
 import { HostResolver } from '@courier/http';
 import { credentials, CreatedRestaurant, KEY_1, startTestApp, TestApp } from '../../test/harness';
 
@@ -110,8 +110,8 @@ describe('webhook settings (HTTP, real PostgreSQL)', () => {
 
     let events = await settingsEvents();
     const ciphertext = events[events.length - 1].webhooks.signingSecretCiphertext;
-    expect(ciphertext).toMatch(/^v1:k1:/);
-    expect(new SecretBox([{ id: 'k1', key: Buffer.from(KEY_1.split(':')[1], 'base64') }]).decrypt(ciphertext)).toBe(secret);
+    expect(ciphertext).toMatch(/^v2:k1:/);
+    expect(new SecretBox([{ id: 'k1', key: Buffer.from(KEY_1.split(':')[1], 'base64') }]).decrypt(ciphertext, secretBinding.webhookSigningSecret(account.restaurantId))).toBe(secret);
     const [row] = await t.sql('SELECT webhook_signing_secret FROM restaurants WHERE id = $1', [account.restaurantId]);
     expect(row.webhook_signing_secret).toBe(ciphertext);
 
@@ -146,5 +146,27 @@ describe('webhook settings with WEBHOOK_ALLOW_INSECURE_URLS=true', () => {
     expect(response.status).toBe(200);
     const refused = await t.http.put(HOOKS).set(credentials(account)).send({ cancelUrl: 'http://u:p@localhost/x' });
     expect(refused.status).toBe(422);
+  });
+});
+
+describe('webhook settings with WEBHOOK_ALLOWED_INSECURE_ORIGINS (the one-machine receiver)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE_URLS: 'false', WEBHOOK_ALLOWED_INSECURE_ORIGINS: 'http://127.0.0.1:4444' }, hostResolver: resolver });
+  });
+  afterAll(() => t?.close());
+
+  it('accepts URLs of exactly that origin, and refuses every other loopback, private or http URL', async () => {
+    const account = await t.createRestaurant({ name: 'Local', statusUrl: 'http://127.0.0.1:4444/webhook/status', cancelUrl: 'http://127.0.0.1:4444/webhook/cancel' });
+    expect(account.webhooks).toMatchObject({ statusUrl: 'http://127.0.0.1:4444/webhook/status', cancelUrl: 'http://127.0.0.1:4444/webhook/cancel' });
+    for (const url of ['http://127.0.0.1:4445/webhook/status', 'https://127.0.0.1:4445/webhook/status', 'http://localhost:4444/webhook/status', 'http://10.0.0.8:4444/x', 'http://receiver.example/x', 'https://internal.example/x']) {
+      const refused = await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: url });
+      expect([url, refused.status, refused.body.code]).toEqual([url, 422, 'VALIDATION_ERROR']);
+    }
+    expect((await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: 'https://receiver.example/x' })).status).toBe(200);
+  });
+
+  it('refuses a malformed origin list at start, naming the variable', async () => {
+    await expect(startTestApp({ env: { WEBHOOK_ALLOWED_INSECURE_ORIGINS: 'http://127.0.0.1:4444/webhook' } })).rejects.toThrow(/WEBHOOK_ALLOWED_INSECURE_ORIGINS/);
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RoutingKey } from '@courier/contracts';
-import { generateWebhookSigningSecret, maskSecret, SECRET_MASK, SecretBox } from '@courier/crypto';
+import { generateWebhookSigningSecret, maskSecret, SECRET_MASK, SecretBox, secretBinding } from '@courier/crypto';
 import { UnitOfWork } from '@courier/messaging';
 import { changeAccount } from '../accounts/account-snapshot';
 import { restaurantNotFound } from '../accounts/accounts.service';
@@ -22,7 +22,7 @@ export class WebhookSettingsService {
       statusUrl: restaurant.webhookStatusUrl,
       cancelUrl: restaurant.webhookCancelUrl,
       signingEnabled: restaurant.webhookSigningSecret !== null,
-      signingSecret: restaurant.webhookSigningSecret === null ? null : this.mask(restaurant.webhookSigningSecret),
+      signingSecret: restaurant.webhookSigningSecret === null ? null : this.mask(restaurant.id, restaurant.webhookSigningSecret),
       updatedAt: restaurant.updatedAt.toISOString(),
     };
   }
@@ -52,7 +52,7 @@ export class WebhookSettingsService {
     const signingSecret = generateWebhookSigningSecret();
     const changed = await this.unitOfWork.run((tx) =>
       changeAccount(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
-        account.webhookSigningSecret = this.secretBox.encrypt(signingSecret);
+        account.webhookSigningSecret = this.secretBox.encrypt(signingSecret, secretBinding.webhookSigningSecret(restaurant.id));
       }),
     );
     if (!changed) throw restaurantNotFound();
@@ -69,9 +69,9 @@ export class WebhookSettingsService {
     );
   }
 
-  private mask(ciphertext: string): string {
+  private mask(restaurantId: string, ciphertext: string): string {
     try {
-      return maskSecret(this.secretBox.decrypt(ciphertext));
+      return maskSecret(this.secretBox.decrypt(ciphertext, secretBinding.webhookSigningSecret(restaurantId)));
     } catch {
       return SECRET_MASK;
     }

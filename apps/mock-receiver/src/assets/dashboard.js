@@ -245,14 +245,14 @@
   async function sendOrder(event) {
     event.preventDefault();
     const custom = $('mode-custom').checked;
-    const init = { method: 'POST', headers: { Accept: 'application/json' } };
+    // Always JSON: the receiver refuses other content types (cross-site request forgery).
+    const init = { method: 'POST', headers: { Accept: 'application/json', 'Content-Type': 'application/json' }, body: '{}' };
     showJsonError('');
     if (custom) {
       try {
         const parsed = JSON.parse($('order-json').value);
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('The JSON must be an object.');
         init.body = JSON.stringify(parsed);
-        init.headers['Content-Type'] = 'application/json';
       } catch (error) {
         showJsonError(`Not sent: ${error.message}`);
         $('order-json').focus();

@@ -6,6 +6,7 @@ import { LoggingModule } from '@courier/logging';
 import { MessagingModule } from '@courier/messaging';
 import { MetricsModule } from '@courier/observability';
 import { PersistenceModule } from '@courier/persistence';
+import { RateLimitModule } from '@courier/rate-limit';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { OrdersModule } from '../orders/orders.module';
 import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
@@ -29,6 +30,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       // Transitions and pushes keep working through a broker outage (the outbox holds the events).
       HealthModule.forRoot({ database: true, broker: 'reported' }),
       MetricsModule.forRoot({ service: 'status-dispatcher' }),
+      // Failed authentication throttled per client address, in counters shared by the replicas.
+      RateLimitModule.forRoot({ service: 'status-dispatcher', authFailures: { keyIdHeaders: [] } }),
       AccountDirectoryModule,
       OrdersModule,
       PlatformOrdersModule,

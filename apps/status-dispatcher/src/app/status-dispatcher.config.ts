@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength, registerDecorator, ValidationOptions } from 'class-validator';
-import { BaseConfig, ToList, ToNumber } from '@courier/config';
+import { AuthThrottledConfig, ToList, ToNumber } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
 
 /** Shortest internal key accepted: a guessable key would open every order's lifecycle. */
@@ -52,7 +52,7 @@ function IsEncryptionKeyList(options?: ValidationOptions) {
 }
 
 /** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig (libs/platforms). */
-export class DispatcherConfig extends BaseConfig {
+export class DispatcherConfig extends AuthThrottledConfig {
   @ToNumber()
   @IsInt({ message: 'STATUS_DISPATCHER_PORT must be an integer port number' })
   @Min(1)

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Registry } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode } from '@courier/contracts';
-import { SecretBox } from '@courier/crypto';
+import { SecretBox, secretBinding } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
 import type { IntegrationCredentials } from '@courier/platforms';
 
@@ -99,13 +99,13 @@ export class IntegrationDirectory {
     return rows.map((row) => row.id);
   }
 
-  /** The credentials with secrets opened; throws SecretDecryptionError when a key is missing. */
+  /** The credentials with secrets opened (each bound to its integration and field); throws SecretDecryptionError when a key is missing or a ciphertext was moved. */
   credentials(integration: Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'>): IntegrationCredentials {
     return {
       integrationId: integration.integrationId,
       providerRestaurantId: integration.providerRestaurantId,
       settings: integration.settings ?? {},
-      secrets: Object.fromEntries(Object.entries(integration.secrets ?? {}).map(([field, ciphertext]) => [field, this.secretBox.decrypt(ciphertext)])),
+      secrets: Object.fromEntries(Object.entries(integration.secrets ?? {}).map(([field, ciphertext]) => [field, this.secretBox.decrypt(ciphertext, secretBinding.integrationSecret(integration.integrationId, field))])),
     };
   }
 }

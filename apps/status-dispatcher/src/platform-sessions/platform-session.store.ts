@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { SecretBox, SecretDecryptionError } from '@courier/crypto';
+import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import type { PlatformSession, SessionKey, SessionStore } from '@courier/platforms';
 import type { CredentialFingerprints } from './credential-fingerprints';
 
@@ -37,7 +37,7 @@ export class PostgresSessionStore implements SessionStore {
     );
     if (!row) return undefined;
     try {
-      return { token: this.secretBox.decrypt(row.token), expiresAt: row.expiresAt.getTime() };
+      return { token: this.secretBox.decrypt(row.token, secretBinding.platformSession(key.integrationId)), expiresAt: row.expiresAt.getTime() };
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error;
       // Sealed under a key no longer in the ring: as if absent (one new login replaces it).
@@ -99,7 +99,7 @@ export class PostgresSessionStore implements SessionStore {
               login_lease = CASE WHEN login_lease = $3 THEN NULL ELSE login_lease END,
               login_until = CASE WHEN login_lease = $3 THEN NULL ELSE login_until END, updated_at = now()
         WHERE integration_id = $1 AND fingerprint = $2`,
-      [integrationId, fingerprint, lease, this.secretBox.encrypt(session.token), digest(session.token), new Date(session.expiresAt)],
+      [integrationId, fingerprint, lease, this.secretBox.encrypt(session.token, secretBinding.platformSession(integrationId)), digest(session.token), new Date(session.expiresAt)],
     );
     return session;
   }

@@ -58,7 +58,8 @@ describe('platform sessions shared by two replicas', () => {
 
     const [stored] = await one.sql('SELECT token, token_digest, expires_at FROM platform_sessions WHERE token IS NOT NULL');
     const token = platforms.a.callsTo('POST', `/food-orders/${orders[0].simulated.id}/verify`)[0].headers.token as string;
-    expect(stored.token).toMatch(/^v1:/);
+    // Sealed and bound to the integration (v2: a copy in another integration's row does not open).
+    expect(stored.token).toMatch(/^v2:/);
     expect(stored.token).not.toContain(token);
     expect([...one.logLines, ...two.logLines].some((line) => line.includes(token))).toBe(false);
 

@@ -6,6 +6,7 @@ import { LoggingModule } from '@courier/logging';
 import { MessagingModule } from '@courier/messaging';
 import { MetricsModule } from '@courier/observability';
 import { PersistenceModule } from '@courier/persistence';
+import { RateLimitModule } from '@courier/rate-limit';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { SendingOptions } from '../sending/sending.module';
 import { PERSISTENCE } from './persistence';
@@ -27,6 +28,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       // A broker outage is shown but does not take the delivery log API or pending retries out of service.
       HealthModule.forRoot({ database: true, broker: 'reported' }),
       MetricsModule.forRoot({ service: 'webhook-sender' }),
+      // Failed authentication throttled per client address and per X-API-Key, in counters shared by the replicas.
+      RateLimitModule.forRoot({ service: 'webhook-sender', authFailures: { keyIdHeaders: ['x-api-key'] } }),
       DeliveriesModule.forRoot({ hostResolver: options.hostResolver, trustedCa: options.trustedCa }),
     ],
   })

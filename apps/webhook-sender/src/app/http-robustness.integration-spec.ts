@@ -86,7 +86,7 @@ describe('delivery log API', () => {
     expect(await list({ status: 'delivered', event: 'order.status_changed' })).toEqual(myIds.slice(0, 4).sort());
     expect(await list({ status: 'failed' })).toEqual([]);
     const first = (await sender.http.get(BASE).query({ orderId: 'pos-shared-order', event: 'order.canceled' }).set(credentials(mine))).body.data[0];
-    expect(first).toMatchObject({ id: myIds[4], status: 'retrying', attemptCount: 1, lastStatusCode: 500, lastError: 'HTTP 500', url: receiver.url('/fail') });
+    expect(first).toMatchObject({ id: myIds[4], status: 'retrying', attemptCount: 1, lastStatusCode: 500, lastError: 'HTTP 500 Internal Server Error', url: receiver.url('/fail') });
     expect(Date.parse(first.nextAttemptAt)).toBeGreaterThan(Date.now() + 50 * 60_000);
   });
 
@@ -103,7 +103,7 @@ describe('delivery log API', () => {
     const detail = await sender.http.get(`${BASE}/${myIds[4]}`).set(credentials(mine));
     expect(detail.status).toBe(200);
     expect(detail.body.payload).toMatchObject({ event: 'order.canceled', orderId: 'pos-shared-order' });
-    expect(detail.body.attempts).toEqual([{ attempt: 1, url: receiver.url('/fail'), startedAt: expect.any(String), statusCode: 500, latencyMs: expect.any(Number), error: 'HTTP 500' }]);
+    expect(detail.body.attempts).toEqual([{ attempt: 1, url: receiver.url('/fail'), startedAt: expect.any(String), statusCode: 500, latencyMs: expect.any(Number), error: 'HTTP 500 Internal Server Error' }]);
     for (const id of [theirId, randomUUID(), 'nope', '1', `${myIds[0]}x`]) {
       for (const call of [sender.http.get(`${BASE}/${id}`), sender.http.post(`${BASE}/${id}/redeliver`)]) {
         const response = await call.set(credentials(mine));

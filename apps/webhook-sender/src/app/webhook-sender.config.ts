@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsBoolean, IsInt, Matches, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
-import { BaseConfig, parseDuration, ToBoolean, ToNumber } from '@courier/config';
+import { AuthThrottledConfig, parseDuration, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
 
 const MINUTE = 60_000;
@@ -43,7 +43,7 @@ function IsEncryptionKeyList() {
 }
 
 /** Environment of webhook-sender (see README, "Configuration"). Durations are held in milliseconds. */
-export class WebhookSenderConfig extends BaseConfig {
+export class WebhookSenderConfig extends AuthThrottledConfig {
   @ToNumber()
   @IsInt({ message: 'WEBHOOK_SENDER_PORT must be an integer port number' })
   @Min(1)
@@ -58,6 +58,21 @@ export class WebhookSenderConfig extends BaseConfig {
   @ToBoolean()
   @IsBoolean({ message: 'WEBHOOK_ALLOW_INSECURE_URLS must be true or false' })
   WEBHOOK_ALLOW_INSECURE_URLS: boolean = false;
+
+  /**
+   * Exact origins (`http://127.0.0.1:4444`, comma-separated) whose webhook URLs may be http and on
+   * loopback or private addresses although WEBHOOK_ALLOW_INSECURE_URLS is false: the one-machine
+   * mode sets its reference receiver's. Every other such URL is still refused.
+   */
+  @ToList()
+  @IsOriginList({ message: 'WEBHOOK_ALLOWED_INSECURE_ORIGINS must be a comma-separated list of origins such as http://127.0.0.1:4444 (scheme, host and port; no path)' })
+  WEBHOOK_ALLOWED_INSECURE_ORIGINS: string[] = [];
+
+  /** Redeliveries an account may ask for in a minute (each is an outbound request at once), shared by the replicas. */
+  @ToNumber()
+  @IsInt({ message: 'WEBHOOK_REDELIVER_LIMIT_PER_MINUTE must be a positive integer' })
+  @Min(1, { message: 'WEBHOOK_REDELIVER_LIMIT_PER_MINUTE must be at least 1' })
+  WEBHOOK_REDELIVER_LIMIT_PER_MINUTE: number = 10;
 
   /** The whole exchange (resolution, connection, TLS, request, response headers), in ms. */
   @ToNumber()

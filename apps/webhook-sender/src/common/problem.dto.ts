@@ -37,6 +37,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'AUTHENTICATION_FAILED: X-API-Key or X-API-Secret missing or wrong, or the account is disabled.',
   404: 'DELIVERY_NOT_FOUND: no delivery with this id for this account (malformed ids and other accounts\' deliveries too).',
   422: 'VALIDATION_ERROR: invalid query parameters, listed in `errors`.',
+  429: 'RATE_LIMIT_EXCEEDED: too many redeliveries this minute, or too many failed authentications from this address or for this key; Retry-After says when to try again.',
   500: 'INTERNAL_ERROR: unexpected failure; quote the requestId.',
 };
 

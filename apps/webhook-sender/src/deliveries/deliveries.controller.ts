@@ -4,6 +4,7 @@ import { ApiCredentialsGuard, CurrentAccount } from '../accounts/api-credentials
 import { WebhookAccountEntity } from '../accounts/webhook-account.entity';
 import { ApiProblems } from '../common/problem.dto';
 import { DeliveriesService } from './deliveries.service';
+import { RedeliverRateLimitGuard } from './redeliver-rate-limit.guard';
 import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, ListDeliveriesQueryDto } from './dto/deliveries.dto';
 
 const DELIVERY_ID = { name: 'id', format: 'uuid', description: 'The webhook id (X-Webhook-Id).' };
@@ -35,14 +36,15 @@ export class DeliveriesController {
 
   @Post(':id/redeliver')
   @HttpCode(202)
+  @UseGuards(RedeliverRateLimitGuard)
   @ApiOperation({
     summary: 'Send a webhook again now',
     description:
-      'Same webhook id and body, fresh signatures and timestamp, to the URL configured now. Whatever the status (delivered, failed, skipped, retrying), a new attempt is made at once and, if it fails, retried on the schedule for up to 3 days. Answers before the attempt is made.',
+      'Same webhook id and body, fresh signatures and timestamp, to the URL configured now. Whatever the status (delivered, failed, skipped, retrying), a new attempt is made at once and, if it fails, retried on the schedule for up to 3 days. Answers before the attempt is made. At most WEBHOOK_REDELIVER_LIMIT_PER_MINUTE (default 10) a minute per account: past it 429 RATE_LIMIT_EXCEEDED with Retry-After.',
   })
   @ApiParam(DELIVERY_ID)
   @ApiAcceptedResponse({ type: DeliveryDto, description: 'Scheduled: the delivery, now pending.' })
-  @ApiProblems(401, 404)
+  @ApiProblems(401, 404, 429)
   redeliver(@CurrentAccount() account: WebhookAccountEntity, @Param('id') id: string): Promise<DeliveryDto> {
     return this.deliveries.redeliver(account.restaurantId, id);
   }

@@ -5,6 +5,7 @@ import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryRetention } from './delivery-retention';
 import { OrderEventsConsumer } from './order-events.consumer';
+import { RedeliverRateLimitGuard } from './redeliver-rate-limit.guard';
 
 /** Order events become deliveries; the delivery log API. */
 @Module({})
@@ -14,7 +15,7 @@ export class DeliveriesModule {
       module: DeliveriesModule,
       imports: [AccountsModule, SendingModule.forRoot(sending)],
       controllers: [DeliveriesController],
-      providers: [DeliveriesService, OrderEventsConsumer, DeliveryRetention],
+      providers: [DeliveriesService, OrderEventsConsumer, DeliveryRetention, RedeliverRateLimitGuard],
       exports: [DeliveryRetention],
     };
   }

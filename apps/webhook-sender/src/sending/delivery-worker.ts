@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RoutingKey } from '@courier/contracts';
-import { SecretBox, SecretDecryptionError } from '@courier/crypto';
+import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { nextStepAfterFailure, RetryPolicy } from '../deliveries/retry-policy';
 import { DeliveryStatus, WebhookEvent } from '../deliveries/webhook-delivery.entity';
@@ -76,7 +76,7 @@ export class DeliveryWorker {
     let signingSecret: string | null = null;
     if (delivery.signing_secret_ciphertext !== null) {
       try {
-        signingSecret = this.secretBox.decrypt(delivery.signing_secret_ciphertext);
+        signingSecret = this.secretBox.decrypt(delivery.signing_secret_ciphertext, secretBinding.webhookSigningSecret(delivery.restaurant_id));
       } catch (error) {
         if (!(error instanceof SecretDecryptionError)) throw error;
         // Never sent unsigned when a secret is set: the operator must supply the key.

@@ -38,17 +38,19 @@ describe('ReceiverClient', () => {
     expect(target.requests[0].headers['content-length']).toBe(String(body.length));
   });
 
-  it('any other status is a failure, with an excerpt of the answer', async () => {
-    const target = await receiver((_request, count) => (count === 1 ? { status: 500, body: 'database\n down' } : { status: 404 }));
-    await expect(client().post({ url: target.url('/'), headers, body, timeoutMs: 2_000 })).resolves.toMatchObject({ ok: false, statusCode: 500, error: 'HTTP 500: database down' });
-    await expect(client().post({ url: target.url('/'), headers, body, timeoutMs: 2_000 })).resolves.toMatchObject({ ok: false, statusCode: 404, error: 'HTTP 404' });
+  it('any other status is a failure, recorded as the status line only: nothing of the answer is echoed', async () => {
+    const target = await receiver((_request, count) => (count === 1 ? { status: 500, body: 'internal-service-secret\n database down' } : { status: 404 }));
+    const failed = await client().post({ url: target.url('/'), headers, body, timeoutMs: 2_000 });
+    expect(failed).toMatchObject({ ok: false, statusCode: 500, error: 'HTTP 500 Internal Server Error' });
+    expect(failed.error).not.toContain('secret');
+    await expect(client().post({ url: target.url('/'), headers, body, timeoutMs: 2_000 })).resolves.toMatchObject({ ok: false, statusCode: 404, error: 'HTTP 404 Not Found' });
   });
 
   it('does not follow a redirect: a 302 is a failure and its target gets nothing', async () => {
     const target = await receiver((request) => (request.path === '/moved' ? { status: 302, headers: { Location: '/elsewhere' } } : { status: 200 }));
     const outcome = await client().post({ url: target.url('/moved'), headers, body, timeoutMs: 2_000 });
     expect(outcome).toMatchObject({ ok: false, statusCode: 302 });
-    expect(outcome.error).toContain('redirect to /elsewhere not followed');
+    expect(outcome.error).toBe('HTTP 302 Found (redirect not followed)');
     expect(target.at('/elsewhere')).toHaveLength(0);
   });
 
@@ -96,6 +98,18 @@ describe('ReceiverClient', () => {
     await refused(target.url('/'), 'URL refused: must be an https URL');
     expect(target.requests).toHaveLength(0);
     await expect(client({ allowInsecure: true }).post({ url: target.url('/'), headers, body, timeoutMs: 2_000 })).resolves.toMatchObject({ ok: true });
+  });
+
+  it('sends to an allowed insecure origin (the local receiver) only: another loopback origin is refused at send time', async () => {
+    const allowed = await receiver();
+    const other = await receiver();
+    const local = client({ allowInsecure: false, allowedInsecureOrigins: [new URL(allowed.url('/')).origin] });
+    await expect(local.post({ url: allowed.url('/webhook/status'), headers, body, timeoutMs: 2_000 })).resolves.toMatchObject({ ok: true, statusCode: 200 });
+    const refused = await local.post({ url: other.url('/webhook/status'), headers, body, timeoutMs: 2_000 });
+    expect(refused).toMatchObject({ ok: false, statusCode: null });
+    expect(refused.error).toContain('URL refused: must be an https URL');
+    expect(allowed.requests).toHaveLength(1);
+    expect(other.requests).toHaveLength(0);
   });
 
   it('verifies certificates: a self-signed receiver is refused, even in development mode', async () => {

@@ -6,6 +6,8 @@ import { assertPublicUrl, HostResolver, UrlPolicyError } from '@courier/http';
 export interface ReceiverClientOptions {
   /** WEBHOOK_ALLOW_INSECURE_URLS: plain http and non-public addresses allowed (development only). */
   allowInsecure: boolean;
+  /** WEBHOOK_ALLOWED_INSECURE_ORIGINS: exact origins allowed over http and on non-public addresses. */
+  allowedInsecureOrigins?: readonly string[];
   resolve: HostResolver;
   /** Trusted CAs instead of Node's bundle (tests only: a receiver with a test CA's certificate). */
   ca?: string | Buffer | Array<string | Buffer>;
@@ -27,7 +29,6 @@ export interface ReceiverOutcome {
   error: string | null;
 }
 
-const ERROR_EXCERPT_BYTES = 256;
 const TLS_CERT_ERRORS = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/;
 
 class ExchangeTimeout extends Error {
@@ -58,10 +59,11 @@ function describeError(error: NodeJS.ErrnoException): string {
 }
 
 /** Printable excerpt of a refused answer's body, for the attempt log. */
-function excerpt(chunks: Buffer[]): string {
-  const text = Buffer.concat(chunks).subarray(0, ERROR_EXCERPT_BYTES).toString('utf8');
-  // Control characters and line breaks become spaces (the text goes into a log line and JSON).
-  return [...text].map((char) => (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f ? ' ' : char)).join('').replace(/\s+/g, ' ').trim();
+/** `HTTP 503 Service Unavailable`: the code with its standard reason phrase (not the receiver's). */
+export function refusalReason(status: number): string {
+  const phrase = http.STATUS_CODES[status];
+  const line = `HTTP ${status}${phrase ? ` ${phrase}` : ''}`;
+  return status >= 300 && status < 400 ? `${line} (redirect not followed)` : line;
 }
 
 /**
@@ -90,6 +92,7 @@ export class ReceiverClient {
     try {
       const checked = await assertPublicUrl(request.url, {
         allowInsecure: this.options.allowInsecure,
+        allowedInsecureOrigins: this.options.allowedInsecureOrigins,
         resolve: this.options.resolve,
         resolveTimeoutMs: Math.min(3_000, request.timeoutMs),
         resolveWhenInsecure: true,
@@ -146,24 +149,12 @@ export class ReceiverClient {
           finish({ ok: true, statusCode: status, error: null });
           return;
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const refused = () => {
-          clearTimeout(timer);
-          const text = excerpt(chunks);
-          const location = status >= 300 && status < 400 && typeof response.headers.location === 'string' ? ` (redirect to ${response.headers.location.slice(0, 200)} not followed)` : '';
-          finish({ ok: false, statusCode: status, error: `HTTP ${status}${location}${text ? `: ${text}` : ''}` });
-        };
-        response.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= ERROR_EXCERPT_BYTES) {
-            refused();
-            response.destroy();
-          }
-        });
-        response.on('end', refused);
-        response.on('error', refused);
+        // Only the status line is recorded, never the receiver's body, reason phrase or Location:
+        // lastError is shown to the customer, and a receiver URL that reaches an internal service
+        // (the one-machine mode, a development setting) must not read its answers back.
+        clearTimeout(timer);
+        finish({ ok: false, statusCode: status, error: refusalReason(status) });
+        response.destroy();
       });
       const timer = setTimeout(() => outgoing.destroy(new ExchangeTimeout('timeout')), Math.max(1, Math.ceil(timeoutMs)));
       outgoing.on('error', (error: NodeJS.ErrnoException) => {

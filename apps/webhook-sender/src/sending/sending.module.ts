@@ -28,7 +28,12 @@ export class SendingModule {
           provide: ReceiverClient,
           inject: [WebhookSenderConfig],
           useFactory: (config: WebhookSenderConfig) =>
-            new ReceiverClient({ allowInsecure: config.WEBHOOK_ALLOW_INSECURE_URLS, resolve: options.hostResolver ?? systemHostResolver, ca: options.trustedCa }),
+            new ReceiverClient({
+              allowInsecure: config.WEBHOOK_ALLOW_INSECURE_URLS,
+              allowedInsecureOrigins: config.WEBHOOK_ALLOWED_INSECURE_ORIGINS,
+              resolve: options.hostResolver ?? systemHostResolver,
+              ca: options.trustedCa,
+            }),
         },
         {
           provide: HostLimiter,

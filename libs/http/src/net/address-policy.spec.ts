@@ -192,6 +192,18 @@ describe('assertPublicUrl', () => {
     await refused('ftp://localhost/', 'scheme', { allowInsecure: true, resolve });
   });
 
+  it('allows exactly the listed insecure origins (the local receiver), and still refuses every other loopback or private URL', async () => {
+    const options = { allowInsecure: false, resolve, allowedInsecureOrigins: ['http://127.0.0.1:4444'] };
+    await expect(assertPublicUrl('http://127.0.0.1:4444/webhook/status', options)).resolves.toMatchObject({ addresses: [] });
+    await expect(assertPublicUrl('http://127.0.0.1:4444/webhook/cancel', { ...options, resolveWhenInsecure: true })).resolves.toMatchObject({ addresses: ['127.0.0.1'] });
+    await refused('http://127.0.0.1:4445/webhook/status', 'scheme', options);
+    await refused('https://127.0.0.1:4445/webhook/status', 'non-public-address', options);
+    await refused('https://127.0.0.1:4444/webhook/status', 'non-public-address', options);
+    await refused('http://localhost:4444/webhook/status', 'scheme', options);
+    await refused('http://10.0.0.5:4444/', 'scheme', options);
+    await refused('http://user:pw@127.0.0.1:4444/', 'credentials', options);
+  });
+
   it('resolves without refusing when insecure URLs are allowed and the caller asks for the addresses', async () => {
     const options = { allowInsecure: true, resolve, resolveWhenInsecure: true };
     await expect(assertPublicUrl('http://localhost:4444/webhook/status', options)).resolves.toMatchObject({ addresses: ['127.0.0.1', '::1'] });

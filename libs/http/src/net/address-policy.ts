@@ -177,6 +177,12 @@ export const systemHostResolver: HostResolver = async (hostname) =>
 export interface UrlPolicyOptions {
   /** Development setting (WEBHOOK_ALLOW_INSECURE_URLS): allows http and non-public addresses. */
   allowInsecure: boolean;
+  /**
+   * Exact origins (`http://127.0.0.1:4444`) allowed as if insecure URLs were, and only they
+   * (WEBHOOK_ALLOWED_INSECURE_ORIGINS): the one-machine mode's reference receiver, without opening
+   * every loopback or private address.
+   */
+  allowedInsecureOrigins?: readonly string[];
   resolve?: HostResolver;
   resolveTimeoutMs?: number;
   maxLength?: number;
@@ -195,7 +201,8 @@ export interface CheckedUrl {
 
 /**
  * Checks a receiver URL: http(s) only (http only when insecure URLs are allowed), no credentials in
- * it, and — unless insecure URLs are allowed — every address its host resolves to is public.
+ * it, and — unless insecure URLs are allowed, in general or for its exact origin — every address its
+ * host resolves to is public.
  * Throws UrlPolicyError with a client-safe message.
  */
 export async function assertPublicUrl(input: string, options: UrlPolicyOptions): Promise<CheckedUrl> {
@@ -208,14 +215,15 @@ export async function assertPublicUrl(input: string, options: UrlPolicyOptions):
   } catch {
     throw new UrlPolicyError('malformed', 'must be an absolute URL');
   }
-  const schemes = options.allowInsecure ? ['https:', 'http:'] : ['https:'];
+  const insecure = options.allowInsecure || (options.allowedInsecureOrigins ?? []).includes(url.origin);
+  const schemes = insecure ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) {
-    throw new UrlPolicyError('scheme', options.allowInsecure ? 'must be an http or https URL' : 'must be an https URL');
+    throw new UrlPolicyError('scheme', insecure ? 'must be an http or https URL' : 'must be an https URL');
   }
   if (url.username !== '' || url.password !== '') throw new UrlPolicyError('credentials', 'must not contain a user name or password');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (host === '') throw new UrlPolicyError('host', 'must name a host');
-  if (options.allowInsecure && !options.resolveWhenInsecure) return { url, addresses: [] };
+  if (insecure && !options.resolveWhenInsecure) return { url, addresses: [] };
 
   let addresses: string[];
   if (isIP(host)) {
@@ -223,7 +231,7 @@ export async function assertPublicUrl(input: string, options: UrlPolicyOptions):
   } else {
     addresses = await resolveWithTimeout(host, options.resolve ?? systemHostResolver, options.resolveTimeoutMs ?? 3_000);
   }
-  if (options.allowInsecure) return { url, addresses };
+  if (insecure) return { url, addresses };
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (kind !== 'public') throw new UrlPolicyError('non-public-address', `host must be a public address (${host} is ${kind === 'invalid' ? 'not routable' : kind})`);

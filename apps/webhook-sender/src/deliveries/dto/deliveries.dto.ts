@@ -62,7 +62,7 @@ export class DeliveryDto {
   @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the last answer (null when there was none).' })
   lastStatusCode: number | null;
 
-  @ApiProperty({ type: String, nullable: true, example: 'HTTP 503: Service Unavailable' })
+  @ApiProperty({ type: String, nullable: true, example: 'HTTP 503 Service Unavailable' })
   lastError: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { WriteCoalescer } from '../database/write-coalescer';
+import { WriteCoalescer } from '@courier/persistence';
 import { RATE_LIMIT_WINDOW_MS, RateLimitStore } from './rate-limit.store';
 
 interface Hit {
@@ -9,8 +9,8 @@ interface Hit {
 }
 
 /**
- * Counters in the UNLOGGED table rate_limit_counters, so the one-machine mode and deployments
- * without Redis still share the limit across replicas. Each request is counted by an upsert;
+ * Counters in the app's UNLOGGED table rate_limit_counters, so the one-machine mode and deployments
+ * without Redis still share a limit across replicas. Each request is counted by an upsert;
  * concurrent ones share a statement (`count + n`), and each learns its own position in the
  * window's count, exactly as if they had run one by one. Old windows are deleted once a minute.
  */
@@ -24,8 +24,17 @@ export class PostgresRateLimitStore implements RateLimitStore {
     this.purgeTimer.unref();
   }
 
-  increment(scope: string, keyHash: string, windowStart: number): Promise<number> {
-    return this.hits.submit({ scope, keyHash, windowStart });
+  increment(scope: string, key: string, windowStart: number): Promise<number> {
+    return this.hits.submit({ scope, keyHash: key, windowStart });
+  }
+
+  async read(scope: string, keys: string[], windowStart: number): Promise<number[]> {
+    const rows: Array<{ key_hash: string; count: number }> = await this.dataSource.query(
+      'SELECT key_hash, count FROM rate_limit_counters WHERE scope = $1 AND window_start = $2 AND key_hash = ANY($3::text[])',
+      [scope, windowStart, keys],
+    );
+    const counts = new Map(rows.map((row) => [row.key_hash, Number(row.count)]));
+    return keys.map((key) => counts.get(key) ?? 0);
   }
 
   async purge(now = Date.now()): Promise<void> {

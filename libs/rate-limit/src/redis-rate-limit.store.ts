@@ -11,7 +11,7 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
-type CountingRedis = Redis & { intakeCount(key: string, expiryMs: number): Promise<number> };
+type CountingRedis = Redis & { countHit(key: string, expiryMs: number): Promise<number> };
 
 /**
  * Counters in Redis: one script call per request (INCR + PEXPIRE, atomic), auto-pipelined so that
@@ -23,7 +23,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly kind = 'redis' as const;
   private readonly client: CountingRedis;
 
-  constructor(url: string, logger: Logger) {
+  /** `service` names the app: its keys are `<service>:rate-limit:<scope>:<key>:<window>`. */
+  constructor(
+    url: string,
+    logger: Logger,
+    private readonly service: string,
+  ) {
     const client = new Redis(url, {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
@@ -31,17 +36,27 @@ export class RedisRateLimitStore implements RateLimitStore {
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       connectTimeout: 2_000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
-      connectionName: 'intake-api-rate-limit',
+      connectionName: `${service}-rate-limit`,
     });
-    client.defineCommand('intakeCount', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
+    client.defineCommand('countHit', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
     // Without a listener an 'error' event would crash the process; the guard logs failed counts.
     client.on('error', (error) => logger.debug({ err: error }, 'redis connection error'));
     this.client = client as CountingRedis;
   }
 
-  async increment(scope: string, keyHash: string, windowStart: number): Promise<number> {
+  async increment(scope: string, key: string, windowStart: number): Promise<number> {
     // A window of slack on the expiry covers replicas whose clocks disagree a little.
-    return Number(await this.client.intakeCount(`intake:rate-limit:${scope}:${keyHash}:${windowStart}`, 2 * RATE_LIMIT_WINDOW_MS));
+    return Number(await this.client.countHit(this.keyOf(scope, key, windowStart), 2 * RATE_LIMIT_WINDOW_MS));
+  }
+
+  async read(scope: string, keys: string[], windowStart: number): Promise<number[]> {
+    if (keys.length === 0) return [];
+    const counts = await this.client.mget(keys.map((key) => this.keyOf(scope, key, windowStart)));
+    return counts.map((count) => Number(count ?? 0));
+  }
+
+  private keyOf(scope: string, key: string, windowStart: number): string {
+    return `${this.service}:rate-limit:${scope}:${key}:${windowStart}`;
   }
 
   async close(): Promise<void> {

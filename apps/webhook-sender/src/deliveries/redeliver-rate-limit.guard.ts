@@ -1,0 +1,29 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
+import { WebhookSenderConfig } from '../app/webhook-sender.config';
+import { WebhookAccountEntity } from '../accounts/webhook-account.entity';
+
+/**
+ * A redelivery makes an outbound request at once: WEBHOOK_REDELIVER_LIMIT_PER_MINUTE per account,
+ * counted in the shared store (after ApiCredentialsGuard, which sets the account). Past it, 429 with
+ * Retry-After for the rest of the minute.
+ */
+@Injectable()
+export class RedeliverRateLimitGuard implements CanActivate {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly config: WebhookSenderConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const account = context.switchToHttp().getRequest<{ account?: WebhookAccountEntity }>().account;
+    if (!account) return true; // ApiCredentialsGuard runs first and refuses unauthenticated calls
+    const now = Date.now();
+    const count = await this.limiter.hit('redeliver', account.restaurantId, now);
+    const limit = this.config.WEBHOOK_REDELIVER_LIMIT_PER_MINUTE;
+    if (count !== undefined && count > limit) {
+      throw rateLimitExceeded(`More than ${limit} redeliveries a minute for this account; retry after the Retry-After seconds.`, secondsLeftInWindow(now));
+    }
+    return true;
+  }
+}

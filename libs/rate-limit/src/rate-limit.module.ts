@@ -1,0 +1,41 @@
+import { DynamicModule, Logger, Module, Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { BaseConfig } from '@courier/config';
+import { AUTH_FAILURE_THROTTLE_OPTIONS, AuthFailureThrottleGuard, AuthFailureThrottleOptions } from './auth-failure-throttle.guard';
+import { PostgresRateLimitStore } from './postgres-rate-limit.store';
+import { RateLimiter } from './rate-limiter';
+import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit.store';
+import { RedisRateLimitStore } from './redis-rate-limit.store';
+
+export interface RateLimitModuleOptions {
+  /** The app's name: prefix of its Redis keys. */
+  service: string;
+  /** Throttle failed authentication on every route (AuthFailureThrottleGuard); the config must be an AuthThrottledConfig. */
+  authFailures?: AuthFailureThrottleOptions;
+}
+
+/** The app's shared counters (Redis when REDIS_URL is set, else its PostgreSQL table) and the RateLimiter over them. */
+@Module({})
+export class RateLimitModule {
+  static forRoot(options: RateLimitModuleOptions): DynamicModule {
+    const throttle: Provider[] = options.authFailures
+      ? [{ provide: AUTH_FAILURE_THROTTLE_OPTIONS, useValue: options.authFailures }, { provide: APP_GUARD, useClass: AuthFailureThrottleGuard }]
+      : [];
+    return {
+      module: RateLimitModule,
+      global: true,
+      providers: [
+        {
+          provide: RATE_LIMIT_STORE,
+          inject: [BaseConfig, DataSource, 'MIGRATIONS_APPLIED'],
+          useFactory: (config: BaseConfig, dataSource: DataSource): RateLimitStore =>
+            config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, new Logger('RedisRateLimitStore'), options.service) : new PostgresRateLimitStore(dataSource),
+        },
+        RateLimiter,
+        ...throttle,
+      ],
+      exports: [RATE_LIMIT_STORE, RateLimiter],
+    };
+  }
+}
