@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '@courier/contracts';
-import { isJsonMediaType, MAX_INPUT_DEPTH, nestsDeeperThan, ProblemException } from '@courier/http';
+import { isJsonMediaType, MAX_INPUT_DEPTH, nestsDeeperThan, ProblemException, refusePrototypeKeys } from '@courier/http';
 
 /** The largest order body (decisions.md: over 256 KiB is 413). */
 export const MAX_ORDER_BODY_BYTES = 256 * 1024;
@@ -12,7 +12,8 @@ const tooLarge = () => new ProblemException(413, ErrorCode.PayloadTooLarge, `The
  * Step 3 of the check order, after authentication and the rate limit: reads and parses the body
  * (the global JSON parser skips this route). 413 over the limit; 400 INVALID_PAYLOAD for a
  * Content-Type that is not JSON, a charset other than UTF-8, a compressed body, invalid JSON,
- * anything but a JSON object, or nesting deeper than the suite's limit.
+ * anything but a JSON object, nesting deeper than the suite's limit, or a `__proto__` /
+ * `constructor.prototype` key (the check every app's parsed bodies get).
  */
 export async function readOrderBody(request: IncomingMessage & { body?: unknown }): Promise<Record<string, unknown>> {
   const contentType = request.headers['content-type'];
@@ -38,6 +39,7 @@ export async function readOrderBody(request: IncomingMessage & { body?: unknown 
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('The request body must be a JSON object (the order).');
   if (nestsDeeperThan(body, MAX_INPUT_DEPTH)) throw invalid(`The request body nests objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`);
+  refusePrototypeKeys(body);
   return body as Record<string, unknown>;
 }
 

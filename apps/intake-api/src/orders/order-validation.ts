@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { checkDeliveryCoordinates, checkOrderMoney, ItemAmounts, OrderAmounts } from '@courier/domain';
-import { ProblemException, toFieldErrors } from '@courier/http';
+import { ProblemException, toFieldErrors, unknownFieldsBeyondCap, unstorableStrings } from '@courier/http';
 import { conformsToOrderDto } from './dto/third-party-order.check';
 import { ThirdPartyOrderDto } from './dto/third-party-order.dto';
 
@@ -43,8 +43,10 @@ export function validateOrder(body: Record<string, unknown>): FieldError[] {
   return [...dtoErrors, ...domainErrors, ...unstorableStrings(body)];
 }
 
-/** ThirdPartyOrderDto's errors for `body` (class-transformer + class-validator). */
+/** ThirdPartyOrderDto's errors for `body` (class-transformer + class-validator; the unknown fields alone when they overflow the capped list, as the global pipe does). */
 export function orderDtoErrors(body: Record<string, unknown>): FieldError[] {
+  const unknownFields = unknownFieldsBeyondCap(ThirdPartyOrderDto, body);
+  if (unknownFields) return unknownFields;
   return toFieldErrors(
     validateSync(plainToInstance(ThirdPartyOrderDto, body), {
       whitelist: true,
@@ -64,16 +66,4 @@ function amountsOf(body: Record<string, unknown>): OrderAmounts {
     amounts.items = body.items.map((item): ItemAmounts => (item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as ItemAmounts) : {}));
   }
   return amounts as OrderAmounts;
-}
-
-/** PostgreSQL jsonb refuses NUL characters and unpaired surrogates: such strings are a 422, not a 500. */
-function unstorableStrings(value: unknown, path = ''): FieldError[] {
-  if (typeof value === 'string') {
-    return value.includes('\u0000') || !(value as string & { isWellFormed(): boolean }).isWellFormed()
-      ? [{ field: path, message: 'must not contain NUL characters or unpaired surrogates' }]
-      : [];
-  }
-  if (value === null || typeof value !== 'object') return [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableStrings(item, `${path}[${index}]`));
-  return Object.entries(value).flatMap(([key, item]) => unstorableStrings(item, path ? `${path}.${key}` : key));
 }
