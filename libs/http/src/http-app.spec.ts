@@ -1,4 +1,4 @@
-import { Body, Controller, Get, INestApplication, Logger, Module, Param, Post, Query } from '@nestjs/common';
+import { Body, CanActivate, Controller, ExecutionContext, Get, INestApplication, Logger, Module, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -8,6 +8,7 @@ import { APP_CONFIG } from '@courier/config';
 import { LoggingModule } from '@courier/logging';
 import { createHttpApp, HttpAppOptions } from './http-app';;
 import { MAX_FIELD_ERRORS } from './problem.filter';
+import { ProblemException } from './problem.exception';
 
 describe('createHttpApp logging', () => {
   it('writes the lines of `new Logger(...)` to the app logger (the start-up buffer is flushed)', async () => {
@@ -37,8 +38,21 @@ class ThingDto {
   name: string;
 }
 
+class KeyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.switchToHttp().getRequest<{ headers: Record<string, string> }>().headers['x-key'] !== 'k') throw new ProblemException(401, 'AUTHENTICATION_FAILED', 'No key.');
+    return true;
+  }
+}
+
 @Controller('things')
 class ThingsController {
+  @Post('guarded')
+  @UseGuards(KeyGuard)
+  guarded(@Body() thing: ThingDto) {
+    return thing;
+  }
+
   @Post()
   create(@Body() thing: ThingDto) {
     return thing;
@@ -100,12 +114,24 @@ describe('createHttpApp input handling and headers', () => {
     }
   });
 
+  it('authenticates before it reads the body: 401, not 400 or 413, for an unauthenticated caller', async () => {
+    const http = request(probe.app.getHttpServer());
+    const json = (call: request.Test) => call.set('Content-Type', 'application/json');
+    expect((await json(http.post('/things/guarded')).send('{"secret": garbage}')).status).toBe(401);
+    expect((await json(http.post('/things/guarded')).send(`{"name":"${'x'.repeat(300 * 1024)}"}`)).status).toBe(401);
+    expect((await json(http.post('/things/guarded').set('x-key', 'k')).send('{"secret": garbage}')).status).toBe(400);
+    expect((await json(http.post('/things/guarded').set('x-key', 'k')).send(`{"name":"${'x'.repeat(300 * 1024)}"}`)).body).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect((await json(http.post('/things/guarded').set('x-key', 'k')).set('Content-Encoding', 'gzip').send('{}')).status).toBe(415);
+    expect((await json(http.post('/things/guarded').set('x-key', 'k')).send('"text"')).body).toMatchObject({ status: 400, code: 'INVALID_PAYLOAD' });
+    expect((await json(http.post('/things/guarded').set('x-key', 'k')).send('{"name":"ok"}')).body).toEqual({ name: 'ok' });
+  });
+
   it('refuses NUL and lone surrogates in params, query and body, and prototype keys in the body', async () => {
     const http = request(probe.app.getHttpServer());
     expect((await http.get('/things/%00')).body).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', errors: [{ field: 'id' }] });
     expect((await http.get('/things/a?q=%00')).body).toMatchObject({ status: 422, errors: [{ field: 'q' }] });
     expect((await http.post('/things').set('Content-Type', 'application/json').send('{"name":"\\ud800"}')).body).toMatchObject({ status: 422, errors: [{ field: 'name' }] });
-    expect((await http.post('/things').set('Content-Type', 'application/json').send('{"name":"x","__proto__":{"admin":true}}')).body).toMatchObject({ status: 400, code: 'INVALID_PAYLOAD' });
+    expect((await http.post('/things').set('Content-Type', 'application/json').send('{"name":"x","__proto__":{"admin":true}}')).body).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', errors: [{ field: '__proto__' }] });
     expect((await http.post('/things').send({ name: 'fine' })).status).toBe(201);
   });
 

@@ -7,7 +7,6 @@ import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG } from '@courier/config';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
-import { jsonBodyFilter, jsonBodyProblem } from './json-body';
 import { ProblemJsonFilter } from './problem.filter';
 import { RequestInputInterceptor } from './request-input';
 import { strictValidationPipe } from './validation';
@@ -16,14 +15,14 @@ export interface HttpAppOptions {
   /** Title of the OpenAPI document (served at /docs and /docs-json). */
   title: string;
   description?: string;
-  /** Largest accepted JSON body. */
-  bodyLimit?: string;
+  /** Largest accepted JSON body, in bytes (default 256 KiB). */
+  bodyLimit?: number;
   /** Security schemes the OpenAPI document declares. */
   apiKeyHeaders?: string[];
   basicAuth?: boolean;
   /**
-   * Paths whose JSON body the global parser leaves alone because the handler reads it itself
-   * (e.g. intake, whose check order puts authentication and rate limiting before parsing).
+   * Paths whose JSON body the shared reader leaves alone because the handler reads it itself
+   * (intake, whose check order has refusals of its own for the body).
    */
   selfParsedBodyPaths?: string[];
   /**
@@ -107,12 +106,8 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   applyServerTimeouts(app.getHttpServer(), settings);
   app.use(requestScope);
   app.use(securityHeaders(options.noStore ?? false));
-  const jsonTypes = options.selfParsedBodyPaths?.length ? jsonBodyFilter(options.selfParsedBodyPaths) : ['application/json', 'application/*+json'];
-  app.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: jsonTypes });
-  // Right behind the parser: its errors become fixed problems here, before Nest would turn a
-  // SyntaxError into a 400 whose detail quotes the body (a secret sent as broken JSON came back).
-  app.use((error: unknown, _req: Request, _res: Response, next: NextFunction) => next(jsonBodyProblem(error)));
-  app.useGlobalInterceptors(new RequestInputInterceptor());
+  // No body-parser middleware: JSON bodies are read by this interceptor, after the guards.
+  app.useGlobalInterceptors(new RequestInputInterceptor({ bodyLimit: options.bodyLimit, selfParsedBodyPaths: options.selfParsedBodyPaths }));
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new ProblemJsonFilter());
   app.enableShutdownHooks();

@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ErrorCode, FieldError, ProblemDetails } from '@courier/contracts';
-import { jsonBodyProblem } from './json-body';
 import { ProblemException, titleFor } from './problem.exception';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
@@ -43,9 +42,7 @@ export function buildProblem(status: number, code: string, detail: string, reque
 export class ProblemJsonFilter implements ExceptionFilter {
   private readonly logger = new Logger('ProblemJsonFilter');
 
-  catch(caught: unknown, host: ArgumentsHost): void {
-    // Parser errors are normally mapped where the parser runs (createHttpApp); any that get here too.
-    const exception = jsonBodyProblem(caught);
+  catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
     const request = http.getRequest<Request & { id?: string }>();

@@ -1,5 +1,5 @@
 import { buildProblem, MAX_FIELD_ERRORS } from './problem.filter';
-import { checkRequestInput, hasPrototypeKey, unstorableStrings } from './request-input';
+import { checkRequestInput, inspectInput, unstorableStrings } from './request-input';
 import { ProblemException } from './problem.exception';
 
 const message = 'must not contain NUL characters or unpaired surrogates';
@@ -18,12 +18,14 @@ describe('unstorableStrings', () => {
   });
 });
 
-describe('hasPrototypeKey', () => {
+describe('inspectInput', () => {
+  const prototypeKeys = (json: string) => inspectInput(JSON.parse(json)).prototypeKeys.map((error) => error.field);
+
   it('finds __proto__ anywhere and constructor.prototype, as JSON.parse leaves them', () => {
-    expect(hasPrototypeKey(JSON.parse('{"__proto__":{"admin":true}}'))).toBe(true);
-    expect(hasPrototypeKey(JSON.parse('{"items":[{"__proto__":{}}]}'))).toBe(true);
-    expect(hasPrototypeKey(JSON.parse('{"constructor":{"prototype":{"admin":true}}}'))).toBe(true);
-    expect(hasPrototypeKey(JSON.parse('{"constructor":"Acme","prototype":1,"name":"__proto__"}'))).toBe(false);
+    expect(prototypeKeys('{"__proto__":{"admin":true}}')).toEqual(['__proto__']);
+    expect(prototypeKeys('{"items":[{"__proto__":{}}]}')).toEqual(['items[0].__proto__']);
+    expect(prototypeKeys('{"constructor":{"prototype":{"admin":true}}}')).toEqual(['constructor.prototype']);
+    expect(prototypeKeys('{"constructor":"Acme","prototype":1,"name":"__proto__"}')).toEqual([]);
   });
 });
 
@@ -47,12 +49,11 @@ describe('checkRequestInput', () => {
     }
   };
 
-  it('refuses unstorable params, query and body with 422, and prototype keys with 400', () => {
+  it('refuses unstorable params, query and body, and prototype keys, with 422', () => {
     expect(refusal({ params: { id: '\u0000' } })).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'id', message }] });
     expect(refusal({ params: {}, query: { orderId: '\ud800' } })).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'orderId', message }] });
     expect(refusal({ body: { token: 'a\u0000' } })?.getStatus()).toBe(422);
-    expect(refusal({ body: JSON.parse('{"__proto__":{}}') })).toMatchObject({ code: 'INVALID_PAYLOAD' });
-    expect(refusal({ body: JSON.parse('{"__proto__":{}}') })?.getStatus()).toBe(400);
+    expect(refusal({ body: JSON.parse('{"__proto__":{}}') })).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: '__proto__', message: 'is not allowed' }] });
     expect(refusal({ params: { id: 'x' }, query: { a: 'b' }, body: { name: 'ok' } })).toBeUndefined();
   });
 });

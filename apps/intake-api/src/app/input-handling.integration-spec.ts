@@ -41,16 +41,17 @@ describe('intake input handling', () => {
   });
 
   it.each([
-    ['a top-level __proto__', (order: Record<string, unknown>) => JSON.stringify(order).replace(/^\{/, '{"__proto__":{"isAdmin":true},')],
-    ['constructor.prototype', (order: Record<string, unknown>) => JSON.stringify(order).replace(/^\{/, '{"constructor":{"prototype":{"isAdmin":true}},')],
-    ['__proto__ inside an item', (order: Record<string, unknown>) => JSON.stringify(order).replace('{"productCode"', '{"__proto__":{"x":1},"productCode"')],
-  ])('refuses %s with 400 INVALID_PAYLOAD and stores nothing', async (_name, encode) => {
+    ['a top-level __proto__', '__proto__', (order: Record<string, unknown>) => JSON.stringify(order).replace(/^\{/, '{"__proto__":{"isAdmin":true},')],
+    ['constructor.prototype', 'constructor.prototype', (order: Record<string, unknown>) => JSON.stringify(order).replace(/^\{/, '{"constructor":{"prototype":{"isAdmin":true}},')],
+    ['__proto__ inside an item', 'items[0].__proto__', (order: Record<string, unknown>) => JSON.stringify(order).replace('{"productCode"', '{"__proto__":{"x":1},"productCode"')],
+  ])('refuses %s with 422 VALIDATION_ERROR and stores nothing', async (_name, field, encode) => {
     const order = validOrder(account.restaurantId);
     const body = encode(order);
     expect(body).toMatch(/__proto__|prototype/);
     const response = await post(body);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 'INVALID_PAYLOAD', detail: expect.stringContaining('__proto__') });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(response.body.errors).toContainEqual({ field, message: 'is not allowed' });
     expect(await storedOrders(order.orderId)).toBe(0);
   });
 

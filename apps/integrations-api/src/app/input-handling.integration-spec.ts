@@ -33,18 +33,21 @@ describe('integrations-api input handling and headers', () => {
     expect(response.text.length).toBeLessThan(4096);
   });
 
-  it('refuses __proto__ and constructor.prototype keys with 400 INVALID_PAYLOAD and creates nothing', async () => {
+  it('refuses __proto__ and constructor.prototype keys with 422 VALIDATION_ERROR and creates nothing', async () => {
     const before = await restaurants();
-    for (const body of ['{"name":"Proto","__proto__":{"isAdmin":true}}', '{"name":"Proto","constructor":{"prototype":{"isAdmin":true}}}']) {
+    for (const [body, field] of [['{"name":"Proto","__proto__":{"isAdmin":true}}', '__proto__'], ['{"name":"Proto","constructor":{"prototype":{"isAdmin":true}}}', 'constructor.prototype']]) {
       const response = await t.http.post('/admin/v1/restaurants').set(admin).set('Content-Type', 'application/json').send(body);
-      expect(response.status).toBe(400);
-      expect(response.body.code).toBe('INVALID_PAYLOAD');
+      expect(response.status).toBe(422);
+      expect(response.body.errors).toContainEqual({ field, message: 'is not allowed' });
     }
     expect(await restaurants()).toBe(before);
   });
 
   it('refuses NUL and lone surrogates in params, query and body with 422', async () => {
-    expect((await t.http.get('/admin/v1/restaurants/%00').set(admin)).body).toMatchObject({ status: 422, errors: [{ field: 'id', message: UNSTORABLE }] });
+    for (const suffix of ['', '/disable', '/enable', '/rotate-keys']) {
+      const method = suffix ? 'post' : 'get';
+      expect((await t.http[method](`/admin/v1/restaurants/%00${suffix}`).set(admin)).body).toMatchObject({ status: 422, errors: [{ field: 'id', message: UNSTORABLE }] });
+    }
     expect((await t.http.get('/admin/v1/restaurants?cursor=%00').set(admin)).status).toBe(422);
     expect((await t.http.get('/api/v1/my/integrations/a%00').set(credentials(account))).status).toBe(422);
     const body = JSON.stringify(platformBodies('nul').PLATFORM_A).replace('"secretKey":"', '"secretKey":"\\ud800');
@@ -53,13 +56,16 @@ describe('integrations-api input handling and headers', () => {
     expect(response.body.errors).toContainEqual({ field: 'secretKey', message: UNSTORABLE });
   });
 
-  it('never quotes a malformed body, authenticated or not', async () => {
-    for (const headers of [{}, admin]) {
-      const response = await t.http.post('/admin/v1/restaurants').set(headers).set('Content-Type', 'application/json').send('{"adminToken": DEADBEEF-secret}');
-      expect(response.status).toBe(400);
-      expect(response.body.detail).toBe('The request body is not valid JSON.');
-      expect(response.text).not.toContain('DEADBEEF');
+  it('reads a body only after authentication (401, not 400 or 413), and never quotes a malformed one', async () => {
+    const send = (path: string, headers: Record<string, string>, body: string) => t.http.post(path).set(headers).set('Content-Type', 'application/json').send(body);
+    for (const path of ['/admin/v1/restaurants', '/api/v1/my/integrations']) {
+      expect((await send(path, {}, '{"adminToken": DEADBEEF-secret}')).status).toBe(401);
+      expect((await send(path, { 'X-Admin-Token': 'wrong-token-0123456789', 'X-API-Key': 'nope', 'X-API-Secret': 'nope' }, `{"pad":"${'x'.repeat(300 * 1024)}"}`)).status).toBe(401);
     }
+    const response = await send('/admin/v1/restaurants', admin, '{"adminToken": DEADBEEF-secret}');
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toBe('The request body is not valid JSON.');
+    expect(response.text).not.toContain('DEADBEEF');
   });
 
   it('sends nosniff and no-store on every answer: the secrets in admin create, key rotation and the signing secret are never cached', async () => {
