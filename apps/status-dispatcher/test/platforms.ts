@@ -12,20 +12,6 @@ export const APP_SECRET_KEY = 'getir-app-secret-key-0001';
 export const A_WEBHOOK_KEY = 'getir-partner-webhook-key-0001';
 export const B_PLUGIN_TOKEN = 'dh-plugin-bearer-token-0000001';
 
-// Platform calls go nowhere (a closed port of 127.0.0.1): accepted pushes just retry.
-const NOWHERE = 'http://127.0.0.1:9';
-
-/** Env of an app that takes the platforms' callbacks (their keys known) but reaches no platform and does not poll. */
-export const OFFLINE_PLATFORMS_ENV: Record<string, string> = {
-  PLATFORM_A_BASE_URL: NOWHERE,
-  PLATFORM_B_BASE_URL: NOWHERE,
-  PLATFORM_C_BASE_URL: NOWHERE,
-  PLATFORM_D_BASE_URL: NOWHERE,
-  PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
-  PLATFORM_B_PLUGIN_TOKEN: B_PLUGIN_TOKEN,
-  PLATFORM_C_POLL_INTERVAL_MS: '600000',
-};
-
 export const CREDENTIALS = {
   PLATFORM_A: { providerRestaurantId: 'getir-rest-1', settings: {}, secrets: { secretKey: 'getir-restaurant-secret-1' } },
   PLATFORM_B: { providerRestaurantId: 'ys-vendor-1', settings: { chainCode: 'chain-1', username: 'pos-user-1' }, secrets: { password: 'pos-password-1' } },

@@ -1,9 +1,10 @@
 import { MAX_FIELD_ERRORS } from '@courier/http';
 import { internal, startTestApp, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, B_PLUGIN_TOKEN, CREDENTIALS, OFFLINE_PLATFORMS_ENV, upsertIntegration } from '../../test/platforms';
+import { A_WEBHOOK_KEY, B_PLUGIN_TOKEN, CREDENTIALS, upsertIntegration } from '../../test/platforms';
 
 jest.setTimeout(120_000);
 
+const NOWHERE = 'http://127.0.0.1:9';
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 
 /** Issue #13 at {pos_url}/internal and the platform callbacks: no 500, no big answer, no echo. */
@@ -12,7 +13,19 @@ describe('status-dispatcher input handling', () => {
   let orderId: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LOG_LEVEL: 'warn', ...OFFLINE_PLATFORMS_ENV } });
+    // Platform calls go nowhere (a closed port): the callbacks are what is tested here.
+    t = await startTestApp({
+      env: {
+        LOG_LEVEL: 'warn',
+        PLATFORM_A_BASE_URL: NOWHERE,
+        PLATFORM_B_BASE_URL: NOWHERE,
+        PLATFORM_C_BASE_URL: NOWHERE,
+        PLATFORM_D_BASE_URL: NOWHERE,
+        PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
+        PLATFORM_B_PLUGIN_TOKEN: B_PLUGIN_TOKEN,
+        PLATFORM_C_POLL_INTERVAL_MS: '600000',
+      },
+    });
     await upsertIntegration(t, 'PLATFORM_A');
     await upsertIntegration(t, 'PLATFORM_B');
     orderId = (await t.createOrder()).id;
