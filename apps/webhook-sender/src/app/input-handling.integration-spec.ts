@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 import { credentials, SenderApp, startSender, TestAccount } from '../../test/harness';
 
 jest.setTimeout(120_000);
@@ -11,7 +13,8 @@ describe('webhook-sender input handling', () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    sender = await startSender({ env: { LOG_LEVEL: 'warn' } });
+    // Short HTTP limits and no /docs, from the environment as in a deployment.
+    sender = await startSender({ env: { LOG_LEVEL: 'warn', HTTP_REQUEST_TIMEOUT_MS: '600', HTTP_HEADERS_TIMEOUT_MS: '300', OPENAPI_DOCS_ENABLED: 'false' } });
     account = await sender.createAccount({});
   });
   afterAll(() => sender?.close());
@@ -38,5 +41,25 @@ describe('webhook-sender input handling', () => {
     const response = await sender.http.post(`${BASE}/x/redeliver`).set(credentials(account)).set('Content-Type', 'application/json').send('{"secret": DEADBEEF-secret}');
     expect(response.status).toBe(400);
     expect(response.text).not.toContain('DEADBEEF');
+  });
+
+  it('cuts a slow-drip request after HTTP_REQUEST_TIMEOUT_MS (408, connection closed), and serves no /docs when OPENAPI_DOCS_ENABLED=false', async () => {
+    await sender.app.listen(0, '127.0.0.1');
+    const socket = net.connect((sender.app.getHttpServer().address() as AddressInfo).port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += String(chunk)));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // Headers in full, then a byte of the body every 50 ms: 50 s for the whole body.
+    socket.write(`POST ${BASE}/x/redeliver HTTP/1.1\r\nHost: sender\r\nX-API-Key: ${account.apiKey}\r\nX-API-Secret: ${account.apiSecret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
+    const drip = setInterval(() => socket.writable && socket.write(' '), 50);
+    try {
+      await closed;
+    } finally {
+      clearInterval(drip);
+    }
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect((await sender.http.get('/docs-json')).status).toBe(404);
+    expect((await sender.http.get('/docs')).status).toBe(404);
   });
 });
