@@ -1,11 +1,11 @@
 import { Body, CanActivate, Controller, ExecutionContext, Get, INestApplication, Logger, Module, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { APP_CONFIG } from '@courier/config';
 import { LoggingModule } from '@courier/logging';
+import { slowDripRequest } from '@courier/testing';
 import { createHttpApp, HttpAppOptions } from './http-app';;
 import { MAX_FIELD_ERRORS } from './problem.filter';
 import { ProblemException } from './problem.exception';
@@ -85,19 +85,8 @@ describe('createHttpApp input handling and headers', () => {
   afterAll(() => probe?.app.close());
 
   it('cuts a request whose body drips in slower than HTTP_REQUEST_TIMEOUT_MS (408, connection closed)', async () => {
-    const socket = net.connect(probe.port, '127.0.0.1');
-    let received = '';
-    socket.on('data', (chunk) => (received += String(chunk)));
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write('POST /things HTTP/1.1\r\nHost: probe\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
     // One byte every 50 ms: it would take 50 s to finish; the server ends it long before.
-    const drip = setInterval(() => socket.writable && socket.write(' '), 50);
-    try {
-      await closed;
-    } finally {
-      clearInterval(drip);
-    }
+    const received = await slowDripRequest(probe.port, 'POST /things HTTP/1.1\r\nHost: probe\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
     expect(received).toMatch(/^HTTP\/1\.1 408/);
   });
 

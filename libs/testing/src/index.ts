@@ -4,3 +4,4 @@ export * from './wait';
 export * from './messaging-harness';
 export * from './prometheus-text';
 export * from './app-harness';
+export * from './slow-drip';

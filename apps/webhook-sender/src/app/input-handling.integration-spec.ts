@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
+import { slowDripRequest } from '@courier/testing';
 import { credentials, SenderApp, startSender, TestAccount } from '../../test/harness';
 
 jest.setTimeout(120_000);
@@ -45,19 +45,12 @@ describe('webhook-sender input handling', () => {
 
   it('cuts a slow-drip request after HTTP_REQUEST_TIMEOUT_MS (408, connection closed), and serves no /docs when OPENAPI_DOCS_ENABLED=false', async () => {
     await sender.app.listen(0, '127.0.0.1');
-    const socket = net.connect((sender.app.getHttpServer().address() as AddressInfo).port, '127.0.0.1');
-    let received = '';
-    socket.on('data', (chunk) => (received += String(chunk)));
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const port = (sender.app.getHttpServer().address() as AddressInfo).port;
     // Headers in full, then a byte of the body every 50 ms: 50 s for the whole body.
-    socket.write(`POST ${BASE}/x/redeliver HTTP/1.1\r\nHost: sender\r\nX-API-Key: ${account.apiKey}\r\nX-API-Secret: ${account.apiSecret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`);
-    const drip = setInterval(() => socket.writable && socket.write(' '), 50);
-    try {
-      await closed;
-    } finally {
-      clearInterval(drip);
-    }
+    const received = await slowDripRequest(
+      port,
+      `POST ${BASE}/x/redeliver HTTP/1.1\r\nHost: sender\r\nX-API-Key: ${account.apiKey}\r\nX-API-Secret: ${account.apiSecret}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
+    );
     expect(received).toMatch(/^HTTP\/1\.1 408/);
     expect((await sender.http.get('/docs-json')).status).toBe(404);
     expect((await sender.http.get('/docs')).status).toBe(404);
