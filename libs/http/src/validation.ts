@@ -31,20 +31,35 @@ export const STRICT_VALIDATION: ValidationPipeOptions = {
 };
 
 /**
- * The top-level fields of `value` that `dto` does not declare, as field errors, when there are
- * more than a 422 lists (otherwise undefined: the DTO's own validation reports them). Checked
- * before class-transformer, which copies every field before class-validator refuses the unknown
- * ones: some 0.3 s of blocked event loop for a 200 KiB body of 20,000 of them. Their names alone
- * fill the capped list, so the DTO's other errors could not be shown anyway.
+ * The fields of `value` that `dto` does not declare, as field errors, when there are more than a
+ * 422 lists (otherwise undefined: the DTO's own validation reports them). Checked before
+ * class-transformer, which copies every field before class-validator refuses the unknown ones:
+ * some 0.3 s of blocked event loop for a 200 KiB body of 20,000 of them. Their names alone fill the
+ * capped list, so the DTO's other errors could not be shown anyway. `nested` names array fields
+ * whose elements are DTOs too (class-transformer's @Type is not readable here): intake's items.
  */
-export function unknownFieldsBeyondCap(dto: unknown, value: unknown): FieldError[] | undefined {
-  if (typeof dto !== 'function' || value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+export function unknownFieldsBeyondCap(dto: unknown, value: unknown, nested: Record<string, Function> = {}): FieldError[] | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const elementsOf = (field: string): unknown[] => {
+    const elements = (value as Record<string, unknown>)[field];
+    return Array.isArray(elements) ? elements : [];
+  };
+  // Few fields in all (every ordinary body): nothing to look up.
+  let fields = Object.keys(value).length;
+  for (const field of Object.keys(nested)) for (const element of elementsOf(field)) fields += element !== null && typeof element === 'object' ? Object.keys(element).length : 0;
+  if (fields <= MAX_FIELD_ERRORS) return undefined;
+  const unknown: FieldError[] = [];
+  collectUnknownFields(dto, value, '', unknown);
+  for (const [field, elementDto] of Object.entries(nested)) elementsOf(field).forEach((element, index) => collectUnknownFields(elementDto, element, `${field}[${index}].`, unknown));
+  return unknown.length > MAX_FIELD_ERRORS ? unknown : undefined;
+}
+
+function collectUnknownFields(dto: unknown, value: unknown, prefix: string, unknown: FieldError[]): void {
+  if (typeof dto !== 'function' || value === null || typeof value !== 'object' || Array.isArray(value)) return;
   const keys = Object.keys(value);
-  if (keys.length <= MAX_FIELD_ERRORS) return undefined;
   const declared = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false).map((metadata) => metadata.propertyName));
-  if (declared.size === 0) return undefined;
-  const unknown = keys.filter((key) => !declared.has(key));
-  return unknown.length > MAX_FIELD_ERRORS ? unknown.map((field) => ({ field, message: UNKNOWN_FIELD_MESSAGE })) : undefined;
+  if (declared.size === 0) return;
+  for (const key of keys) if (!declared.has(key)) unknown.push({ field: `${prefix}${key}`, message: UNKNOWN_FIELD_MESSAGE });
 }
 
 /** Deepest nesting of objects and arrays a request may carry (a body, a query). */

@@ -32,6 +32,17 @@ describe('intake input handling', () => {
     expect(await storedOrders(order.orderId)).toBe(0);
   });
 
+  it('answers 20,000 unknown fields inside an item the same way (named, capped, no class-transformer pass)', async () => {
+    const order = validOrder(account.restaurantId);
+    const unknown = Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`k${index}`, 1]));
+    const response = await post(JSON.stringify({ ...order, items: [{ ...order.items[0], ...unknown }] }));
+    expect(response.status).toBe(422);
+    expect(response.body.errors).toHaveLength(MAX_FIELD_ERRORS);
+    expect(response.body.errors[0]).toEqual({ field: 'items[0].k0', message: 'is not allowed' });
+    expect(response.body.errorsOmitted).toBe(20_000 - MAX_FIELD_ERRORS);
+    expect(response.text.length).toBeLessThan(4096);
+  });
+
   it('caps a long list of field errors from the DTO and the domain checks too', async () => {
     const items = Array.from({ length: 40 }, () => ({ productName: 5, quantity: 'x' }));
     const response = await post(JSON.stringify(validOrder(account.restaurantId, { items })));

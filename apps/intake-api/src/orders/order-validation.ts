@@ -4,7 +4,7 @@ import { ErrorCode, FieldError } from '@courier/contracts';
 import { checkDeliveryCoordinates, checkOrderMoney, ItemAmounts, OrderAmounts } from '@courier/domain';
 import { inspectInput, ProblemException, toFieldErrors, unknownFieldsBeyondCap } from '@courier/http';
 import { conformsToOrderDto } from './dto/third-party-order.check';
-import { ThirdPartyOrderDto } from './dto/third-party-order.dto';
+import { ThirdPartyOrderDto, ThirdPartyOrderItemDto } from './dto/third-party-order.dto';
 
 /** The two fields every later check needs, known to be non-empty strings. */
 export interface OrderIdentity {
@@ -48,7 +48,7 @@ export function validateOrder(body: Record<string, unknown>): FieldError[] {
 
 /** ThirdPartyOrderDto's errors for `body` (class-transformer + class-validator; the unknown fields alone when they overflow the capped list, as the global pipe does). */
 export function orderDtoErrors(body: Record<string, unknown>): FieldError[] {
-  const unknownFields = unknownFieldsBeyondCap(ThirdPartyOrderDto, body);
+  const unknownFields = unknownFieldsBeyondCap(ThirdPartyOrderDto, body, { items: ThirdPartyOrderItemDto });
   if (unknownFields) return unknownFields;
   return toFieldErrors(
     validateSync(plainToInstance(ThirdPartyOrderDto, body), {
