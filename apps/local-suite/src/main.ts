@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import http from 'node:http';
 import path from 'node:path';
-import { createHttpApp, reportStartupFailure } from '@courier/http';
+import { APP_CONFIG } from '@courier/config';
+import { applyServerTimeouts, createHttpApp, HttpServerSettings, reportStartupFailure } from '@courier/http';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from '@courier/persistence';
 import { AppModule as IntakeModule, SERVICE_DESCRIPTION as INTAKE_API } from '@courier/intake-api';
 import { AppModule as IntegrationsModule, SERVICE_DESCRIPTION as INTEGRATIONS_API } from '@courier/integrations-api';
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
 
   await intake.listen(settings.intakePort, settings.listenHost);
   const gateway = createPosGateway({ integrations, dispatcher, sender });
+  // The one {pos_url} port is this server, not the apps' own: it gets their slow-client limits.
+  applyServerTimeouts(gateway, integrations.get<HttpServerSettings>(APP_CONFIG));
   servers.push(gateway);
   await new Promise<void>((resolve, reject) => gateway.once('error', reject).listen(settings.posPort, settings.listenHost, resolve));
 

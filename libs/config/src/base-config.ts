@@ -80,6 +80,33 @@ export class BaseConfig {
     { message: 'TRUST_PROXY must be false, true, a number of proxy hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal' },
   )
   TRUST_PROXY: string = 'false';
+
+  /** Longest a request may take to arrive in full (headers and body); a slow-drip client gets 408 and is cut. */
+  @ToNumber()
+  @IsInt({ message: 'HTTP_REQUEST_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  HTTP_REQUEST_TIMEOUT_MS: number = 30_000;
+
+  /** Longest the request headers may take to arrive (capped at HTTP_REQUEST_TIMEOUT_MS). */
+  @ToNumber()
+  @IsInt({ message: 'HTTP_HEADERS_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  HTTP_HEADERS_TIMEOUT_MS: number = 10_000;
+
+  /**
+   * How long an idle keep-alive connection stays open: longer than the 60 s a proxy in front
+   * (ingress-nginx, cloud load balancers) keeps its idle upstream connections, so the proxy, not
+   * the app, closes them and never sends a request on a connection the app is closing.
+   */
+  @ToNumber()
+  @IsInt({ message: 'HTTP_KEEP_ALIVE_TIMEOUT_MS must be an integer' })
+  @Min(0)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 65_000;
+
+  /** Serve the OpenAPI document and UI at /docs and /docs-json (unauthenticated; off in the production overlay). */
+  @ToBoolean()
+  @IsBoolean({ message: 'OPENAPI_DOCS_ENABLED must be true or false' })
+  OPENAPI_DOCS_ENABLED: boolean = true;
 }
 
 /**

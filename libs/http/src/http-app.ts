@@ -3,27 +3,81 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, parseTrustProxy } from '@courier/config';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
-import { jsonBodyFilter } from './json-body';
 import { ProblemJsonFilter } from './problem.filter';
+import { RequestInputInterceptor } from './request-input';
 import { strictValidationPipe } from './validation';
 
 export interface HttpAppOptions {
   /** Title of the OpenAPI document (served at /docs and /docs-json). */
   title: string;
   description?: string;
-  /** Largest accepted JSON body. */
-  bodyLimit?: string;
+  /** Largest accepted JSON body, in bytes (default 256 KiB). */
+  bodyLimit?: number;
   /** Security schemes the OpenAPI document declares. */
   apiKeyHeaders?: string[];
   basicAuth?: boolean;
   /**
-   * Paths whose JSON body the global parser leaves alone because the handler reads it itself
-   * (e.g. intake, whose check order puts authentication and rate limiting before parsing).
+   * Paths whose JSON body the shared reader leaves alone because the handler reads it itself
+   * (intake, whose check order has refusals of its own for the body).
    */
   selfParsedBodyPaths?: string[];
+  /**
+   * `Cache-Control: no-store` on every response: for an API whose answers carry credentials
+   * (integrations-api returns API secrets, signing secrets, platform keys).
+   */
+  noStore?: boolean;
+}
+
+/** The HTTP server settings of BaseConfig; an app whose config lacks them (mock-receiver) gets these defaults. */
+export interface HttpServerSettings {
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number;
+  OPENAPI_DOCS_ENABLED: boolean;
+}
+
+const DEFAULT_SERVER_SETTINGS: HttpServerSettings = { HTTP_REQUEST_TIMEOUT_MS: 30_000, HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_KEEP_ALIVE_TIMEOUT_MS: 65_000, OPENAPI_DOCS_ENABLED: true };
+
+function serverSettings(app: INestApplication): HttpServerSettings {
+  let config: Partial<HttpServerSettings> = {};
+  try {
+    config = app.get<Partial<HttpServerSettings>>(APP_CONFIG, { strict: false }) ?? {};
+  } catch {
+    // No APP_CONFIG in this module tree: the defaults.
+  }
+  const pick = <K extends keyof HttpServerSettings>(key: K): HttpServerSettings[K] => (config[key] ?? DEFAULT_SERVER_SETTINGS[key]) as HttpServerSettings[K];
+  return {
+    HTTP_REQUEST_TIMEOUT_MS: pick('HTTP_REQUEST_TIMEOUT_MS'),
+    HTTP_HEADERS_TIMEOUT_MS: pick('HTTP_HEADERS_TIMEOUT_MS'),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: pick('HTTP_KEEP_ALIVE_TIMEOUT_MS'),
+    OPENAPI_DOCS_ENABLED: pick('OPENAPI_DOCS_ENABLED'),
+  };
+}
+
+/**
+ * Cuts requests that arrive too slowly (408, connection closed) and idle keep-alive connections.
+ * Node checks the request and header deadlines only every connectionsCheckingInterval (30 s by
+ * default, which let slow-drip clients hold connections that long): checked here at a fraction of
+ * the header deadline. Takes effect when the server starts listening.
+ */
+export function applyServerTimeouts(server: Server, settings: Pick<HttpServerSettings, 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS'>): void {
+  server.requestTimeout = settings.HTTP_REQUEST_TIMEOUT_MS;
+  server.headersTimeout = Math.min(settings.HTTP_HEADERS_TIMEOUT_MS, settings.HTTP_REQUEST_TIMEOUT_MS);
+  server.keepAliveTimeout = settings.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(server.headersTimeout / 4)));
+}
+
+/** Headers every response carries; `no-store` where answers hold credentials. */
+function securityHeaders(noStore: boolean) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (noStore) res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
 }
 
 /** Gives every request an id (the caller's X-Request-Id when plausible) and runs it in that correlation scope. */
@@ -59,13 +113,17 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   // X-Forwarded-For only as far as TRUST_PROXY says: by default not at all.
   app.set('trust proxy', parseTrustProxy(configuredTrustProxy(app)) ?? false);
   app.set('etag', false);
+  const settings = serverSettings(app);
+  applyServerTimeouts(app.getHttpServer(), settings);
   app.use(requestScope);
-  const jsonTypes = options.selfParsedBodyPaths?.length ? jsonBodyFilter(options.selfParsedBodyPaths) : ['application/json', 'application/*+json'];
-  app.useBodyParser('json', { limit: options.bodyLimit ?? '256kb', type: jsonTypes });
+  app.use(securityHeaders(options.noStore ?? false));
+  // No body-parser middleware: JSON bodies are read by this interceptor, after the guards.
+  app.useGlobalInterceptors(new RequestInputInterceptor({ bodyLimit: options.bodyLimit, selfParsedBodyPaths: options.selfParsedBodyPaths }));
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new ProblemJsonFilter());
   app.enableShutdownHooks();
 
+  if (!settings.OPENAPI_DOCS_ENABLED) return app;
   const builder = new DocumentBuilder().setTitle(options.title).setDescription(options.description ?? '').setVersion('1.0');
   for (const header of options.apiKeyHeaders ?? []) builder.addApiKey({ type: 'apiKey', in: 'header', name: header }, header);
   if (options.basicAuth) builder.addBasicAuth();

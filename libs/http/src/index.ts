@@ -8,3 +8,4 @@ export * from './net/address-policy';
 export * from './correlation-headers';
 export * from './page-query.dto';
 export * from './list-cursor';
+export * from './request-input';

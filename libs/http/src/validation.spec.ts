@@ -1,5 +1,5 @@
 import { IsString } from 'class-validator';
-import { nestsDeeperThan, strictValidationPipe } from './validation';
+import { nestsDeeperThan, strictValidationPipe, unknownFieldsBeyondCap } from './validation';
 import { ProblemException } from './problem.exception';
 
 class NameDto {
@@ -39,5 +39,29 @@ describe('strictValidationPipe', () => {
   it('still validates ordinary bodies strictly', async () => {
     await expect(pipe.transform({ name: 'x' }, metadata)).resolves.toBeInstanceOf(NameDto);
     await expect(pipe.transform({ name: 'x', other: 1 }, metadata)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+});
+
+describe('unknownFieldsBeyondCap', () => {
+  class ItemDto {
+    @IsString()
+    productName: string;
+  }
+  class OrderDto {
+    @IsString()
+    orderId: string;
+  }
+  const flood = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, 1]));
+
+  it('names every unknown field once they are more than a 422 lists, nested DTO elements included', () => {
+    expect(unknownFieldsBeyondCap(OrderDto, { orderId: 'a', ...flood(20) })).toBeUndefined();
+    expect(unknownFieldsBeyondCap(OrderDto, { orderId: 'a', ...flood(21) })).toHaveLength(21);
+    const nested = unknownFieldsBeyondCap(OrderDto, { orderId: 'a', items: [{ productName: 'x' }, { productName: 'y', ...flood(30) }] }, { items: ItemDto });
+    expect(nested).toHaveLength(31);
+    expect(nested?.slice(0, 2)).toEqual([
+      { field: 'items', message: 'is not allowed' },
+      { field: 'items[1].k0', message: 'is not allowed' },
+    ]);
+    expect(unknownFieldsBeyondCap(OrderDto, { orderId: 'a', items: [{ productName: 'x' }] }, { items: ItemDto })).toBeUndefined();
   });
 });

@@ -5,3 +5,4 @@ export * from './messaging-harness';
 export * from './prometheus-text';
 export * from './app-harness';
 export * from './read-your-writes';
+export * from './slow-drip';

@@ -11,9 +11,9 @@ const RAW_BODY_CAPTURE = Symbol('RAW_BODY_CAPTURE');
   providers: [
     WebhooksService,
     {
-      // createHttpApp installs the JSON parser right after the modules are instantiated, and module
-      // middleware would only run after it; installing the capture on the HTTP adapter while this
-      // provider is created puts it first, so the webhook routes see the exact bytes received.
+      // Installed on the HTTP adapter while this provider is created, ahead of every route: the
+      // webhook routes see the exact bytes received, and the shared JSON reader (createHttpApp's
+      // interceptor) finds the body read and leaves it alone.
       provide: RAW_BODY_CAPTURE,
       inject: [HttpAdapterHost],
       useFactory: (host: HttpAdapterHost) => {

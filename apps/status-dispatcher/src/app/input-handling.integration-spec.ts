@@ -1,0 +1,98 @@
+import { MAX_FIELD_ERRORS } from '@courier/http';
+import { internal, startTestApp, TestApp } from '../../test/harness';
+import { A_WEBHOOK_KEY, B_PLUGIN_SECRET, bPluginAuthorization, CREDENTIALS, upsertIntegration } from '../../test/platforms';
+
+jest.setTimeout(120_000);
+
+const NOWHERE = 'http://127.0.0.1:9';
+const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
+
+/** Issue #13 at {pos_url}/internal and the platform callbacks: no 500, no big answer, no echo. */
+describe('status-dispatcher input handling', () => {
+  let t: TestApp;
+  let orderId: string;
+
+  beforeAll(async () => {
+    // Platform calls go nowhere (a closed port): the callbacks are what is tested here.
+    t = await startTestApp({
+      env: {
+        LOG_LEVEL: 'warn',
+        PLATFORM_A_BASE_URL: NOWHERE,
+        PLATFORM_B_BASE_URL: NOWHERE,
+        PLATFORM_C_BASE_URL: NOWHERE,
+        PLATFORM_D_BASE_URL: NOWHERE,
+        PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
+        PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
+        PLATFORM_C_POLL_INTERVAL_MS: '600000',
+      },
+    });
+    await upsertIntegration(t, 'PLATFORM_A');
+    await upsertIntegration(t, 'PLATFORM_B');
+    orderId = (await t.createOrder()).id;
+  });
+  afterAll(() => t?.close());
+
+  const countOrders = async (provider: string) => (await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE provider = $1', [provider]))[0].n;
+  const unknownFields = Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`k${index}`, 1]));
+
+  it.each([
+    ['the status push', () => '/internal/orders/status'],
+    ['a transition', () => `/internal/orders/${orderId}/transitions`],
+  ])('answers 20,000 unknown fields at %s with a capped, small 422', async (_name, path) => {
+    const response = await t.http.post(path()).set(internal()).send(unknownFields);
+    expect(response.status).toBe(422);
+    expect(response.body.code).toBe('VALIDATION_ERROR');
+    expect(response.body.errors.length).toBeLessThanOrEqual(MAX_FIELD_ERRORS);
+    expect(response.body.errorsOmitted).toBeGreaterThan(0);
+    expect(response.text.length).toBeLessThan(4096);
+  });
+
+  it('refuses a PLATFORM_A order whose id is a lone surrogate (422, nothing stored)', async () => {
+    const before = await countOrders('PLATFORM_A');
+    const body = `{"id":"\\ud800","status":400,"restaurant":{"id":"${CREDENTIALS.PLATFORM_A.providerRestaurantId}"}}`;
+    const response = await t.http.post('/platforms/platform-a/orders').set('x-api-key', A_WEBHOOK_KEY).set('Content-Type', 'application/json').send(body);
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'id', message: UNSTORABLE }] });
+    const cancelled = await t.http.post('/platforms/platform-a/orders/cancelled').set('x-api-key', A_WEBHOOK_KEY).set('Content-Type', 'application/json').send(body);
+    expect(cancelled.status).toBe(422);
+    expect(await countOrders('PLATFORM_A')).toBe(before);
+  });
+
+  it('refuses a PLATFORM_B remoteId with %00 (dispatch and posOrderStatus) and a lone-surrogate token', async () => {
+    const bearer = { Authorization: bPluginAuthorization() };
+    const before = await countOrders('PLATFORM_B');
+    const dispatch = await t.http.post('/platforms/platform-b/order/ven%00dor').set(bearer).send({ token: 'tok-1', code: 'c-1' });
+    expect(dispatch.status).toBe(422);
+    expect(dispatch.body.errors).toEqual([{ field: 'remoteId', message: UNSTORABLE }]);
+    const status = await t.http.put(`/platforms/platform-b/remoteId/%00/remoteOrder/${orderId}/posOrderStatus`).set(bearer).send({ status: 'ORDER_CANCELLED' });
+    expect(status.status).toBe(422);
+    const token = await t.http
+      .post(`/platforms/platform-b/order/${CREDENTIALS.PLATFORM_B.providerRestaurantId}`)
+      .set(bearer)
+      .set('Content-Type', 'application/json')
+      .send('{"token":"\\ud800","code":"c-2"}');
+    expect(token.status).toBe(422);
+    expect(token.body.errors).toEqual([{ field: 'token', message: UNSTORABLE }]);
+    expect(await countOrders('PLATFORM_B')).toBe(before);
+  });
+
+  it('refuses NUL anywhere on the internal API (params, query, body) with 4xx', async () => {
+    expect((await t.http.get('/internal/orders/%00').set(internal())).status).toBe(422);
+    expect((await t.http.get('/internal/status-updates/%00').set(internal())).status).toBe(422);
+    const push = await t.http.post('/internal/orders/status').set(internal()).send({ providerOrderId: 'a\u0000', platform: 'PLATFORM_A', action: 'VERIFY' });
+    expect(push.status).toBe(422);
+    expect(push.body.errors).toContainEqual({ field: 'providerOrderId', message: UNSTORABLE });
+  });
+
+  it('reads a body only after the internal key is checked, and never quotes a malformed one', async () => {
+    const send = (headers: Record<string, string>, body: string) => t.http.post('/internal/orders/status').set(headers).set('Content-Type', 'application/json').send(body);
+    expect((await send({}, '{"apiKey": DEADBEEF-secret}')).status).toBe(401);
+    expect((await send({}, `{"pad":"${'x'.repeat(300 * 1024)}"}`)).status).toBe(401);
+    const response = await send(internal(), '{"apiKey": DEADBEEF-secret}');
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toBe('The request body is not valid JSON.');
+    expect(response.text).not.toContain('DEADBEEF');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect((await t.http.get('/metrics')).headers['x-content-type-options']).toBe('nosniff');
+  });
+});
