@@ -213,6 +213,60 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(orders.find((order) => order.token === token)?.state).toBe('ACCEPTED');
   }
 
+  // Issue #14: the README's "press Send test order and watch the webhooks arrive live", with no terminal.
+  (hasChromium ? it : it.skip)('the dashboard moves a sent order through its whole life and cancels another with a reason; usable at 390 px', async () => {
+    const artifacts = path.join(workspaceRoot, 'test-artifacts/local-suite');
+    mkdirSync(artifacts, { recursive: true });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+      await page.goto(`http://127.0.0.1:${ports.receiver}/`);
+      await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+      await page.locator('#moves-help', { hasText: 'Next step' }).waitFor();
+      const sendOne = async () => {
+        const before = ((await (await fetch(`http://127.0.0.1:${ports.receiver}/api/orders`)).json()) as { data: Array<{ orderId: string }> }).data.map((order) => order.orderId);
+        await page.getByRole('button', { name: 'Send test order' }).click();
+        return waitFor('the new order listed', async () => {
+          const listed = ((await (await fetch(`http://127.0.0.1:${ports.receiver}/api/orders`)).json()) as { data: Array<{ orderId: string; yemekKuryeOrderId?: string }> }).data;
+          return listed.find((order) => !before.includes(order.orderId) && order.yemekKuryeOrderId)?.orderId;
+        });
+      };
+
+      const delivered = await sendOne();
+      const deliveredRow = page.locator(`#orders-table tr[data-order-id="${delivered}"]`);
+      await deliveredRow.getByRole('button', { name: 'Deliver' }).click();
+      await page.locator('#move-result', { hasText: 'DELIVER → DELIVERED' }).waitFor({ timeout: 60_000 });
+      await page.locator(`#orders-table tr[data-order-id="${delivered}"] td[data-status="DELIVERED"]`).waitFor({ timeout: 30_000 });
+
+      const canceled = await sendOne();
+      const canceledRow = page.locator(`#orders-table tr[data-order-id="${canceled}"]`);
+      await canceledRow.getByRole('button', { name: 'Next step' }).click();
+      await page.locator('#move-result', { hasText: 'APPROVE → VALIDATED' }).waitFor({ timeout: 60_000 });
+      await canceledRow.getByLabel(/Cancel reason/).selectOption('OUT_OF_STOCK');
+      await canceledRow.getByRole('button', { name: 'Cancel' }).click();
+      await page.locator(`#orders-table tr[data-order-id="${canceled}"] td[data-status="CANCELED"]`).waitFor({ timeout: 30_000 });
+      expect(await page.locator(`#orders-table tr[data-order-id="${canceled}"] td[data-status="CANCELED"]`).innerText()).toContain('OUT_OF_STOCK');
+      // A final order offers no more moves.
+      expect(await page.locator(`#orders-table tr[data-order-id="${canceled}"] button`).count()).toBe(0);
+
+      // A phone: nothing wider than the screen, configuration labels above their values, table cells inside the screen.
+      await page.setViewportSize({ width: 390, height: 1400 });
+      // (Browser-side expressions as strings: this file is compiled without the DOM's types.)
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      const overlaps = await page.evaluate(`[...document.querySelectorAll('#config-list > div')].filter((pair) => {
+        const term = pair.querySelector('dt').getBoundingClientRect();
+        const value = pair.querySelector('dd').getBoundingClientRect();
+        return value.top < term.bottom - 1 && value.left < term.right - 1;
+      }).length`);
+      expect(overlaps).toBe(0);
+      const outside = await page.evaluate(`[...document.querySelectorAll('#orders-table td, #webhooks-table td')].filter((cell) => cell.getBoundingClientRect().right > window.innerWidth + 1).length`);
+      expect(outside).toBe(0);
+      await page.screenshot({ path: path.join(artifacts, 'dashboard-390px.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
+
   // The issue's "a demo platform order can be pushed through its whole life locally", over HTTP only.
   it('takes a PLATFORM_B order from its simulator into the demo restaurant and its status push back to the simulator', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));

@@ -112,6 +112,9 @@ async function main(): Promise<void> {
     PORT: settings.receiverPort,
     LOCAL_DATA_DIR: settings.dataDir,
     LOG_LEVEL: process.env.LOG_LEVEL,
+    // The dashboard moves sent orders as the courier core does (internal transitions on {pos_url}).
+    SERVICE_INTERNAL_URL: internalPosUrl,
+    SERVICE_INTERNAL_API_KEY: demo.internalApiKey,
   });
   apps.unshift(receiver);
   await receiver.listen(settings.receiverPort, settings.listenHost);

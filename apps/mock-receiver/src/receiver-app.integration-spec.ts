@@ -151,6 +151,27 @@ describe('mock-receiver over HTTP', () => {
     });
   });
 
+  describe('order moves', () => {
+    it('without SERVICE_INTERNAL_URL says what moves an order (409 MOVES_NOT_CONFIGURED); refuses cross-site calls and bad actions; an order it never sent is 404', async () => {
+      receiver = await startReceiver(config('moves-off'), { listen: true });
+      expect((await http().get('/api/config')).body.orderMoves).toEqual({ enabled: false });
+      const sent = (await http().post('/api/send-order').send({}).expect(202)).body as { orderId: string };
+      const off = await http().post(`/api/orders/${sent.orderId}/moves`).send({ action: 'next' });
+      expect(off.status).toBe(409);
+      expect(off.body).toMatchObject({ code: 'MOVES_NOT_CONFIGURED', detail: expect.stringContaining('/internal/orders/{yemekKuryeOrderId}/transitions') });
+      const url = `${receiver.baseUrl}/api/orders/${sent.orderId}/moves`;
+      expect((await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"action":"deliver"}' })).status).toBe(415);
+      expect((await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: '{"action":"deliver"}' })).status).toBe(403);
+      expect((await http().post(`/api/orders/${sent.orderId}/moves`).send({ action: 'teleport' })).status).toBe(422);
+      await receiver.app.close();
+
+      receiver = await startReceiver({ ...config('moves-on'), SERVICE_INTERNAL_URL: 'http://127.0.0.1:9', SERVICE_INTERNAL_API_KEY: 'internal-key-0123456789' }, { listen: true });
+      expect((await http().get('/api/config')).body.orderMoves).toMatchObject({ enabled: true });
+      expect((await http().get('/api/config')).body.variables.SERVICE_INTERNAL_API_KEY).toBe('****6789');
+      expect((await http().post('/api/orders/never-sent/moves').send({ action: 'next' })).body).toMatchObject({ code: 'ORDER_NOT_FOUND' });
+    });
+  });
+
   describe('webhooks', () => {
     const ids = { orderId: 'mock-wh-1', yemekKuryeOrderId: '0a1b2c3d-0000-4000-8000-0000000000aa' };
     const body = (status: string, timestamp: string, previousStatus?: string) =>

@@ -24,6 +24,20 @@ export class ReceiverConfig {
   @Matches(/^(rest_[A-Za-z0-9_-]+)?$/, { message: 'SERVICE_RESTAURANT_ID must start with rest_ (or be empty)' })
   SERVICE_RESTAURANT_ID: string = '';
 
+  /**
+   * Where the service's internal order transitions are (`{pos_url}` in the one-machine mode,
+   * status-dispatcher's address otherwise). With SERVICE_INTERNAL_API_KEY the dashboard can move a
+   * sent order through its life as the courier core does; unset, the page says what moves orders.
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'SERVICE_INTERNAL_URL must be an http(s) URL' })
+  SERVICE_INTERNAL_URL?: string;
+
+  /** X-Internal-Api-Key for SERVICE_INTERNAL_URL. */
+  @IsOptional()
+  @IsString()
+  SERVICE_INTERNAL_API_KEY?: string;
+
   /** Empty: signatures are shown but not enforced. */
   @IsString()
   WEBHOOK_SECRET: string = '';
@@ -80,6 +94,8 @@ interface DemoCredentials {
   restaurantId?: string;
   apiKey?: string;
   webhookSecret?: string;
+  posUrl?: string;
+  internalApiKey?: string;
 }
 
 function readDemoCredentials(file: string): DemoCredentials | undefined {
@@ -98,6 +114,8 @@ function readDemoCredentials(file: string): DemoCredentials | undefined {
       restaurantId: pick('restaurantId'),
       apiKey: pick('apiKey'),
       webhookSecret: pick('webhookSecret', 'signingSecret', 'webhookSigningSecret'),
+      posUrl: pick('posUrl'),
+      internalApiKey: pick('internalApiKey'),
     };
   } catch {
     return undefined;
@@ -105,8 +123,8 @@ function readDemoCredentials(file: string): DemoCredentials | undefined {
 }
 
 /**
- * The receiver's configuration from the environment. SERVICE_RESTAURANT_ID, SERVICE_API_KEY and
- * WEBHOOK_SECRET that are not set are taken from the demo restaurant in
+ * The receiver's configuration from the environment. SERVICE_RESTAURANT_ID, SERVICE_API_KEY,
+ * WEBHOOK_SECRET and SERVICE_INTERNAL_URL / SERVICE_INTERNAL_API_KEY that are not set are taken from the demo restaurant in
  * `<LOCAL_DATA_DIR>/demo.json` when that file exists, so that next to the one-machine suite the
  * receiver needs no set-up.
  */
@@ -117,6 +135,10 @@ export function loadReceiverConfig(env: Record<string, string | undefined> = pro
     if (!env.SERVICE_RESTAURANT_ID && demo.restaurantId) config.SERVICE_RESTAURANT_ID = demo.restaurantId;
     if (!env.SERVICE_API_KEY && demo.apiKey) config.SERVICE_API_KEY = demo.apiKey;
     if (env.WEBHOOK_SECRET === undefined && demo.webhookSecret) config.WEBHOOK_SECRET = demo.webhookSecret;
+    if (!env.SERVICE_INTERNAL_URL && !env.SERVICE_INTERNAL_API_KEY && demo.posUrl && demo.internalApiKey) {
+      config.SERVICE_INTERNAL_URL = demo.posUrl;
+      config.SERVICE_INTERNAL_API_KEY = demo.internalApiKey;
+    }
   }
   return normaliseReceiverConfig(config);
 }

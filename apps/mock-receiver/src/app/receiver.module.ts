@@ -7,6 +7,8 @@ import { ConfigController } from './config/config.controller';
 import { DashboardController } from './dashboard/dashboard.controller';
 import { EventsController } from './events/events.controller';
 import { ReceiverEvents } from './events/receiver-events.service';
+import { OrderMovesController } from './moves/order-moves.controller';
+import { OrderMovesService } from './moves/order-moves.service';
 import { IntakeClient } from './orders/intake.client';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersService } from './orders/orders.service';
@@ -47,8 +49,8 @@ export class ReceiverModule {
         MetricsModule.forRoot({ service: 'mock-receiver' }),
         WebhooksModule,
       ],
-      controllers: [OrdersController, ConfigController, EventsController, DashboardController],
-      providers: [IntakeClient, OrdersService],
+      controllers: [OrdersController, OrderMovesController, ConfigController, EventsController, DashboardController],
+      providers: [IntakeClient, OrdersService, OrderMovesService],
     };
   }
 }

@@ -4,6 +4,9 @@
 
 (function () {
   const orders = new Map(); // sendId -> sent order view
+  let movesEnabled = false; // the service's internal transitions are configured (one-machine mode)
+  const FINAL = new Set(['DELIVERED', 'CANCELED', 'FAILED']);
+  const CANCEL_REASONS = ['CUSTOMER_REQUEST', 'OUT_OF_STOCK', 'WRONG_ADDRESS', 'CUSTOMER_NOT_AVAILABLE', 'COURIER_NOT_AVAILABLE', 'RESTAURANT_CLOSED', 'OTHER'];
   const webhooks = new Map(); // receiptId -> received webhook
   const $ = (id) => document.getElementById(id);
 
@@ -106,13 +109,65 @@
       answerCell(order),
       statusCell(order),
       el('td', {}, history.length ? el('ol', { className: 'history', 'aria-label': 'Statuses, oldest first' }, history.map((h) => el('li', {}, h.status))) : ''),
+      moveCell(order),
     );
+  }
+
+  /** Each cell names its column (data-label), so that on a narrow screen a row reads as a card. */
+  function labelCells(table, rows) {
+    const labels = [...table.tHead.rows[0].cells].map((cell) => cell.textContent.trim());
+    for (const row of rows) [...row.cells].forEach((cell, index) => cell.setAttribute('data-label', labels[index] || ''));
+    return rows;
   }
 
   function renderOrders(freshId) {
     const list = [...orders.values()].sort((a, b) => (a.sentAt < b.sentAt ? 1 : a.sentAt > b.sentAt ? -1 : 0));
-    $('orders-table').tBodies[0].replaceChildren(...list.map((order) => orderRow(order, order.sendId === freshId)));
+    const table = $('orders-table');
+    table.tBodies[0].replaceChildren(...labelCells(table, list.map((order) => orderRow(order, order.sendId === freshId))));
     $('orders-empty').hidden = list.length > 0;
+  }
+
+  // ---- moving a sent order (as the courier core does) ----------------------------------------
+
+  function showMoveResult(ok, text) {
+    const result = $('move-result');
+    result.className = `result ${ok ? 'ok' : 'bad'}`;
+    result.replaceChildren(el('p', {}, text));
+  }
+
+  async function moveOrder(orderId, body, buttons) {
+    buttons.forEach((button) => (button.disabled = true));
+    try {
+      const response = await fetch(`/api/orders/${encodeURIComponent(orderId)}/moves`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok) return showMoveResult(false, `Order ${orderId}: ${answer.code || `HTTP ${response.status}`}. ${answer.detail || ''}`);
+      const steps = (answer.steps || []).map((step) => (step.httpStatus === 200 ? `${step.trigger} → ${step.status}` : `${step.trigger} refused (${step.code || step.httpStatus})`));
+      const refused = (answer.steps || []).some((step) => step.httpStatus !== 200);
+      showMoveResult(!refused, `Order ${orderId}: ${steps.length ? steps.join(', ') : 'nothing to do'}. The webhooks arrive below.`);
+    } catch (error) {
+      showMoveResult(false, `Could not reach the receiver: ${error.message}`);
+    } finally {
+      buttons.forEach((button) => (button.disabled = false));
+    }
+  }
+
+  function moveCell(order) {
+    const accepted = order.response && order.response.status >= 200 && order.response.status < 300 && order.yemekKuryeOrderId;
+    if (!movesEnabled || !accepted || FINAL.has(order.status)) return el('td', {}, '');
+    const next = el('button', { type: 'button', className: 'small', 'data-move': 'next' }, 'Next step');
+    const deliver = el('button', { type: 'button', className: 'small', 'data-move': 'deliver' }, 'Deliver');
+    const reasonId = `reason-${order.sendId}`;
+    const reason = el('select', { id: reasonId, 'aria-label': `Cancel reason for order ${order.orderId}` }, CANCEL_REASONS.map((id) => el('option', { value: id }, id)));
+    const cancel = el('button', { type: 'button', className: 'small secondary', 'data-move': 'cancel' }, 'Cancel');
+    const buttons = [next, deliver, cancel];
+    next.addEventListener('click', () => moveOrder(order.orderId, { action: 'next' }, buttons));
+    deliver.addEventListener('click', () => moveOrder(order.orderId, { action: 'deliver' }, buttons));
+    cancel.addEventListener('click', () => moveOrder(order.orderId, { action: 'cancel', cancelReasonId: reason.value }, buttons));
+    return el('td', { className: 'moves' }, el('div', { className: 'move-buttons' }, next, deliver), el('div', { className: 'move-cancel' }, reason, cancel));
   }
 
   function upsertOrder(order) {
@@ -160,7 +215,8 @@
 
   function renderWebhooks(freshId) {
     const list = [...webhooks.values()].sort((a, b) => (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0));
-    $('webhooks-table').tBodies[0].replaceChildren(...list.map((webhook) => webhookRow(webhook, webhook.receiptId === freshId)));
+    const table = $('webhooks-table');
+    table.tBodies[0].replaceChildren(...labelCells(table, list.map((webhook) => webhookRow(webhook, webhook.receiptId === freshId))));
     $('webhooks-empty').hidden = list.length > 0;
   }
 
@@ -289,7 +345,16 @@
     $('send-form').addEventListener('submit', sendOrder);
     for (const radio of document.querySelectorAll('input[name="mode"]')) radio.addEventListener('change', syncMode);
     syncMode();
-    getJson('/api/config').then(renderConfig).catch((error) => console.error(error));
+    getJson('/api/config')
+      .then((config) => {
+        renderConfig(config);
+        movesEnabled = Boolean(config.orderMoves && config.orderMoves.enabled);
+        $('moves-help').textContent = movesEnabled
+          ? 'Move an order as the courier core does: "Next step" makes one move of the happy path, "Deliver" all the rest, "Cancel" cancels with the reason chosen. Each move sends its webhook here.'
+          : 'What moves an order: the courier core, with POST {pos_url}/internal/orders/{yemekKuryeOrderId}/transitions (see the README). Set SERVICE_INTERNAL_URL and SERVICE_INTERNAL_API_KEY to move orders from this page (the one-machine mode does).';
+        renderOrders();
+      })
+      .catch((error) => console.error(error));
     prefillJson().catch((error) => console.error(error));
     renderOrders();
     renderWebhooks();

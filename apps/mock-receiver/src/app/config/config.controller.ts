@@ -25,7 +25,11 @@ export class ConfigController {
         RECEIVER_DATA_FILE: resolveDataFile(config),
         RECEIVER_HISTORY_LIMIT: config.RECEIVER_HISTORY_LIMIT,
         SERVICE_TIMEOUT_MS: config.SERVICE_TIMEOUT_MS,
+        SERVICE_INTERNAL_URL: config.SERVICE_INTERNAL_URL ?? '',
+        SERVICE_INTERNAL_API_KEY: maskSecret(config.SERVICE_INTERNAL_API_KEY ?? ''),
       },
+      /** Whether the dashboard can move sent orders (POST /api/orders/{orderId}/moves). */
+      orderMoves: config.SERVICE_INTERNAL_URL && config.SERVICE_INTERNAL_API_KEY ? { enabled: true, transitionsUrl: `${config.SERVICE_INTERNAL_URL.replace(/\/+$/, '')}/internal/orders/{yemekKuryeOrderId}/transitions` } : { enabled: false },
       intakeUrl: `${config.SERVICE_API_URL.replace(/\/+$/, '')}${INTAKE_PATH}`,
       signatureVerification: {
         serviceSignature: secret ? 'required: X-Service-Signature must match' : 'off: WEBHOOK_SECRET is empty',
