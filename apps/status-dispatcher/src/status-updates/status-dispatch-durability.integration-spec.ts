@@ -40,7 +40,10 @@ describe('status updates across restarts and retry limits', () => {
     await sleep(HOLD_MS / 2);
     expect(platforms.a.orders.get(simulated.id)!.steps.map((step) => step.step)).toEqual(['verify']);
     t = await start();
-    expect((await statusUpdate(t, prepare)).body).toMatchObject({ state: 'held', releaseAt: held.releaseAt, attempts: 0 });
+    const afterRestart = (await statusUpdate(t, prepare)).body;
+    // Still held if the restart beat the release (a loaded machine may start the app later than that:
+    // then the update is already on its way, and what follows checks it went once, after the release).
+    if (Date.now() < Date.parse(held.releaseAt)) expect(afterRestart).toMatchObject({ state: 'held', releaseAt: held.releaseAt, attempts: 0 });
     const sent = await waitForState(t, prepare, ['sent', 'failed'], 15_000);
     expect(sent).toMatchObject({ state: 'sent', attempts: 1 });
     expect(Date.parse(sent.sentAt)).toBeGreaterThanOrEqual(Date.parse(held.releaseAt));
