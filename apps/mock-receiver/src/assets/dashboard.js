@@ -6,6 +6,7 @@
   const orders = new Map(); // sendId -> sent order view
   let movesEnabled = false; // the service's internal transitions are configured (one-machine mode)
   const FINAL = new Set(['DELIVERED', 'CANCELED', 'FAILED']);
+  const chosenReasons = new Map(); // sendId -> cancel reason picked (rows are re-rendered as webhooks arrive)
   const CANCEL_REASONS = ['CUSTOMER_REQUEST', 'OUT_OF_STOCK', 'WRONG_ADDRESS', 'CUSTOMER_NOT_AVAILABLE', 'COURIER_NOT_AVAILABLE', 'RESTAURANT_CLOSED', 'OTHER'];
   const webhooks = new Map(); // receiptId -> received webhook
   const $ = (id) => document.getElementById(id);
@@ -161,7 +162,9 @@
     const next = el('button', { type: 'button', className: 'small', 'data-move': 'next' }, 'Next step');
     const deliver = el('button', { type: 'button', className: 'small', 'data-move': 'deliver' }, 'Deliver');
     const reasonId = `reason-${order.sendId}`;
-    const reason = el('select', { id: reasonId, 'aria-label': `Cancel reason for order ${order.orderId}` }, CANCEL_REASONS.map((id) => el('option', { value: id }, id)));
+    const chosen = chosenReasons.get(order.sendId) || CANCEL_REASONS[0];
+    const reason = el('select', { id: reasonId, 'aria-label': `Cancel reason for order ${order.orderId}` }, CANCEL_REASONS.map((id) => el('option', { value: id, selected: id === chosen }, id)));
+    reason.addEventListener('change', () => chosenReasons.set(order.sendId, reason.value));
     const cancel = el('button', { type: 'button', className: 'small secondary', 'data-move': 'cancel' }, 'Cancel');
     const buttons = [next, deliver, cancel];
     next.addEventListener('click', () => moveOrder(order.orderId, { action: 'next' }, buttons));
