@@ -61,6 +61,17 @@ describe('docker/Dockerfile', () => {
     expect(externalBases[0]).toMatch(DIGEST);
   });
 
+  it('runs a Node LTS line that package.json engines admits, the newest of them', () => {
+    const engines = (JSON.parse(readFileSync(workspacePath('package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    const admitted = [...engines.matchAll(/\^(\d+)\.\d+\.\d+/g)].map((match) => Number(match[1]));
+    const imageMajor = Number(/^node:(\d+)\./.exec(externalBases[0])?.[1]);
+    expect(admitted.length).toBeGreaterThan(0);
+    expect(imageMajor).toBe(Math.max(...admitted));
+    // Even majors are the LTS lines; 20 reached end of life on 2026-04-30.
+    expect(imageMajor % 2).toBe(0);
+    expect(imageMajor).toBeGreaterThanOrEqual(22);
+  });
+
   it('installs dependencies with npm ci only, production dependencies only in the runtime images', () => {
     const runs = dockerfile.stages.flatMap((stage) => stage.instructions.filter((i) => i.keyword === 'RUN').map((i) => ({ stage: stage.name, text: i.text })));
     expect(runs.filter((run) => /\bnpm (install|i)\b/.test(run.text))).toEqual([]);

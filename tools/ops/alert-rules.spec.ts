@@ -5,11 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { parse } from 'yaml';
-import type { Messaging } from '@courier/messaging';
-import { DatabaseMetrics, HttpMetrics, MessagingMetrics } from '@courier/observability';
+import { exportedMetrics, selectors } from './exported-metrics';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -25,53 +22,6 @@ interface Rule {
 const document = parse(read('k8s/extras/monitoring/alerts.yaml'));
 const rules: Rule[] = document.spec.groups.flatMap((group: { rules: Rule[] }) => group.rules);
 const runbook = read('docs/operations.md');
-
-/** Metric name -> label names, from the registries the apps build (MetricsModule's parts). */
-function exportedMetrics(): Map<string, Set<string>> {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  new HttpMetrics(registry);
-  new DatabaseMetrics(registry, {} as DataSource, { cacheMs: 5_000, timeoutMs: 1_000 });
-  const messaging = { subscribedQueues: () => [], onMessageHandled: () => undefined, transport: { queueStats: async () => ({ ready: 0, deadLettered: 0 }), isReady: async () => true } };
-  new MessagingMetrics(registry, messaging as unknown as Messaging, { cacheMs: 5_000, timeoutMs: 1_000 });
-  const metrics = new Map<string, Set<string>>();
-  for (const metric of registry.getMetricsAsArray() as unknown as Array<{ name: string; type: string; labelNames: string[] }>) {
-    const labels = new Set(['service', ...metric.labelNames]);
-    const names = metric.type === 'histogram' ? ['_bucket', '_sum', '_count'].map((suffix) => metric.name + suffix) : [metric.name];
-    for (const name of names) metrics.set(name, name.endsWith('_bucket') ? new Set([...labels, 'le']) : labels);
-  }
-  // The apps' own metrics (webhook-sender's deliveries, status-dispatcher's platform calls), by
-  // their declaration (apps are not imported from tools).
-  for (const file of ['apps/webhook-sender/src/sending/webhook-metrics.ts', 'apps/status-dispatcher/src/status-updates/dispatch-metrics.ts', 'apps/status-dispatcher/src/platform-orders/platform-b-expiry.metrics.ts']) {
-    for (const match of read(file).matchAll(/name: '([a-z_]+)'(.*?)registers:/gs)) {
-      const declared = /labelNames: \[([^\]]*)\]/.exec(match[2])?.[1] ?? '';
-      const labels = new Set(['service', ...declared.split(',').map((label) => label.trim().replace(/'/g, '')).filter(Boolean)]);
-      metrics.set(match[1], labels);
-      for (const suffix of ['_bucket', '_sum', '_count']) metrics.set(match[1] + suffix, new Set([...labels, 'le']));
-    }
-  }
-  // Made by Prometheus for every target.
-  metrics.set('up', new Set(['job', 'pod', 'namespace', 'instance', 'container']));
-  return metrics;
-}
-
-const KEYWORDS = new Set(['by', 'without', 'and', 'or', 'unless', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset']);
-
-/** The metric selectors of a PromQL expression: name and the label names it matches on. */
-function selectors(expr: string): Array<{ name: string; labels: string[] }> {
-  const cleaned = expr
-    .replace(/\[[^\]]*\]/g, ' ')
-    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, ' ');
-  const found: Array<{ name: string; labels: string[] }> = [];
-  const token = /([a-zA-Z_:][a-zA-Z0-9_:]*)\s*(\{[^}]*\})?(\s*\()?/g;
-  for (const match of cleaned.matchAll(token)) {
-    const [, name, matchers, call] = match;
-    if (call || KEYWORDS.has(name)) continue;
-    const labels = [...(matchers ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)/g)].map((label) => label[1]);
-    found.push({ name, labels });
-  }
-  return found;
-}
 
 /** GitHub's anchor of a heading. */
 const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');

@@ -10,13 +10,16 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
  * launcher sets it to its embedded server. `RABBITMQ_URL` unset selects the in-process transport.
  */
 export class BaseConfig {
+  /** PostgreSQL; each app uses its own schema. Required in the distributed mode; the one-machine launcher sets its embedded server. */
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL!: string;
 
+  /** RabbitMQ (amqp:// or amqps://). Unset: the in-process transport (one-machine mode only). */
   @IsOptional()
   @Matches(/^amqps?:\/\/.+/, { message: 'RABBITMQ_URL must be an amqp:// or amqps:// URL' })
   RABBITMQ_URL?: string;
 
+  /** Lowest pino level written. */
   @IsIn(LOG_LEVELS as unknown as string[], { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: string = 'info';
 
@@ -25,6 +28,7 @@ export class BaseConfig {
   @Matches(/^[a-z0-9][a-z0-9-]{0,40}$/, { message: 'RABBITMQ_NAMESPACE must be lowercase letters, digits and dashes' })
   RABBITMQ_NAMESPACE?: string;
 
+  /** Human-readable log lines instead of JSON (development). */
   @ToBoolean()
   @IsBoolean({ message: 'LOG_PRETTY must be true or false' })
   LOG_PRETTY: boolean = false;
@@ -34,12 +38,14 @@ export class BaseConfig {
   @IsBoolean({ message: 'MIGRATIONS_RUN must be true or false' })
   MIGRATIONS_RUN: boolean = true;
 
+  /** PostgreSQL connections of the app (connection budget: docs/operations.md). */
   @ToNumber()
   @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer' })
   @Min(2)
   @Max(200)
   DATABASE_POOL_SIZE: number = 10;
 
+  /** Unacknowledged messages per consumer. */
   @ToNumber()
   @IsInt({ message: 'RABBITMQ_PREFETCH must be an integer' })
   @Min(1)
@@ -64,6 +70,7 @@ export class BaseConfig {
   @Min(0)
   SHUTDOWN_GRACE_MS: number = 10_000;
 
+  /** This replica's name in the broker connection's name (the pod name in Kubernetes). */
   @IsOptional()
   @IsString()
   SERVICE_INSTANCE?: string;

@@ -93,8 +93,22 @@ function copyOf(value: Bag): Bag {
   if (prototype === Object.prototype || prototype === null) return { ...value };
   // A class instance or an Error: same prototype, own properties (message and stack included).
   const descriptors = Object.getOwnPropertyDescriptors(value);
-  for (const key of Object.keys(descriptors)) descriptors[key].configurable = true;
+  for (const key of Object.keys(descriptors)) {
+    const descriptor = descriptors[key];
+    // An own accessor is read on the original: since Node 22 an Error's stack is an own accessor
+    // over the original's internal slot, and a copied accessor would read undefined.
+    if (descriptor.get) descriptors[key] = { value: readOwn(value, key), enumerable: descriptor.enumerable, writable: true };
+    descriptors[key].configurable = true;
+  }
   return Object.create(prototype, descriptors) as Bag;
+}
+
+function readOwn(value: Bag, key: string): unknown {
+  try {
+    return value[key];
+  } catch {
+    return undefined;
+  }
 }
 
 function define(target: Bag, key: string, value: unknown): void {

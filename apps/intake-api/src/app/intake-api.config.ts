@@ -23,6 +23,7 @@ function OutlastsGeocoder() {
 
 /** Environment of intake-api (see README, "Configuration"). */
 export class IntakeConfig extends BaseConfig {
+  /** HTTP port of the order intake. */
   @ToNumber()
   @IsInt({ message: 'INTAKE_PORT must be an integer port number' })
   @Min(1)
@@ -41,6 +42,7 @@ export class IntakeConfig extends BaseConfig {
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'GEOCODER_URL must be an http:// or https:// URL' })
   GEOCODER_URL?: string;
 
+  /** Timeout of one geocoder call. */
   @ToNumber()
   @IsInt({ message: 'GEOCODER_TIMEOUT_MS must be an integer' })
   @Min(100, { message: 'GEOCODER_TIMEOUT_MS must be at least 100' })

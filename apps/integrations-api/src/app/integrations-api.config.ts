@@ -33,6 +33,7 @@ export function IsEncryptionKeyList(options?: ValidationOptions) {
 
 /** Environment of integrations-api (see README, "Configuration"). */
 export class IntegrationsConfig extends AuthThrottledConfig {
+  /** HTTP port of the POS and admin API. */
   @ToNumber()
   @IsInt({ message: 'POS_PORT must be an integer port number' })
   @Min(1)

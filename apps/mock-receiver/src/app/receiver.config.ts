@@ -8,6 +8,7 @@ import { LOG_LEVELS, ToBoolean, ToNumber, validateConfig } from '@courier/config
  * this class does not extend BaseConfig (which requires DATABASE_URL).
  */
 export class ReceiverConfig {
+  /** HTTP port of the receiver (0: a free one). */
   @ToNumber()
   @IsInt({ message: 'PORT must be an integer port number' })
   @Min(0)
@@ -18,9 +19,11 @@ export class ReceiverConfig {
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'SERVICE_API_URL must be an http(s) URL' })
   SERVICE_API_URL: string = 'http://localhost:3000';
 
+  /** API key the receiver sends orders with; empty: taken from <LOCAL_DATA_DIR>/demo.json when it exists. */
   @IsString()
   SERVICE_API_KEY: string = '';
 
+  /** Restaurant the orders are sent for (rest_...); empty: taken from demo.json when it exists. */
   @Matches(/^(rest_[A-Za-z0-9_-]+)?$/, { message: 'SERVICE_RESTAURANT_ID must start with rest_ (or be empty)' })
   SERVICE_RESTAURANT_ID: string = '';
 
@@ -42,6 +45,7 @@ export class ReceiverConfig {
   @IsString()
   WEBHOOK_SECRET: string = '';
 
+  /** Directory of demo.json and of the state file. */
   @IsString()
   LOCAL_DATA_DIR: string = '.local';
 
@@ -64,9 +68,11 @@ export class ReceiverConfig {
   @Max(120_000)
   SERVICE_TIMEOUT_MS: number = 10_000;
 
+  /** Lowest pino level written. */
   @IsIn(LOG_LEVELS as unknown as string[], { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: string = 'info';
 
+  /** Human-readable log lines instead of JSON (development). */
   @ToBoolean()
   @IsBoolean({ message: 'LOG_PRETTY must be true or false' })
   LOG_PRETTY: boolean = false;

@@ -53,6 +53,7 @@ function IsEncryptionKeyList(options?: ValidationOptions) {
 
 /** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig (libs/platforms). */
 export class DispatcherConfig extends AuthThrottledConfig {
+  /** HTTP port of the internal and platform-webhook endpoints. */
   @ToNumber()
   @IsInt({ message: 'STATUS_DISPATCHER_PORT must be an integer port number' })
   @Min(1)
@@ -136,6 +137,7 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @Min(10)
   STATUS_PUSH_RETRY_BASE_MS: number = 1_000;
 
+  /** Longest delay between two retries of a platform call. */
   @ToNumber()
   @IsInt({ message: 'STATUS_PUSH_RETRY_MAX_DELAY_MS must be an integer' })
   @Min(10)

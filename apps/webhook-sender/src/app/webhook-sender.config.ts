@@ -44,6 +44,7 @@ function IsEncryptionKeyList() {
 
 /** Environment of webhook-sender (see README, "Configuration"). Durations are held in milliseconds. */
 export class WebhookSenderConfig extends AuthThrottledConfig {
+  /** HTTP port of the delivery log and redelivery API. */
   @ToNumber()
   @IsInt({ message: 'WEBHOOK_SENDER_PORT must be an integer port number' })
   @Min(1)

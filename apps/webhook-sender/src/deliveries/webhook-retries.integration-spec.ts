@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { generateWebhookSigningSecret } from '@courier/crypto';
 import { sleep, waitFor } from '@courier/testing';
+import { readDeliveryBacklog } from '../sending/delivery-backlog.metrics';
 import { deliveryIdOf, newRestaurantId, SenderApp, startSender, TestAccount } from '../../test/harness';
 import { startReceiver, TestReceiver, waitForRequests } from '../../test/receivers';
 
@@ -93,6 +94,15 @@ describe('webhook retries and the delivery lifecycle', () => {
     expect(['retrying', 'pending']).toContain(delivery.status);
     expect(delivery.attempts[0]).toMatchObject({ statusCode: 302, error: 'HTTP 302 Found (redirect not followed)' });
     expect(receiver.at('/moved-here')).toHaveLength(0);
+    // The retrying delivery is in the retry backlog (read uncached; the gauges serve the same read).
+    const backlog = await readDeliveryBacklog({ query: sender.sql });
+    expect(backlog.open).toBeGreaterThanOrEqual(1);
+    expect(backlog.overdueSeconds).toBeGreaterThanOrEqual(0);
+    const gauges = (await sender.metrics.registry.getMetricsAsJSON()).filter((entry) => /^webhook_deliveries_(open|overdue_seconds)$/.test(entry.name));
+    expect(gauges.map((gauge) => [gauge.name, Number.isFinite(gauge.values[0]?.value)])).toEqual([
+      ['webhook_deliveries_open', true],
+      ['webhook_deliveries_overdue_seconds', true],
+    ]);
   });
 
   it('raises the alert once after WEBHOOK_ALERT_AFTER of failures and marks the delivery failed after WEBHOOK_MAX_AGE', async () => {

@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SecretBox } from '@courier/crypto';
 import { HostResolver, systemHostResolver } from '@courier/http';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
+import { DeliveryBacklogMetrics } from './delivery-backlog.metrics';
 import { DeliveryPump } from './delivery-pump';
 import { DeliveryWorker } from './delivery-worker';
 import { HostLimiter } from './host-limiter';
@@ -49,6 +50,7 @@ export class SendingModule {
             }),
         },
         { provide: WebhookMetrics, inject: [Registry], useFactory: (registry: Registry) => new WebhookMetrics(registry) },
+        DeliveryBacklogMetrics,
         DeliveryWorker,
         DeliveryPump,
       ],

@@ -9,9 +9,11 @@ const BASE_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
  * point them at the simulators.
  */
 export class PlatformClientConfig {
+  /** Getir's food integration API (platforms.md: production gateway). */
   @Matches(BASE_URL, { message: 'PLATFORM_A_BASE_URL must be an http(s) URL without query' })
   PLATFORM_A_BASE_URL: string = 'https://food-external-api-gateway.getirapi.com';
 
+  /** Delivery Hero's POS integration middleware (platforms.md: the TR region's host). */
   @Matches(BASE_URL, { message: 'PLATFORM_B_BASE_URL must be an http(s) URL without query' })
   PLATFORM_B_BASE_URL: string = 'https://integration-middleware-tr.me.restaurant-partners.com';
 
