@@ -6,12 +6,19 @@ import { parseTrustProxy } from './trust-proxy';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
+ * What a migration command needs, and nothing more: migrating a schema must not require the app's
+ * keys and tokens (a migration Job or a first run by hand has only the database).
+ */
+export class MigrationConfig {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL!: string;
+}
+
+/**
  * Variables every app reads. `DATABASE_URL` is required in the distributed mode; the one-machine
  * launcher sets it to its embedded server. `RABBITMQ_URL` unset selects the in-process transport.
  */
-export class BaseConfig {
-  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
-  DATABASE_URL!: string;
+export class BaseConfig extends MigrationConfig {
 
   @IsOptional()
   @Matches(/^amqps?:\/\/.+/, { message: 'RABBITMQ_URL must be an amqp:// or amqps:// URL' })
