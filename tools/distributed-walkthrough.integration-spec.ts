@@ -10,9 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
-import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, testServerUrl, waitFor } from '@courier/testing';
+import { createTestDatabase, describeWithBroker, dropTestDatabase, testBrokerUrl, testNamespace, testServerUrl, waitFor } from '@courier/testing';
 
 const root = path.resolve(__dirname, '..');
 const MARKER = '<!-- distributed-walkthrough -->';
@@ -108,14 +107,8 @@ describeWithBroker("README's distributed mode, pasted into bash", () => {
       const pgid = shell.pid;
       await waitFor('every process of the walkthrough ended', async () => !groupAlive(pgid), 30_000, 100).catch(() => process.kill(-pgid, 'SIGKILL'));
     }
-    const admin = new Client({ connectionString: testServerUrl() });
-    await admin.connect();
-    try {
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [databaseName]);
-      await admin.query(`DROP DATABASE IF EXISTS "${databaseName}"`);
-    } finally {
-      await admin.end();
-    }
+    // The block created the database itself (its step 1).
+    await dropTestDatabase(databaseName);
     spawnSync(process.execPath, [path.join(root, 'tools/broker/cleanup.mjs'), '--namespace', namespace], { stdio: 'ignore', timeout: 120_000 });
     rmSync(runDir, { recursive: true, force: true });
   });
