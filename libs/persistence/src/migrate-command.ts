@@ -10,10 +10,10 @@ import type { PersistenceSettings } from './persistence.module';
  * start, prints JSON, and exits non-zero on failure. It validates only what migrating needs
  * (DATABASE_URL): the app's keys and tokens are checked when the app starts.
  */
-export async function runMigrationsCommand(settings: PersistenceSettings, env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function runMigrationsCommand(settings: PersistenceSettings): Promise<void> {
   let dataSource: DataSource | undefined;
   try {
-    const config = validateConfig(MigrationConfig, env);
+    const config = validateConfig(MigrationConfig);
     dataSource = await new DataSource(appDataSourceOptions({ ...settings, url: config.DATABASE_URL, poolSize: 2 })).initialize();
     const applied = await runMigrationsLocked(dataSource, settings.schema);
     process.stdout.write(`${JSON.stringify({ schema: settings.schema, applied })}\n`);
