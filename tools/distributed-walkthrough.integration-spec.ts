@@ -91,9 +91,11 @@ describeWithBroker("README's distributed mode, pasted into bash", () => {
   const databaseName = `walkthrough_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const namespace = testNamespace('walk');
   // Set before the block runs (it keeps keys already set), so that the test can call the APIs too.
+  // Two internal keys, as during a rotation: the block calls with the first.
+  const internalKeys = [randomBytes(24).toString('base64url'), randomBytes(24).toString('base64url')];
   const keys = {
     ADMIN_TOKEN: randomBytes(24).toString('base64url'),
-    INTERNAL_API_KEYS: randomBytes(24).toString('base64url'),
+    INTERNAL_API_KEYS: internalKeys.join(','),
     SECRETS_ENCRYPTION_KEYS: generateEncryptionKeyEntry('walk'),
   };
   const runDir = mkdtempSync(path.join(tmpdir(), 'distributed-walkthrough-'));
@@ -143,7 +145,7 @@ describeWithBroker("README's distributed mode, pasted into bash", () => {
 
     // The order reached the lifecycle (status-dispatcher's /internal) and went through its life.
     const accepted = JSON.parse(readFileSync(path.join(runDir, 'accepted.json'), 'utf8')) as { yemekKuryeOrderId: string };
-    const order = await fetch(`http://127.0.0.1:${ports.STATUS_DISPATCHER_PORT}/internal/orders/${accepted.yemekKuryeOrderId}`, { headers: { 'X-Internal-Api-Key': keys.INTERNAL_API_KEYS } });
+    const order = await fetch(`http://127.0.0.1:${ports.STATUS_DISPATCHER_PORT}/internal/orders/${accepted.yemekKuryeOrderId}`, { headers: { 'X-Internal-Api-Key': internalKeys[1] } });
     expect(order.status).toBe(200);
     const lifecycle = (await order.json()) as { orderId: string; status: string; history: Array<{ status: string }> };
     expect(lifecycle).toMatchObject({ orderId: 'pos-1001', status: 'DELIVERED' });
