@@ -31,6 +31,7 @@ const source = (file) => path.join(workspaceRoot, file);
 
 /** One block of the file per config class; a class lists only the variables it declares itself. */
 const SECTIONS = [
+  { file: 'libs/config/src/base-config.ts', className: 'MigrationConfig', title: 'Every app but the receiver, and the migration commands' },
   { file: 'libs/config/src/base-config.ts', className: 'BaseConfig', title: 'Every app but the receiver' },
   { file: 'libs/config/src/base-config.ts', className: 'AuthThrottledConfig', title: 'Apps with authenticated routes' },
   { file: 'apps/intake-api/src/app/intake-api.config.ts', className: 'IntakeConfig', title: 'intake-api' },
@@ -59,6 +60,8 @@ const FORMATS = {
   PLATFORM_A_APP_SECRET_KEY: '<the integrator app key from PLATFORM_A>',
   PLATFORM_D_SECRET_KEY: '<the integrator secret key from PLATFORM_D>',
   RECEIVER_DATA_FILE: '/var/lib/courier/receiver-state.json',
+  SERVICE_INTERNAL_URL: 'http://status-dispatcher:3002',
+  SERVICE_INTERNAL_API_KEY: '<one of INTERNAL_API_KEYS>',
 };
 
 /** Variables read outside the config classes (the one-machine launcher, the admin CLI, the platform registry). */

@@ -48,4 +48,28 @@ describeWithCtl('broker cleanup against the real RabbitMQ', () => {
       await connection.close();
     }
   });
+
+  it("deletes one namespace and leaves its run's other namespaces (--namespace)", async () => {
+    const stamp = Date.now().toString(36);
+    const mine = `t-${stamp}-c1ea02-rc1ea0003`;
+    const sibling = `t-${stamp}-c1ea03-rc1ea0003`;
+    const connection = await amqp.connect(testBrokerUrl());
+    try {
+      const channel = await connection.createChannel();
+      for (const ns of [mine, sibling]) {
+        await channel.assertExchange(`${ns}.courier.events`, 'topic', { durable: true });
+        await channel.assertQueue(`${ns}.a`, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      }
+
+      const output = execFileSync(process.execPath, [CLI, '--namespace', mine], { encoding: 'utf8', timeout: 120_000 });
+      expect(output).toContain('deleted 1 queues and 1 exchanges');
+      expect(await exists(connection, 'queue', `${mine}.a`)).toBe(false);
+      expect(await exists(connection, 'exchange', `${mine}.courier.events`)).toBe(false);
+      expect(await exists(connection, 'queue', `${sibling}.a`)).toBe(true);
+      expect(await exists(connection, 'exchange', `${sibling}.courier.events`)).toBe(true);
+    } finally {
+      execFileSync(process.execPath, [CLI, '--run', 'c1ea0003'], { encoding: 'utf8', timeout: 120_000 });
+      await connection.close();
+    }
+  });
 });

@@ -12,7 +12,7 @@
 // not AMQP), so it also works while the broker refuses AMQP connections. Without rabbitmqctl (a
 // broker in a container, a non-root user without the Erlang cookie) it says so and does nothing.
 //
-// CLI: node tools/broker/cleanup.mjs [--older-than-minutes N | --all | --run <id>]
+// CLI: node tools/broker/cleanup.mjs [--older-than-minutes N | --all | --run <id> | --namespace <ns>]
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
@@ -28,13 +28,14 @@ export function parseTestName(name) {
   return { namespace: name.slice(0, match[0].length - 1), createdAt, runId: match[4] };
 }
 
-/** Which of `names` a cleanup selects: `{ all }`, `{ runId }` or `{ olderThanMs, now }`. */
+/** Which of `names` a cleanup selects: `{ all }`, `{ runId }`, `{ namespace }` or `{ olderThanMs, now }`. */
 export function selectTestNames(names, selection) {
   return names.filter((name) => {
     const parsed = parseTestName(name);
     if (!parsed) return false;
     if (selection.all) return true;
     if (selection.runId) return parsed.runId === selection.runId;
+    if (selection.namespace) return parsed.namespace === selection.namespace;
     return (selection.now ?? Date.now()) - parsed.createdAt > selection.olderThanMs;
   });
 }
@@ -102,13 +103,17 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     } else if (args[i] === '--run') {
       selection = { runId: args[++i] };
       what = `run ${selection.runId}`;
+    } else if (args[i] === '--namespace') {
+      // One test's own namespace: a test file cleans up after itself without touching its run's others.
+      selection = { namespace: args[++i] };
+      what = `namespace ${selection.namespace}`;
     } else if (args[i] === '--older-than-minutes') {
       const minutes = Number(args[++i]);
       if (!Number.isFinite(minutes) || minutes < 0) throw new Error('--older-than-minutes needs a number');
       selection = { olderThanMs: minutes * 60_000 };
       what = `test namespaces older than ${minutes} minutes`;
     } else {
-      console.error(`unknown argument ${args[i]}; usage: tools/broker/cleanup.mjs [--older-than-minutes N | --all | --run <id>]`);
+      console.error(`unknown argument ${args[i]}; usage: tools/broker/cleanup.mjs [--older-than-minutes N | --all | --run <id> | --namespace <ns>]`);
       process.exit(2);
     }
   }

@@ -28,7 +28,7 @@ describe('broker cleanup: which names are test namespaces', () => {
     }
   });
 
-  it('selects by age, by run, or all', () => {
+  it('selects by age, by run, by namespace, or all', () => {
     const old = `t-${t36(NOW - 61 * 60_000)}-000001.q`;
     const recent = `t-${t36(NOW - 5 * 60_000)}-000002-rabcd1234.q`;
     const other = `t-${t36(NOW - 5 * 60_000)}-000003-rffff0000.q`;
@@ -36,5 +36,9 @@ describe('broker cleanup: which names are test namespaces', () => {
     expect(call('selectTestNames', names, { olderThanMs: 60 * 60_000, now: NOW })).toEqual([old]);
     expect(call('selectTestNames', names, { runId: 'abcd1234' })).toEqual([recent]);
     expect(call('selectTestNames', names, { all: true })).toEqual([old, recent, other]);
+    expect(call('selectTestNames', [...names, `t-${t36(NOW - 5 * 60_000)}-000003-rffff0000.dead`], { namespace: `t-${t36(NOW - 5 * 60_000)}-000003-rffff0000` })).toEqual([
+      other,
+      `t-${t36(NOW - 5 * 60_000)}-000003-rffff0000.dead`,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { runMigrationsCommand } from '@courier/persistence';
 import { PERSISTENCE } from './app/persistence';
-import { WebhookSenderConfig } from './app/webhook-sender.config';
 
 // Runs this app's migrations alone (Kubernetes Job / compose one-shot), then exits.
-void runMigrationsCommand(PERSISTENCE, WebhookSenderConfig);
+// Needs only DATABASE_URL: the app's keys and tokens are checked when the app starts.
+void runMigrationsCommand(PERSISTENCE);

@@ -6,13 +6,20 @@ import { parseTrustProxy } from './trust-proxy';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
- * Variables every app reads. `DATABASE_URL` is required in the distributed mode; the one-machine
- * launcher sets it to its embedded server. `RABBITMQ_URL` unset selects the in-process transport.
+ * What a migration command needs, and nothing more: migrating a schema must not require the app's
+ * keys and tokens (a migration Job or a first run by hand has only the database).
  */
-export class BaseConfig {
+export class MigrationConfig {
   /** PostgreSQL; each app uses its own schema. Required in the distributed mode; the one-machine launcher sets its embedded server. */
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL!: string;
+}
+
+/**
+ * Variables every app reads. `DATABASE_URL` is required in the distributed mode; the one-machine
+ * launcher sets it to its embedded server. `RABBITMQ_URL` unset selects the in-process transport.
+ */
+export class BaseConfig extends MigrationConfig {
 
   /** RabbitMQ (amqp:// or amqps://). Unset: the in-process transport (one-machine mode only). */
   @IsOptional()

@@ -1,18 +1,19 @@
 import { DataSource } from 'typeorm';
-import { validateConfig, BaseConfig } from '@courier/config';
+import { validateConfig, MigrationConfig } from '@courier/config';
 import { appDataSourceOptions } from './data-source-options';
 import { runMigrationsLocked } from './migrations';
 import type { PersistenceSettings } from './persistence.module';
 
 /**
  * Body of each app's `migrate.js`: runs that app's pending migrations alone (Kubernetes Job,
- * compose one-shot service) under the same advisory lock the apps take at start, prints JSON,
- * and exits non-zero on failure. It validates the app's whole config, as the app would.
+ * compose one-shot service, a first run by hand) under the same advisory lock the apps take at
+ * start, prints JSON, and exits non-zero on failure. It validates only what migrating needs
+ * (DATABASE_URL): the app's keys and tokens are checked when the app starts.
  */
-export async function runMigrationsCommand(settings: PersistenceSettings, schema: new () => BaseConfig): Promise<void> {
+export async function runMigrationsCommand(settings: PersistenceSettings): Promise<void> {
   let dataSource: DataSource | undefined;
   try {
-    const config = validateConfig(schema);
+    const config = validateConfig(MigrationConfig);
     dataSource = await new DataSource(appDataSourceOptions({ ...settings, url: config.DATABASE_URL, poolSize: 2 })).initialize();
     const applied = await runMigrationsLocked(dataSource, settings.schema);
     process.stdout.write(`${JSON.stringify({ schema: settings.schema, applied })}\n`);

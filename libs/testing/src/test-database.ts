@@ -34,15 +34,18 @@ export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase>
   return {
     name,
     url: withDatabase(testServerUrl(), name),
-    drop: async () => {
-      const client = new Client({ connectionString: testServerUrl() });
-      await client.connect();
-      try {
-        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-        await client.query(`DROP DATABASE IF EXISTS "${name}"`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () => dropTestDatabase(name),
   };
+}
+
+/** Drops a database of the test server (its connections terminated first); also for databases a test had created by other means. */
+export async function dropTestDatabase(name: string): Promise<void> {
+  const client = new Client({ connectionString: testServerUrl() });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    await client.query(`DROP DATABASE IF EXISTS "${name}"`);
+  } finally {
+    await client.end();
+  }
 }
