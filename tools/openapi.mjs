@@ -21,7 +21,7 @@ const args = new Set(process.argv.slice(2));
 const check = args.has('--check');
 
 /** The apps whose document is published (each exports AppModule and SERVICE_DESCRIPTION). */
-export const SERVICES = ['intake-api', 'integrations-api', 'status-dispatcher', 'webhook-sender'];
+const SERVICES = ['intake-api', 'integrations-api', 'status-dispatcher', 'webhook-sender'];
 const documentFile = (app) => path.join('docs/openapi', `${app}.json`);
 const INTAKE_CLIENT_TYPES = 'apps/mock-receiver/src/app/orders/intake-api.openapi.d.ts';
 
@@ -32,7 +32,7 @@ function built(relative) {
 }
 
 async function documents() {
-  require(path.join(root, 'node_modules/reflect-metadata'));
+  require('reflect-metadata');
   const { generateOpenApiDocument } = built('libs/http/src/index.js');
   const out = {};
   for (const app of SERVICES) {
