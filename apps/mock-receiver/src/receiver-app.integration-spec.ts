@@ -1,5 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { acceptOrder, FakeIntake } from './__fixtures__/fake-intake';
@@ -101,6 +102,41 @@ describe('mock-receiver over HTTP', () => {
         expect(orders.body.data[0].yemekKuryeOrderId).toBeUndefined();
       } finally {
         intake.reply = acceptOrder;
+      }
+    });
+
+    it('passes an answer through byte for byte, and a redirect as it is (never followed)', async () => {
+      receiver = await startReceiver(config('send-verbatim'));
+      const pretty = '{\n  "code" : "DUPLICATE_ORDER_ID",\n  "status": 409\n}';
+      intake.reply = () => ({ status: 409, contentType: 'application/problem+json', body: pretty });
+      try {
+        const refused = await http().post('/api/send-order').send({}).buffer(true).parse((res, done) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk));
+          res.on('end', () => done(null, text));
+        });
+        expect(refused.status).toBe(409);
+        expect(refused.body).toBe(pretty);
+        intake.reply = (call) => ({ status: 307, headers: { Location: `/elsewhere${call.url}` }, contentType: 'text/plain', body: 'moved' });
+        const moved = await http().post('/api/send-order').send({}).expect(307);
+        expect(moved.text).toBe('moved');
+        expect(intake.calls.map((call) => call.url)).toEqual(['/webhook/third-party/order', '/webhook/third-party/order']);
+      } finally {
+        intake.reply = acceptOrder;
+      }
+    });
+
+    it('gives up after SERVICE_TIMEOUT_MS: 502 SERVICE_UNREACHABLE, "timed out"', async () => {
+      // A service that takes the request and never answers.
+      const silent = createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        receiver = await startReceiver(config('send-timeout', { SERVICE_API_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, SERVICE_TIMEOUT_MS: 200 }));
+        const response = await http().post('/api/send-order').send({}).expect(502);
+        expect(response.body).toMatchObject({ code: 'SERVICE_UNREACHABLE', detail: expect.stringMatching(/timed out$/) });
+      } finally {
+        silent.closeAllConnections();
+        await new Promise((resolve) => silent.close(resolve));
       }
     });
 

@@ -1,25 +1,21 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, parseTrustProxy } from '@courier/config';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
+import { buildOpenApiDocument, OpenApiDescription } from './openapi-document';
 import { ProblemJsonFilter } from './problem.filter';
 import { RequestInputInterceptor } from './request-input';
 import { strictValidationPipe } from './validation';
 
-export interface HttpAppOptions {
-  /** Title of the OpenAPI document (served at /docs and /docs-json). */
-  title: string;
-  description?: string;
+/** The OpenAPI description (served at /docs and /docs-json, published in docs/openapi/) and the app's settings. */
+export interface HttpAppOptions extends OpenApiDescription {
   /** Largest accepted JSON body, in bytes (default 256 KiB). */
   bodyLimit?: number;
-  /** Security schemes the OpenAPI document declares. */
-  apiKeyHeaders?: string[];
-  basicAuth?: boolean;
   /**
    * Paths whose JSON body the shared reader leaves alone because the handler reads it itself
    * (intake, whose check order has refusals of its own for the body).
@@ -124,10 +120,7 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   app.enableShutdownHooks();
 
   if (!settings.OPENAPI_DOCS_ENABLED) return app;
-  const builder = new DocumentBuilder().setTitle(options.title).setDescription(options.description ?? '').setVersion('1.0');
-  for (const header of options.apiKeyHeaders ?? []) builder.addApiKey({ type: 'apiKey', in: 'header', name: header }, header);
-  if (options.basicAuth) builder.addBasicAuth();
-  const document = SwaggerModule.createDocument(app, builder.build());
+  const document = buildOpenApiDocument(app, options);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   return app;
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { IntakeTestApp, startIntakeApp } from '../../test/harness';
 
 describe('OpenAPI document (/docs-json, /docs)', () => {
@@ -48,5 +50,16 @@ describe('OpenAPI document (/docs-json, /docs)', () => {
     const status = document.paths['/api/v1/orders/{orderId}'].get;
     expect(Object.keys(status.responses).sort()).toEqual(['200', '401', '404', '429', '500']);
     expect(document.components.schemas.OrderStatusDto.properties.history.items.$ref).toBe('#/components/schemas/OrderStatusChangeDto');
+  });
+
+  it('names its version (package.json) and its server ({base_url}, localhost:3000 by default)', () => {
+    expect(document.info.version).toBe(JSON.parse(readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')).version);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://localhost:3000' }) } })]);
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['orders']);
+  });
+
+  it('is the published document (docs/openapi/intake-api.json, npm run openapi), which is made without starting the app', async () => {
+    const published = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../docs/openapi/intake-api.json'), 'utf8'));
+    expect((await t.http.get('/docs-json')).body).toEqual(published); // fetched again: the tests above sort arrays in place
   });
 });

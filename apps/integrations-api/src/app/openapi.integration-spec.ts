@@ -54,8 +54,12 @@ describe('OpenAPI document (/docs-json, /docs)', () => {
   });
 
   it('derives the integration bodies from the platform registry, with wire codes', () => {
-    const create = document.paths['/api/v1/my/integrations'].post.requestBody.content['application/json'].schema;
-    const byPlatform = Object.fromEntries(create.oneOf.map((schema: any) => [schema.properties.platform.enum[0], schema.required]));
+    const named = (ref: string) => document.components.schemas[ref.replace('#/components/schemas/', '')];
+    const create = named(document.paths['/api/v1/my/integrations'].post.requestBody.content['application/json'].schema.$ref);
+    // Named schemas, so that the discriminator can select them (Redocly no-illogical-composition-keywords).
+    const alternatives = create.oneOf.map((entry: { $ref: string }) => named(entry.$ref));
+    const byPlatform = Object.fromEntries(alternatives.map((schema: any) => [schema.properties.platform.enum[0], schema.required]));
+    for (const [wireCode, ref] of Object.entries(create.discriminator.mapping)) expect(named(ref as string).properties.platform.enum).toEqual([wireCode]);
     expect(byPlatform).toEqual({
       GETIR: ['platform', 'providerRestaurantId', 'secretKey'],
       PLATFORM_B: ['platform', 'providerRestaurantId', 'chainCode', 'username', 'password'],
@@ -63,7 +67,7 @@ describe('OpenAPI document (/docs-json, /docs)', () => {
       PLATFORM_D: ['platform', 'providerRestaurantId', 'providerMerchantId', 'apiKey'],
       THIRD_PARTY: ['platform', 'providerRestaurantId'],
     });
-    const record = document.paths['/api/v1/my/integrations/{id}'].get.responses['200'].content['application/json'].schema;
+    const record = named(document.paths['/api/v1/my/integrations/{id}'].get.responses['200'].content['application/json'].schema.$ref);
     expect(Object.keys(record.properties)).toEqual(expect.arrayContaining(['id', 'platform', 'providerRestaurantId', 'isActive', 'password', 'createdAt', 'updatedAt']));
     const list = document.paths['/api/v1/my/integrations'].get;
     expect(list.parameters.map((parameter: any) => parameter.name).sort()).toEqual(['cursor', 'isActive', 'limit', 'platform']);

@@ -1,32 +1,36 @@
-import { JsonSchema, integrationCreateBodySchema, integrationRecordSchema, integrationUpdateBodySchema, PlatformRegistry } from '@courier/platforms';
+import { JsonSchema, integrationCreateBodySchema, integrationCreateSchemas, integrationRecordSchema, integrationUpdateBodySchema, PlatformRegistry } from '@courier/platforms';
 
 /**
- * OpenAPI schemas of the integration bodies and record, derived from the platform registry. The
- * decorators hold these objects by reference; they are built from the neutral codes when this file
- * loads and rebuilt in place from the deployment's registry (wire codes from PLATFORM_*_CODE) when
- * the app is created, before the document is generated.
+ * OpenAPI schemas of the integration bodies and record, derived from the platform registry, as named
+ * schemas of the document (INTEGRATION_SCHEMAS) that the decorators refer to. They are built from
+ * the neutral codes when this file loads (the published document) and rebuilt in place from the
+ * deployment's registry (wire codes from PLATFORM_*_CODE) when the app is created, before the
+ * served document is generated.
  */
-export const INTEGRATION_CREATE_BODY: JsonSchema = {};
-export const INTEGRATION_UPDATE_BODY: JsonSchema = {};
-export const INTEGRATION_RECORD: JsonSchema = {};
-export const INTEGRATION_PAGE: JsonSchema = {
-  type: 'object',
-  required: ['data', 'nextCursor'],
-  properties: {
-    data: { type: 'array', items: INTEGRATION_RECORD },
-    nextCursor: { type: 'string', nullable: true, description: 'Cursor of the next page (pass as `cursor`); null on the last page.' },
-  },
-};
+export const INTEGRATION_SCHEMAS: Record<string, JsonSchema> = {};
 
-function replace(target: JsonSchema, source: JsonSchema): void {
-  for (const key of Object.keys(target)) delete target[key];
-  Object.assign(target, source);
-}
+const named = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const INTEGRATION_CREATE_BODY = named('IntegrationCreate');
+export const INTEGRATION_UPDATE_BODY = named('IntegrationUpdate');
+export const INTEGRATION_RECORD = named('Integration');
+export const INTEGRATION_PAGE = named('IntegrationPage');
 
 export function describeIntegrationSchemas(registry: PlatformRegistry): void {
-  replace(INTEGRATION_CREATE_BODY, integrationCreateBodySchema(registry));
-  replace(INTEGRATION_UPDATE_BODY, integrationUpdateBodySchema(registry));
-  replace(INTEGRATION_RECORD, integrationRecordSchema(registry));
+  for (const key of Object.keys(INTEGRATION_SCHEMAS)) delete INTEGRATION_SCHEMAS[key];
+  Object.assign(INTEGRATION_SCHEMAS, {
+    IntegrationCreate: { ...integrationCreateBodySchema(registry), description: 'One platform\'s whole field set, told apart by `platform`.' },
+    ...integrationCreateSchemas(registry),
+    IntegrationUpdate: integrationUpdateBodySchema(registry),
+    Integration: integrationRecordSchema(registry),
+    IntegrationPage: {
+      type: 'object',
+      required: ['data', 'nextCursor'],
+      properties: {
+        data: { type: 'array', items: INTEGRATION_RECORD },
+        nextCursor: { type: 'string', nullable: true, description: 'Cursor of the next page (pass as `cursor`); null on the last page.' },
+      },
+    },
+  });
 }
 
 describeIntegrationSchemas(PlatformRegistry.fromEnv({}));

@@ -9,7 +9,7 @@ export interface ReceivedIntakeCall {
   body: Record<string, unknown>;
 }
 
-export type IntakeReply = (call: ReceivedIntakeCall) => { status: number; body?: unknown; contentType?: string };
+export type IntakeReply = (call: ReceivedIntakeCall) => { status: number; body?: unknown; contentType?: string; headers?: Record<string, string> };
 
 /** 202 as decisions.md specifies it, with a fresh yemekKuryeOrderId. */
 export const acceptOrder: IntakeReply = (call) => ({
@@ -38,6 +38,7 @@ export class FakeIntake {
         this.calls.push(call);
         const answer = this.reply(call);
         res.statusCode = answer.status;
+        for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
         if (answer.body !== undefined) {
           res.setHeader('Content-Type', answer.contentType ?? 'application/json');
           res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));

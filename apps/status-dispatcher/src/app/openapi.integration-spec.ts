@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -37,6 +39,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       'X-Internal-Api-Key': { type: 'apiKey', in: 'header', name: 'X-Internal-Api-Key' },
       'x-api-key': { type: 'apiKey', in: 'header', name: 'x-api-key' },
       XApiKey: { type: 'apiKey', in: 'header', name: 'XApiKey' },
+      bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('PLATFORM_B_PLUGIN_SECRET') },
     });
   });
 
@@ -79,6 +82,16 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       expect(JSON.stringify(operation.security ?? [])).not.toContain('X-Internal-Api-Key');
     }
     expect(document.paths['/platforms/platform-d/orders/cancelled'].post.security).toEqual([{ XApiKey: [] }]);
+    // PLATFORM_B's JWT is a bearer security scheme, not a header parameter.
+    for (const [method, path] of callbacks.filter(([, path]) => path.startsWith('/platforms/platform-b'))) {
+      expect({ path, security: document.paths[path][method].security }).toEqual({ path, security: [{ bearerJwt: [] }] });
+      expect((document.paths[path][method].parameters ?? []).map((parameter: { name: string }) => parameter.name)).not.toContain('Authorization');
+    }
+  });
+
+  it('is the published document (docs/openapi/status-dispatcher.json, npm run openapi), which is made without starting the app', async () => {
+    const published = JSON.parse(readFileSync(path.resolve(__dirname, '../../../../docs/openapi/status-dispatcher.json'), 'utf8'));
+    expect((await t.http.get('/docs-json')).body).toEqual(published); // fetched again: the tests above sort arrays in place
   });
 
   it('answers /health and /health/ready without a key', async () => {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { isRecord, parsePlatformBOrder, PLATFORM_B_CANCELLED_STATUS, PLATFORM_B_PICKED_UP_STATUS, PLATFORM_B_UNPROCESSABLE_REASON } from '@courier/platforms';
@@ -25,7 +25,7 @@ function unprocessable(message: string, errors?: FieldError[]): ProblemException
  * is `{pos_url}/platforms/platform-b`.
  */
 @ApiTags('platform callbacks')
-@ApiHeader({ name: 'Authorization', required: true, description: 'Bearer <JWT>: HMAC (HS256/384/512) with PLATFORM_B_PLUGIN_SECRET, claim service "middleware", exp when present (signed by the DH middleware).' })
+@ApiBearerAuth('bearerJwt')
 @ApiProblems([401, 'AUTHENTICATION_FAILED (reason UNAUTHORIZED): no JWT, or not HMAC-signed with PLATFORM_B_PLUGIN_SECRET, alg not HS256/384/512, no service "middleware" claim, or expired.'], 413, 500)
 @UseGuards(PlatformBPluginGuard)
 @Controller('platforms/platform-b')

@@ -1,5 +1,6 @@
 import { Body, Controller, Headers, HttpCode, Logger, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { SecretDecryptionError } from '@courier/crypto';
 import { parsePlatformDWebhook } from '@courier/platforms';
 import { ApiProblems } from '../common/problem.dto';
@@ -8,12 +9,26 @@ import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requ
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_D';
-const WEBHOOK_BODY = {
+const WEBHOOK_BODY: SchemaObject = {
   description:
     'Migros\' Order Created body (the order: `id`, `status` NEW_PENDING, `deliveryProvider`, `store { id, group { id } }`, `customer`, `prices { total, discounted { amountAsPenny } }`, `items [{ price (kuruş) ... }]`, `payment`, `extendedProperties`) or its cancellation `{ OrderId, StoreId, UserId }`.',
   oneOf: [
-    { type: 'object', required: ['id', 'store'], additionalProperties: true },
-    { type: 'object', required: ['OrderId', 'StoreId'], properties: { OrderId: { type: 'integer' }, StoreId: { type: 'integer' }, UserId: { type: 'integer' } }, additionalProperties: true },
+    {
+      type: 'object',
+      title: 'Order created',
+      required: ['id', 'store'],
+      properties: {
+        id: { oneOf: [{ type: 'integer' }, { type: 'string', maxLength: 64 }], description: 'Migros\' order id.' },
+        store: {
+          type: 'object',
+          required: ['id'],
+          properties: { id: { oneOf: [{ type: 'integer' }, { type: 'string', maxLength: 64 }], description: 'The store: the integration\'s providerRestaurantId.' } },
+          additionalProperties: true,
+        },
+      },
+      additionalProperties: true,
+    },
+    { type: 'object', title: 'Order cancelled', required: ['OrderId', 'StoreId'], properties: { OrderId: { type: 'integer' }, StoreId: { type: 'integer' }, UserId: { type: 'integer' } }, additionalProperties: true },
   ],
 };
 

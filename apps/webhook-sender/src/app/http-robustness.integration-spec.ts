@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { credentials, deliveryIdOf, SenderApp, startSender, TestAccount } from '../../test/harness';
 import { startReceiver, TestReceiver } from '../../test/receivers';
 
@@ -120,7 +122,11 @@ describe('delivery log API', () => {
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([BASE, `${BASE}/{id}`, `${BASE}/{id}/redeliver`]));
     expect(document.paths[`${BASE}/{id}/redeliver`].post.responses).toHaveProperty('202');
     expect(document.paths[`${BASE}/{id}`].get.responses).toHaveProperty('404');
-    expect(document.paths[BASE].get.security).toEqual(expect.arrayContaining([{ 'X-API-Key': [] }, { 'X-API-Secret': [] }]));
+    // Both headers in one requirement: the key pair together, not either header alone.
+    for (const operation of [document.paths[BASE].get, document.paths[`${BASE}/{id}`].get, document.paths[`${BASE}/{id}/redeliver`].post]) {
+      expect(operation.security).toEqual([{ 'X-API-Key': [], 'X-API-Secret': [] }]);
+    }
+    expect(document).toEqual(JSON.parse(readFileSync(path.resolve(__dirname, '../../../../docs/openapi/webhook-sender.json'), 'utf8')));
     expect(document.components.securitySchemes).toHaveProperty('X-API-Secret');
     expect(document.paths[BASE].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(
       expect.arrayContaining(['status', 'event', 'orderId', 'yemekKuryeOrderId', 'limit', 'cursor']),

@@ -10,8 +10,8 @@ import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, ListDeliveriesQueryDto
 const DELIVERY_ID = { name: 'id', format: 'uuid', description: 'The webhook id (X-Webhook-Id).' };
 
 @ApiTags('webhook deliveries')
-@ApiSecurity('X-API-Key')
-@ApiSecurity('X-API-Secret')
+// Both headers together (one requirement), not either of them.
+@ApiSecurity({ 'X-API-Key': [], 'X-API-Secret': [] })
 @Controller('api/v1/my/webhooks/deliveries')
 @UseGuards(ApiCredentialsGuard)
 export class DeliveriesController {

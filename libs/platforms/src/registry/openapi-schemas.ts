@@ -33,9 +33,26 @@ export function integrationCreateSchema(platform: RegisteredPlatform): JsonSchem
   };
 }
 
-/** Create body: one of the platforms' bodies, told apart by `platform`. */
+/** Name of a platform's create body among the document's schemas (wire codes are valid names). */
+export function integrationCreateSchemaName(platform: RegisteredPlatform): string {
+  return `IntegrationCreate_${platform.wireCode}`;
+}
+
+/** The create bodies, one named schema per platform, for the document's components. */
+export function integrationCreateSchemas(registry: PlatformRegistry): Record<string, JsonSchema> {
+  return Object.fromEntries(registry.list().map((platform) => [integrationCreateSchemaName(platform), integrationCreateSchema(platform)]));
+}
+
+/**
+ * Create body: one of the platforms' bodies, told apart by `platform`. A discriminator selects only
+ * named schemas, so the bodies are references to integrationCreateSchemas' entries.
+ */
 export function integrationCreateBodySchema(registry: PlatformRegistry): JsonSchema {
-  return { oneOf: registry.list().map(integrationCreateSchema), discriminator: { propertyName: 'platform' } };
+  const ref = (platform: RegisteredPlatform) => `#/components/schemas/${integrationCreateSchemaName(platform)}`;
+  return {
+    oneOf: registry.list().map((platform) => ({ $ref: ref(platform) })),
+    discriminator: { propertyName: 'platform', mapping: Object.fromEntries(registry.list().map((platform) => [platform.wireCode, ref(platform)])) },
+  };
 }
 
 /** Update body: any subset of the integration's platform's fields (a body with only `password` is valid). */

@@ -1,40 +1,21 @@
 import { randomBytes } from 'node:crypto';
+import type { components } from './intake-api.openapi';
+
+/** The order as the published intake document (docs/openapi/intake-api.json) describes it. */
+export type IntakeOrder = components['schemas']['ThirdPartyOrderDto'];
+type IntakeOrderItem = components['schemas']['ThirdPartyOrderItemDto'];
+
+/**
+ * The document's fields, each optional and an enum widened to its base type: a test order carries
+ * its values as given, valid or not, so that the service's validation can be tested.
+ */
+type AsGiven<T> = { [K in keyof T]?: NonNullable<T[K]> extends string ? string : NonNullable<T[K]> extends number ? number : T[K] };
 
 /** An item of the Order of interface.md. */
-export interface TestOrderItem {
-  productCode?: string;
-  productName?: string;
-  quantity?: number;
-  unitPrice?: number;
-  totalAmount?: number;
-  discountAmount?: number;
-  productNote?: string;
-  features?: string;
-}
+export type TestOrderItem = AsGiven<IntakeOrderItem>;
 
 /** The Order of interface.md, as the receiver sends it to the intake endpoint. */
-export interface TestOrder {
-  orderId: string;
-  restaurantId?: string;
-  customerName?: string;
-  customerPhone?: string;
-  customerEmail?: string;
-  deliveryAddress?: string;
-  deliveryLatitude?: number;
-  deliveryLongitude?: number;
-  scheduledDeliveryTime?: string;
-  paymentMethod?: string;
-  paymentCaptured?: boolean;
-  subtotal?: number;
-  deliveryFee?: number;
-  serviceFee?: number;
-  discount?: number;
-  taxAmount?: number;
-  total?: number;
-  currency?: string;
-  notes?: string;
-  items?: TestOrderItem[];
-}
+export type TestOrder = Omit<AsGiven<IntakeOrder>, 'orderId' | 'items'> & { orderId: string; items?: TestOrderItem[] };
 
 export type TestOrderInput = Partial<Omit<TestOrder, 'restaurantId'>>;
 
@@ -55,9 +36,9 @@ const DEFAULT_CUSTOMER = {
   deliveryLatitude: 40.98731,
   deliveryLongitude: 29.02593,
   notes: 'Zile basmayın, kapıya bırakın lütfen.',
-};
+} satisfies TestOrderInput;
 
-const DEFAULT_FEES = { deliveryFee: 29.9, serviceFee: 4.99, discount: 0 };
+const DEFAULT_FEES = { deliveryFee: 29.9, serviceFee: 4.99, discount: 0 } satisfies TestOrderInput;
 
 const cents = (amount: number) => Math.round(amount * 100);
 const fromCents = (amount: number) => amount / 100;

@@ -1,0 +1,80 @@
+import { Controller, Get, Injectable, Module } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { generateOpenApiDocument, INTAKE_SERVER, OpenApiDescription } from './openapi-document';
+
+const connections: string[] = [];
+
+/** Stands for a database or broker connection: opening it is recorded. */
+@Injectable()
+class Connection {
+  constructor() {
+    connections.push('opened');
+  }
+}
+
+@ApiTags('things')
+@ApiBearerAuth('bearerJwt')
+@Controller('things')
+class ThingsController {
+  constructor(readonly connection: Connection) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List things.' })
+  @ApiOkResponse({ schema: { $ref: '#/components/schemas/ThingPage' } })
+  list() {
+    return [];
+  }
+}
+
+@Module({
+  controllers: [ThingsController],
+  providers: [
+    Connection,
+    {
+      provide: 'DATABASE',
+      useFactory: () => {
+        connections.push('factory');
+        throw new Error('no database in preview');
+      },
+    },
+  ],
+})
+class ThingsModule {}
+
+const DESCRIPTION: OpenApiDescription = {
+  title: 'Things',
+  server: INTAKE_SERVER,
+  bearerJwt: { description: 'A signed JWT.' },
+  tags: [{ name: 'things', description: 'The things.' }],
+  schemas: { ThingPage: { type: 'object', properties: { data: { type: 'array', items: { type: 'string' } } } } },
+};
+
+describe('generateOpenApiDocument', () => {
+  beforeEach(() => (connections.length = 0));
+
+  it('describes the controllers without creating a provider (no connection, no config read)', async () => {
+    const document = await generateOpenApiDocument(ThingsModule, DESCRIPTION);
+    expect(connections).toEqual([]);
+    expect(Object.keys(document.paths)).toEqual(['/things']);
+    expect(document.paths['/things'].get?.security).toEqual([{ bearerJwt: [] }]);
+  });
+
+  it('gives the version and licence of package.json, the server with its default, the tags and the named schemas', async () => {
+    const suite = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as { version: string; license: string };
+    const document = await generateOpenApiDocument(ThingsModule, DESCRIPTION);
+    expect(document.info).toEqual({ title: 'Things', description: '', version: suite.version, license: { name: suite.license } });
+    expect(document.servers).toEqual([{ url: '{base_url}', description: INTAKE_SERVER!.description, variables: { base_url: { default: 'http://localhost:3000', description: INTAKE_SERVER!.description } } }]);
+    expect(document.tags).toEqual([{ name: 'things', description: 'The things.' }]);
+    expect(document.components?.securitySchemes).toEqual({ bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A signed JWT.' } });
+    expect(document.components?.schemas?.ThingPage).toEqual(DESCRIPTION.schemas!.ThingPage);
+  });
+
+  it('reads the named schemas when it builds, so an app may fill them in place as it starts', async () => {
+    const schemas: Record<string, Record<string, unknown>> = {};
+    const description = { ...DESCRIPTION, schemas };
+    schemas.ThingPage = { type: 'array' };
+    expect((await generateOpenApiDocument(ThingsModule, description)).components?.schemas?.ThingPage).toEqual({ type: 'array' });
+  });
+});

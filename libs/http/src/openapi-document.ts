@@ -1,0 +1,103 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** A JSON Schema object as OpenAPI 3.0 embeds it. */
+export type OpenApiSchema = Record<string, unknown>;
+
+/** What an app's OpenAPI document says besides what the controllers' decorators say. */
+export interface OpenApiDescription {
+  title: string;
+  description?: string;
+  /** Where the API is reached: `{base_url}` or `{pos_url}` of interface.md, with the one-machine default. */
+  server?: { variable: string; default: string; description: string };
+  /** API-key security schemes (headers), each named after its header. */
+  apiKeyHeaders?: string[];
+  basicAuth?: boolean;
+  /** An HTTP bearer scheme with a JWT (PLATFORM_B's middleware), named `bearerJwt`. */
+  bearerJwt?: { description: string };
+  /** The tags the controllers use, with what each groups. */
+  tags?: Array<{ name: string; description: string }>;
+  /**
+   * Named schemas the decorators refer to by `$ref` (bodies built at run time, not DTO classes).
+   * Read when the document is built, so an app may fill it in place when it starts.
+   */
+  schemas?: Record<string, OpenApiSchema>;
+}
+
+interface SuitePackage {
+  version: string;
+  license: string;
+}
+
+let suitePackage: SuitePackage | undefined;
+
+/**
+ * The suite's package.json (version and licence of the documents): the nearest one above this
+ * file, which is the repository root from the sources, dist/ and the images (/app/package.json).
+ */
+function readSuitePackage(): SuitePackage {
+  if (suitePackage) return suitePackage;
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<SuitePackage>;
+      suitePackage = { version: String(parsed.version ?? '0.0.0'), license: String(parsed.license ?? 'UNLICENSED') };
+      return suitePackage;
+    }
+    if (path.dirname(dir) === dir) return { version: '0.0.0', license: 'UNLICENSED' };
+  }
+}
+
+/** The OpenAPI document of an app's controllers, served at /docs and published in docs/openapi/. */
+export function buildOpenApiDocument(app: INestApplication, description: OpenApiDescription): OpenAPIObject {
+  const { version, license } = readSuitePackage();
+  const builder = new DocumentBuilder()
+    .setTitle(description.title)
+    .setDescription(description.description ?? '')
+    .setVersion(version);
+  if (description.server) {
+    const { variable, default: url, description: text } = description.server;
+    builder.addServer(`{${variable}}`, text, { [variable]: { default: url, description: text } });
+  }
+  for (const header of description.apiKeyHeaders ?? []) builder.addApiKey({ type: 'apiKey', in: 'header', name: header }, header);
+  if (description.basicAuth) builder.addBasicAuth();
+  if (description.bearerJwt) builder.addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: description.bearerJwt.description }, 'bearerJwt');
+  for (const tag of description.tags ?? []) builder.addTag(tag.name, tag.description);
+  const document = SwaggerModule.createDocument(app, builder.build());
+  // package.json's licence (UNLICENSED: proprietary, none granted), without a URL: there is no licence text to link.
+  document.info.license = { name: license };
+  delete document.info.contact; // DocumentBuilder's empty default
+  if (description.schemas) document.components = { ...document.components, schemas: { ...document.components?.schemas, ...description.schemas } };
+  return document;
+}
+
+/**
+ * Builds an app's document without running it: Nest's preview mode registers the modules and
+ * controllers but instantiates no provider, so nothing connects to a database or a broker and no
+ * configuration is read. The published documents (npm run openapi) are made this way.
+ */
+export async function generateOpenApiDocument(module: Type<unknown>, description: OpenApiDescription): Promise<OpenAPIObject> {
+  const app = await NestFactory.create(module, { preview: true, logger: false, abortOnError: false });
+  try {
+    return buildOpenApiDocument(app, description);
+  } finally {
+    await app.close();
+  }
+}
+
+/** {base_url} of interface.md: the intake host. */
+export const INTAKE_SERVER: OpenApiDescription['server'] = {
+  variable: 'base_url',
+  default: 'http://localhost:3000',
+  description: 'The intake base URL ({base_url}) you were given; http://localhost:3000 in the one-machine mode (npm start).',
+};
+
+/** {pos_url} of interface.md: the management, internal and platform-callback host. */
+export const POS_SERVER: OpenApiDescription['server'] = {
+  variable: 'pos_url',
+  default: 'http://localhost:3001',
+  description: 'The management base URL ({pos_url}) you were given; http://localhost:3001 in the one-machine mode (npm start).',
+};
