@@ -166,6 +166,18 @@ export async function platformAOrder(platforms: Platforms, t: TestApp, overrides
   return { simulated: order, yemekKuryeOrderId: (response.body as any).yemekKuryeOrderId as string };
 }
 
+/** The most calls any window of `windowMs` holds (windows ending at each call). */
+export function fullestWindow(calls: Array<{ at: number }>, windowMs: number): number {
+  const times = calls.map((call) => call.at).sort((a, b) => a - b);
+  let fullest = 0;
+  let start = 0;
+  for (let end = 0; end < times.length; end += 1) {
+    while (times[start] <= times[end] - windowMs) start += 1;
+    fullest = Math.max(fullest, end - start + 1);
+  }
+  return fullest;
+}
+
 export function randomHex(bytes = 6): string {
   return randomBytes(bytes).toString('hex');
 }

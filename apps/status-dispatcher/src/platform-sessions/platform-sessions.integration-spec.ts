@@ -1,7 +1,7 @@
 import { waitFor } from '@courier/testing';
 import { credentialFingerprint, PlatformAdapters, RecordedCall, SessionKey } from '@courier/platforms';
 import { TestApp } from '../../test/harness';
-import { CREDENTIALS, platformAOrder, Platforms, push, startPlatformApp, startPlatforms, statusUpdate, upsertIntegration, waitForState } from '../../test/platforms';
+import { CREDENTIALS, fullestWindow, platformAOrder, Platforms, push, startPlatformApp, startPlatforms, statusUpdate, upsertIntegration, waitForState } from '../../test/platforms';
 
 /**
  * Two status-dispatcher replicas (two apps on one database) with the simulated platforms, for the
@@ -29,18 +29,6 @@ function useReplicas(env: Record<string, string>, setup: (platforms: Platforms) 
 }
 
 const statusCalls = (platforms: Platforms): RecordedCall[] => platforms.a.calls.filter((call) => call.path.startsWith('/food-orders/'));
-
-/** The most calls any window of `windowMs` holds (windows ending at each call). */
-function fullestWindow(calls: RecordedCall[], windowMs: number): number {
-  const times = calls.map((call) => call.at).sort((a, b) => a - b);
-  let fullest = 0;
-  let start = 0;
-  for (let end = 0; end < times.length; end += 1) {
-    while (times[start] <= times[end] - windowMs) start += 1;
-    fullest = Math.max(fullest, end - start + 1);
-  }
-  return fullest;
-}
 
 describe('platform sessions shared by two replicas', () => {
   const context = useReplicas({});

@@ -97,4 +97,19 @@ describe('PlatformCSimulator', () => {
     expect(await call('POST', '/_simulator/packages/nope/cancel', {}, {})).toMatchObject({ status: 404 });
     expect((await call('GET', '/_simulator/calls?method=GET', undefined, {})).body).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'GET', path: root })]));
   });
+  it('answers 429 over its rate limit when one is set: per endpoint (the route, not the package), in a sliding window', async () => {
+    sim.options.rateLimit = { limit: 2, windowMs: 60_000 };
+    try {
+      const packages = [sim.addPackage('104523', '153'), sim.addPackage('104523', '153'), sim.addPackage('104523', '153')];
+      const picked = (pkg: { id: string }) => call('PUT', `${root}/picked`, { packageId: pkg.id, preparationTime: 15 });
+      expect((await Promise.all(packages.map(picked))).map((answer) => answer.status).sort()).toEqual([200, 200, 429]);
+      // Another endpoint has its own count; the manual steps count per route, whatever the package.
+      expect(await call('PUT', `${root}/invoiced`, { packageId: packages[0].id })).toMatchObject({ status: 200 });
+      expect(await call('PUT', `${root}/${packages[0].id}/manual-shipped`)).toMatchObject({ status: 200 });
+      expect(await call('PUT', `${root}/${packages[1].id}/manual-shipped`)).toMatchObject({ status: 400 });
+      expect(await call('PUT', `${root}/${packages[2].id}/manual-shipped`)).toMatchObject({ status: 429, body: { status: 429 } });
+    } finally {
+      sim.options.rateLimit = undefined;
+    }
+  });
 });

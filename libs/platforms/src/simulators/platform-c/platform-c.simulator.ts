@@ -17,6 +17,12 @@ import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer
 
 export interface PlatformCSimulatorOptions {
   suppliers: Array<{ supplierId: string; apiKey: string; secretKey: string; storeIds: string[] }>;
+  /**
+   * The rate limit reported for the API (platforms.md: 50 requests / 10 s per endpoint), enforced when
+   * set (tests scale it): a request over it is answered 429. Unset: no limit. Assumed: a sliding
+   * window per supplier and endpoint (the route, not the package), refused requests not counted.
+   */
+  rateLimit?: { limit: number; windowMs: number };
 }
 
 export type SimulatedCStatus = 'Created' | 'Picking' | 'Invoiced' | 'Shipped' | 'Delivered' | 'Cancelled' | 'UnSupplied';
@@ -86,6 +92,8 @@ export class PlatformCSimulator extends SimulatorServer {
   private nextLineItemId = 1_000_008_181_985;
   private nextItemId = 1_000_008_723_596;
   private nextOrderNumber = 1_199_521_762;
+  /** Accepted request times per supplier and endpoint, for `rateLimit`. */
+  private readonly requestTimes = new Map<string, number[]>();
 
   constructor(readonly options: PlatformCSimulatorOptions) {
     super();
@@ -197,6 +205,7 @@ export class PlatformCSimulator extends SimulatorServer {
     if (!userAgent) return refusal(403, 'User-Agent is required');
     const [agentSupplier, integratorName, ...more] = String(userAgent).split(' - ');
     if (agentSupplier !== supplierId || more.length > 0 || !INTEGRATOR_NAME.test(integratorName ?? '')) return refusal(403, 'User-Agent must be "{supplierId} - {integratorName}" (integrator name: at most 30 alphanumeric characters)');
+    if (this.overLimit(`${supplierId} ${request.method} ${list ? 'packages' : (step ?? manual)!.step}`)) return refusal(429, 'Too many requests');
 
     if (request.method === 'GET' && list) return this.list(supplierId, request);
     if (request.method === 'PUT' && manual && STEPS[manual.step]?.storeOnly) return this.advance(supplierId, manual.packageId, manual.step);
@@ -209,6 +218,18 @@ export class PlatformCSimulator extends SimulatorServer {
       }
     }
     return refusal(405, `no route ${request.method} ${request.path}`);
+  }
+
+  /** Whether a request to this endpoint goes over `rateLimit` (if not, it is counted). */
+  private overLimit(endpoint: string): boolean {
+    const rule = this.options.rateLimit;
+    if (!rule) return false;
+    const now = Date.now();
+    const times = (this.requestTimes.get(endpoint) ?? []).filter((at) => at > now - rule.windowMs);
+    this.requestTimes.set(endpoint, times);
+    if (times.length >= rule.limit) return true;
+    times.push(now);
+    return false;
   }
 
   private list(supplierId: string, request: SimulatorRequest): SimulatorResponse {
