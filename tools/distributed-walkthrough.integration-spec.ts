@@ -6,12 +6,11 @@
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
-import { createTestDatabase, describeWithBroker, dropTestDatabase, testBrokerUrl, testNamespace, testServerUrl, waitFor } from '@courier/testing';
+import { createTestDatabase, describeWithBroker, dropTestDatabase, freePort, testBrokerUrl, testNamespace, testServerUrl, waitFor } from '@courier/testing';
 
 const root = path.resolve(__dirname, '..');
 const MARKER = '<!-- distributed-walkthrough -->';
@@ -23,16 +22,6 @@ function walkthroughBlock(readme: string): string {
   return match[1];
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The server's URL without a database: the block appends `/postgres` and `/$DB_NAME`. */
 function serverWithoutDatabase(): string {

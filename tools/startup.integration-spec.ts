@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
-import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, TestDatabase, transitionRightAfterFirstNew, waitFor } from '@courier/testing';
+import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, TestDatabase, freePort, transitionRightAfterFirstNew, waitFor } from '@courier/testing';
 
 const root = path.resolve(__dirname, '..');
 const APPS = [
@@ -68,9 +68,10 @@ describeWithBroker('distributed mode: each app alone against DATABASE_URL and RA
     await db?.drop();
   });
 
-  it.each(APPS.map((app, index) => ({ ...app, port: 31000 + Math.floor(Math.random() * 1000) * 4 + index })))(
+  it.each(APPS)(
     '$name answers /health and /health/ready (database and broker up) and stops gracefully on SIGTERM',
-    async ({ name, portVar, port }) => {
+    async ({ name, portVar }) => {
+      const port = await freePort();
       const started = startBuilt(
         name,
         baseEnv({ ...secrets, DATABASE_URL: db.url, RABBITMQ_URL: testBrokerUrl(), RABBITMQ_NAMESPACE: namespace, [portVar]: String(port) }),
@@ -117,16 +118,23 @@ describeWithBroker('distributed mode: read-your-writes between intake and the li
   });
 
   it('a transition sent in the same tick as the first NEW of intake\'s read finds the order, 200 times', async () => {
-    const base = 32000 + Math.floor(Math.random() * 1000) * 4;
-    const ports = { intake: base, pos: base + 1, dispatcher: base + 2 };
+    const ports = { intake: await freePort(), pos: await freePort(), dispatcher: await freePort() };
     const common = { ...secrets, DATABASE_URL: db.url, RABBITMQ_URL: testBrokerUrl(), RABBITMQ_NAMESPACE: namespace, INTAKE_RATE_LIMIT_PER_MINUTE: '100000' };
     started.push(startBuilt('integrations-api', baseEnv({ ...common, POS_PORT: String(ports.pos) })));
     // Each app migrates its own schema at start under an advisory lock; started one after the other here to keep the log readable.
-    await waitFor('integrations-api ready', async () => (await fetch(`http://127.0.0.1:${ports.pos}/health/ready`).catch(() => undefined))?.status === 200, 60_000, 200);
+    await waitFor('integrations-api ready', async () => (await fetch(`http://127.0.0.1:${ports.pos}/health/ready`).catch(() => undefined))?.status === 200, 180_000, 200);
     started.push(startBuilt('intake-api', baseEnv({ ...common, INTAKE_PORT: String(ports.intake) })));
     started.push(startBuilt('status-dispatcher', baseEnv({ ...common, STATUS_DISPATCHER_PORT: String(ports.dispatcher) })));
-    for (const [name, port] of [['intake-api', ports.intake], ['status-dispatcher', ports.dispatcher]] as const) {
-      await waitFor(`${name} ready`, async () => (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200, 60_000, 200);
+    // Started together on a loaded machine, each migrates its schema first: give them time, and say
+    // why when one stops instead.
+    for (const [index, [name, port]] of ([['intake-api', ports.intake], ['status-dispatcher', ports.dispatcher]] as const).entries()) {
+      const app = started[index + 1];
+      await waitFor(`${name} ready`, async () => {
+        if (app.child.exitCode !== null) throw new Error(`${name} exited early:\n${app.output()}`);
+        return (await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200;
+      }, 180_000, 200).catch((error) => {
+        throw new Error(`${(error as Error).message}\n${name} output:\n${app.output().slice(-4000)}`);
+      });
     }
     const created = await fetch(`http://127.0.0.1:${ports.pos}/admin/v1/restaurants`, {
       method: 'POST',
@@ -144,5 +152,5 @@ describeWithBroker('distributed mode: read-your-writes between intake and the li
     );
     expect(result.refused).toEqual([]);
     expect(result.transitionStatuses).toHaveLength(200);
-  }, 240_000);
+  }, 600_000);
 });

@@ -13,8 +13,9 @@ if (!hasChromium) process.stdout.write(`one-machine browser test skipped: ${CHRO
 const workspaceRoot = path.resolve(__dirname, '../../..');
 const entry = path.join(workspaceRoot, 'dist/apps/local-suite/src/main.js');
 
+/** Eight consecutive ports below Linux's ephemeral range (32768+), where no client socket can hold one. */
 function freePortBase(): number {
-  return 20000 + Math.floor(Math.random() * 20000);
+  return 20000 + Math.floor(Math.random() * 12000);
 }
 
 async function status(url: string): Promise<number> {

@@ -1,21 +1,12 @@
 import { chmodSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { freePort } from '@courier/testing';
 
 const isRoot = process.getuid?.() === 0;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function count(url: string): Promise<number> {
   const client = new Client({ connectionString: url });

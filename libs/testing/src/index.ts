@@ -6,3 +6,4 @@ export * from './prometheus-text';
 export * from './app-harness';
 export * from './read-your-writes';
 export * from './slow-drip';
+export * from './free-port';

@@ -1,24 +1,13 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, describeWithBroker, testBrokerUrl, testNamespace, TestDatabase, waitFor } from '@courier/testing';
+import { createTestDatabase, describeWithBroker, freePort, testBrokerUrl, TestDatabase, testNamespace, waitFor } from '@courier/testing';
 import { deleteBrokerNamespace, newAccountSnapshot, validOrder } from '../../test/harness';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const MAIN = path.join(ROOT, 'dist/apps/intake-api/src/main.js');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describeWithBroker('SIGKILL of the built intake-api during a burst', () => {
   const namespace = testNamespace('intake-kill');

@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PLATFORM_D_PATHS } from '@courier/platforms';
-import { createTestDatabase, sleep, TestDatabase, waitFor } from '@courier/testing';
+import { createTestDatabase, freePort, sleep, TestDatabase, waitFor } from '@courier/testing';
 import { INTERNAL_KEY, internal, SECRETS_KEYS } from '../../test/harness';
 import { CREDENTIALS, Platforms, startPlatformApp, startPlatforms, upsertIntegration } from '../../test/platforms';
 
@@ -14,16 +14,6 @@ const MAIN = path.join(ROOT, 'dist/apps/status-dispatcher/src/main.js');
 /** Scaled down so that the fallback (due 2 × this + 6 s after acceptance) comes in ~8 s instead of ~26 s. */
 const PLATFORM_HTTP_TIMEOUT_MS = 1_000;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A stalled network path to the platform: it accepts connections and never answers nor forwards a
