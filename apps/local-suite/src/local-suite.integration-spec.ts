@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { transitionRightAfterFirstNew, waitFor } from '@courier/testing';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -66,6 +66,21 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     return exited;
   }
 
+  /** The receiver's dashboard in Chromium at 1280 px, its live stream connected; artifacts go to test-artifacts/local-suite. */
+  async function withDashboard(use: (page: Page, artifacts: string) => Promise<void>): Promise<void> {
+    const artifacts = path.join(workspaceRoot, 'test-artifacts/local-suite');
+    mkdirSync(artifacts, { recursive: true });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu'] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
+      await page.goto(`http://127.0.0.1:${ports.receiver}/`);
+      await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+      await use(page, artifacts);
+    } finally {
+      await browser.close();
+    }
+  }
+
   beforeAll(() => {
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run "node tools/build.mjs" first (npm test does)`);
     child = start();
@@ -125,13 +140,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
   // test order, move it with the documented internal transitions call, watch each signed webhook arrive.
   (hasChromium ? it : it.skip)('shows a test order and its signed webhooks live in the dashboard as the order moves', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
-    const artifacts = path.join(workspaceRoot, 'test-artifacts/local-suite');
-    mkdirSync(artifacts, { recursive: true });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu'] });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
-      await page.goto(`http://127.0.0.1:${ports.receiver}/`);
-      await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+    await withDashboard(async (page, artifacts) => {
       await page.getByRole('button', { name: 'Send test order' }).click();
       await page.locator('#send-result', { hasText: 'HTTP 202' }).waitFor();
       const orders = (await (await fetch(`http://127.0.0.1:${ports.receiver}/api/orders`)).json()) as { data: Array<{ orderId: string; yemekKuryeOrderId: string }> };
@@ -171,9 +180,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
       expect(ours).toHaveLength(6);
       expect(ours.every((webhook) => webhook.verdicts.serviceSignature.state === 'valid' && webhook.verdicts.standardWebhooks.state === 'valid')).toBe(true);
       await page.screenshot({ path: path.join(artifacts, 'dashboard-after-delivery.png'), fullPage: true });
-    } finally {
-      await browser.close();
-    }
+    });
   }, 120_000);
 
   const platformB = () => `http://127.0.0.1:${ports.platformB}`;
@@ -216,13 +223,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
 
   // Issue #14: the README's "press Send test order and watch the webhooks arrive live", with no terminal.
   (hasChromium ? it : it.skip)('the dashboard moves a sent order through its whole life and cancels another with a reason; usable at 390 px', async () => {
-    const artifacts = path.join(workspaceRoot, 'test-artifacts/local-suite');
-    mkdirSync(artifacts, { recursive: true });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-gpu'] });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
-      await page.goto(`http://127.0.0.1:${ports.receiver}/`);
-      await page.locator('#stream-state', { hasText: 'live' }).waitFor();
+    await withDashboard(async (page, artifacts) => {
       await page.locator('#moves-help', { hasText: 'Next step' }).waitFor();
       const sendOne = async () => {
         const before = ((await (await fetch(`http://127.0.0.1:${ports.receiver}/api/orders`)).json()) as { data: Array<{ orderId: string }> }).data.map((order) => order.orderId);
@@ -263,9 +264,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
       const outside = await page.evaluate(`[...document.querySelectorAll('#orders-table td, #webhooks-table td')].filter((cell) => cell.getBoundingClientRect().right > window.innerWidth + 1).length`);
       expect(outside).toBe(0);
       await page.screenshot({ path: path.join(artifacts, 'dashboard-390px.png'), fullPage: true });
-    } finally {
-      await browser.close();
-    }
+    });
   }, 180_000);
 
   // The issue's "a demo platform order can be pushed through its whole life locally", over HTTP only.
