@@ -239,3 +239,18 @@ export async function expectOneVerifyFromConcurrentPushes(t: TestApp, platforms:
   expect(await t.sql('SELECT count(*)::int AS n FROM status_updates WHERE order_id = $1', [yemekKuryeOrderId])).toEqual([{ n: 1 }]);
   expect(await t.outbox('order.status_changed', yemekKuryeOrderId)).toHaveLength(1);
 }
+
+/**
+ * The env of an app whose platform callbacks are under test while its platform calls go nowhere (a
+ * closed port): the callbacks' keys set, PLATFORM_C's polling out of the way.
+ */
+export const CALLBACKS_ONLY_ENV: Readonly<Record<string, string>> = {
+  LOG_LEVEL: 'warn',
+  PLATFORM_A_BASE_URL: 'http://127.0.0.1:9',
+  PLATFORM_B_BASE_URL: 'http://127.0.0.1:9',
+  PLATFORM_C_BASE_URL: 'http://127.0.0.1:9',
+  PLATFORM_D_BASE_URL: 'http://127.0.0.1:9',
+  PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
+  PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
+  PLATFORM_C_POLL_INTERVAL_MS: '600000',
+};

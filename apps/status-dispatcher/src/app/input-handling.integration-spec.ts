@@ -1,10 +1,9 @@
 import { MAX_FIELD_ERRORS } from '@courier/http';
 import { internal, startTestApp, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, B_PLUGIN_SECRET, bPluginAuthorization, CREDENTIALS, upsertIntegration } from '../../test/platforms';
+import { A_WEBHOOK_KEY, bPluginAuthorization, CALLBACKS_ONLY_ENV, CREDENTIALS, upsertIntegration } from '../../test/platforms';
 
 jest.setTimeout(120_000);
 
-const NOWHERE = 'http://127.0.0.1:9';
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 
 /** Issue #13 at {pos_url}/internal and the platform callbacks: no 500, no big answer, no echo. */
@@ -14,18 +13,7 @@ describe('status-dispatcher input handling', () => {
 
   beforeAll(async () => {
     // Platform calls go nowhere (a closed port): the callbacks are what is tested here.
-    t = await startTestApp({
-      env: {
-        LOG_LEVEL: 'warn',
-        PLATFORM_A_BASE_URL: NOWHERE,
-        PLATFORM_B_BASE_URL: NOWHERE,
-        PLATFORM_C_BASE_URL: NOWHERE,
-        PLATFORM_D_BASE_URL: NOWHERE,
-        PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
-        PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
-        PLATFORM_C_POLL_INTERVAL_MS: '600000',
-      },
-    });
+    t = await startTestApp({ env: { ...CALLBACKS_ONLY_ENV } });
     await upsertIntegration(t, 'PLATFORM_A');
     await upsertIntegration(t, 'PLATFORM_B');
     orderId = (await t.createOrder()).id;

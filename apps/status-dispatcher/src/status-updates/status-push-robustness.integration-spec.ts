@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { internal, startTestApp, TestApp } from '../../test/harness';
-import { A_WEBHOOK_KEY, B_PLUGIN_SECRET, bPluginAuthorization, CREDENTIALS, upsertIntegration } from '../../test/platforms';
+import { A_WEBHOOK_KEY, bPluginAuthorization, CALLBACKS_ONLY_ENV, CREDENTIALS, upsertIntegration } from '../../test/platforms';
 
 jest.setTimeout(180_000);
 
 // Platform calls go nowhere (a closed port of 127.0.0.1): accepted pushes just retry.
-const NOWHERE = 'http://127.0.0.1:9';
 
 /** Property-based: random bodies, content types, ids and keys at the status push and the platform callbacks never get a 5xx. */
 describe('no bad input gives a 5xx at the status push and the platform callbacks (fast-check)', () => {
@@ -13,18 +12,7 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
   const orderIds: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({
-      env: {
-        LOG_LEVEL: 'warn',
-        PLATFORM_A_BASE_URL: NOWHERE,
-        PLATFORM_B_BASE_URL: NOWHERE,
-        PLATFORM_C_BASE_URL: NOWHERE,
-        PLATFORM_D_BASE_URL: NOWHERE,
-        PLATFORM_A_WEBHOOK_API_KEY: A_WEBHOOK_KEY,
-        PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET,
-        PLATFORM_C_POLL_INTERVAL_MS: '600000',
-      },
-    });
+    t = await startTestApp({ env: { ...CALLBACKS_ONLY_ENV } });
     await upsertIntegration(t, 'PLATFORM_A');
     await upsertIntegration(t, 'PLATFORM_B');
     await upsertIntegration(t, 'PLATFORM_D');
