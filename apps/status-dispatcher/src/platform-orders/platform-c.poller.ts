@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SecretDecryptionError } from '@courier/crypto';
 import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
@@ -15,8 +14,6 @@ export const PLATFORM_C_POLL_PLANNER_TASK = 'platform-c.poll-planner';
 
 /** Modifications may become visible a little late on the platform: each window overlaps the last one. */
 export const POLL_OVERLAP_MS = 60_000;
-/** A refused poll (credentials) is tried again this much less often than a normal one. */
-const REFUSED_BACKOFF_FACTOR = 10;
 
 export function pollTaskKey(integrationId: string): string {
   return `platform-c-poll:${integrationId}`;
@@ -50,26 +47,21 @@ export class PlatformCPoller extends IntegrationPoller {
   async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {
     const integrationId = integration.integrationId;
     const adapter = this.adapters.get(PLATFORM)!;
-    const interval = this.config.PLATFORM_C_POLL_INTERVAL_MS;
     const untilMs = Date.now();
     const [cursor]: Array<{ cursor_ms: string }> = await this.dataSource.query('SELECT cursor_ms FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]);
     const sinceMs = cursor ? Number(cursor.cursor_ms) - POLL_OVERLAP_MS : untilMs - this.config.PLATFORM_C_POLL_LOOKBACK_MS;
 
-    let credentials;
-    try {
-      credentials = this.directory.credentials(integration);
-    } catch (error) {
-      if (!(error instanceof SecretDecryptionError)) throw error;
+    const credentials = this.credentials(integration);
+    if (!credentials) {
       await this.saveCursor(integrationId, cursor ? Number(cursor.cursor_ms) : sinceMs, 'the integration\'s secrets cannot be decrypted');
-      return { rescheduleAt: new Date(untilMs + interval * REFUSED_BACKOFF_FACTOR), note: 'secrets cannot be decrypted' };
+      return { rescheduleAt: this.nextPollAt({ kind: 'failed' }, untilMs), note: 'secrets cannot be decrypted' };
     }
     const result = await adapter.pollOrders!(credentials, sinceMs, untilMs);
     if (result.kind !== 'ok') {
       const error = result.kind === 'failed' ? result.reason : `the platform answered ${result.answer.httpStatus ?? result.answer.error}`;
       await this.saveCursor(integrationId, cursor ? Number(cursor.cursor_ms) : sinceMs, error);
       this.logger.warn({ integrationId, httpStatus: result.answer.httpStatus, outcome: result.kind }, 'PLATFORM_C poll failed; the cursor stays');
-      const wait = result.kind === 'failed' ? interval * REFUSED_BACKOFF_FACTOR : Math.max(interval, result.retryAfterMs ?? 0);
-      return { rescheduleAt: new Date(untilMs + wait), note: error };
+      return { rescheduleAt: this.nextPollAt(result, untilMs), note: error };
     }
 
     let received = 0;
@@ -87,7 +79,7 @@ export class PlatformCPoller extends IntegrationPoller {
     }
     await this.saveCursor(integrationId, result.cursorMs, null);
     if (received > 0) this.logger.log({ integrationId, received, seen: result.orders.length }, 'PLATFORM_C packages polled');
-    return { rescheduleAt: new Date(Date.now() + interval) };
+    return { rescheduleAt: this.nextPollAt({ kind: 'ok' }) };
   }
 
   private async saveCursor(integrationId: string, cursorMs: number, error: string | null): Promise<void> {
