@@ -72,7 +72,8 @@ export class PlatformCPoller extends IntegrationPoller {
       }
       const order = parsed.order;
       if (order.state === 'canceled') {
-        await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote);
+        // Only this integration's orders: the list came with its credentials (as PLATFORM_A's poller).
+        await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote, integration.providerRestaurantId);
       } else if ((await this.orders.receive(integration, order)).created) {
         received += 1;
       }
