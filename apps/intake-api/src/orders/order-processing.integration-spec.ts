@@ -30,7 +30,7 @@ class FakeGeocoder {
   }
 }
 
-/** The broker path: fast path off, so every order goes through order.received (local-processing.integration-spec.ts covers the fast path). */
+/** Processing: every order goes through order.received. */
 describe('order processing (order.received)', () => {
   const geocoder = new FakeGeocoder();
   let t: IntakeTestApp;
@@ -38,7 +38,7 @@ describe('order processing (order.received)', () => {
 
   beforeAll(async () => {
     const url = await geocoder.start();
-    t = await startIntakeApp({ env: { GEOCODER_URL: url, GEOCODER_TIMEOUT_MS: '300', INTAKE_LOCAL_PROCESSING_LIMIT: '0' } });
+    t = await startIntakeApp({ env: { GEOCODER_URL: url, GEOCODER_TIMEOUT_MS: '300' } });
     account = await t.createAccount();
   });
   afterAll(async () => {

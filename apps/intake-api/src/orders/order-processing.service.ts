@@ -1,16 +1,14 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { OrderCanceledEvent, OrderCreatedEvent, RoutingKey } from '@courier/contracts';
 import { PROCESSING_FAILURE_CANCELLATION } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, IncomingMessage, Messaging, OutboxRelay } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, IncomingMessage, OutboxRelay } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Coordinates, Geocoder } from '../geocoding/geocoder';
 import { CoordinatesSource, IntakeOrderRow } from './intake-order';
 import { orderDetails, senderCoordinates } from './order-details';
 import { isOrderReceivedEvent } from './order-received.event';
-import { IntakeConfig } from '../app/intake-api.config';
-import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess, ProcessingOutcome } from './orders.repository';
+import { OrdersRepository, OrderToProcess, ProcessingOutcome } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
@@ -33,96 +31,20 @@ type LocatedCoordinates = Coordinates & { source: CoordinatesSource };
 export class OrderProcessingService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OrderProcessing');
   private sweepTimer?: NodeJS.Timeout;
-  /** Orders taken into local processing (reserved before their insert) and not finished yet. */
-  private localInFlight = 0;
-  private stopping = false;
-  private drained?: () => void;
 
   constructor(
     private readonly relay: OutboxRelay,
     private readonly orders: OrdersRepository,
     private readonly geocoder: Geocoder,
-    private readonly config: IntakeConfig,
-    messaging: Messaging,
-  ) {
-    // Orders in local processing are in-flight work like a consumer's: drained within SHUTDOWN_GRACE_MS.
-    messaging.onShutdownDrain(() => this.drainLocal());
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
     this.sweepTimer = setInterval(() => void this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed')), SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
-  /**
-   * Takes no more orders into local processing and resolves when those in progress are done (the
-   * messaging module bounds the wait by SHUTDOWN_GRACE_MS; what is left then goes through the broker
-   * when its claim runs out).
-   */
-  private drainLocal(): Promise<void> {
-    this.stopping = true;
-    if (this.localInFlight === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => (this.drained = resolve));
-  }
-
   onApplicationShutdown(): void {
     clearInterval(this.sweepTimer);
-    if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopped with orders in local processing; the broker path takes them when their claims run out');
-  }
-
-  /**
-   * Reserves a place in local processing for an order about to be inserted: the claim its
-   * order.received is written with, or undefined when the fast path is off or full (the order then
-   * goes through the broker). Each reservation ends with `processAccepted` or `releaseLocal`.
-   */
-  reserveLocal(): LocalClaim | undefined {
-    if (this.stopping || this.localInFlight >= this.config.INTAKE_LOCAL_PROCESSING_LIMIT) return undefined;
-    this.localInFlight += 1;
-    return { receivedEventId: randomUUID(), leaseMs: this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS };
-  }
-
-  /** Orders reserved for or in local processing now (0 when idle: every reservation ends). */
-  get inLocalProcessing(): number {
-    return this.localInFlight;
-  }
-
-  /** Gives back a reservation whose order was not inserted with its claim. */
-  releaseLocal(): void {
-    this.localInFlight -= 1;
-    if (this.localInFlight === 0) this.drained?.();
-  }
-
-  /**
-   * Processes an order this replica just accepted with its order.received claimed, from what the
-   * request had in memory (no read): the fast path of docs/intake-api.md. Never throws; on a
-   * failure the claim runs out and the broker path processes the order.
-   */
-  processAccepted(order: AcceptedOrder, claim: LocalClaim, account: IntakeAccount): void {
-    const row: IntakeOrderRow = {
-      restaurant_id: order.restaurantId,
-      order_id: order.orderId,
-      yemek_kurye_order_id: order.yemekKuryeOrderId,
-      payload_hash: order.payloadHash,
-      payload: order.payload,
-      state: 'ACCEPTED',
-      attempt: 1,
-      received_at: order.receivedAt,
-      processed_at: null,
-      failed_at: null,
-      failure_reason: null,
-      order_number: null,
-      delivery_latitude: null,
-      delivery_longitude: null,
-      coordinates_source: null,
-    };
-    this.complete({ row, account }, eventHeaders(order), claim.receivedEventId)
-      .catch((error) =>
-        this.logger.warn(
-          { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },
-          'order processing in the accepting process failed; the broker path takes the order when its claim runs out',
-        ),
-      )
-      .finally(() => this.releaseLocal());
   }
 
   async process(message: IncomingMessage): Promise<void> {
@@ -145,16 +67,16 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
   }
 
   /** Geocodes if needed, then ends the ACCEPTED order PROCESSED (or FAILED when it cannot be processed) with its event. */
-  private async complete(found: OrderToProcess, headers: Record<string, string>, receivedEventId?: string): Promise<void> {
+  private async complete(found: OrderToProcess, headers: Record<string, string>): Promise<void> {
     const refusal = refusalOf(found.account);
     if (refusal) {
       this.logger.warn({ yemekKuryeOrderId: found.row.yemek_kurye_order_id, restaurantId: found.row.restaurant_id, refusal }, 'order cannot be processed; order FAILED');
-      if (await this.orders.completeProcessing({ ...failure(found.row, found.account, refusal, headers), receivedEventId })) this.relay.nudge();
+      if (await this.orders.completeProcessing(failure(found.row, found.account, refusal, headers))) this.relay.nudge();
       return;
     }
     const coordinates = await this.coordinatesFor(found.row);
     // Its event is committed: publish it now rather than at the relay's next poll.
-    if (await this.orders.completeProcessing({ ...success(found.row, found.account!, coordinates, headers), receivedEventId })) this.relay.nudge();
+    if (await this.orders.completeProcessing(success(found.row, found.account!, coordinates, headers))) this.relay.nudge();
   }
 
   /** Re-publishes order.received for orders stuck in ACCEPTED; returns how many. */

@@ -16,14 +16,6 @@ export interface AcceptedOrder {
   receivedAt: Date;
   /** The request's correlation id, carried into the event's headers. */
   correlationId?: string;
-  /** Set when this replica processes the order itself (see LocalClaim). */
-  localClaim?: LocalClaim;
-}
-
-/** An order.received written claimed for `leaseMs` (the relay's lease), under the id `receivedEventId`. */
-export interface LocalClaim {
-  receivedEventId: string;
-  leaseMs: number;
 }
 
 /** How an order's processing ended, with the event that says so. */
@@ -34,8 +26,6 @@ export interface ProcessingOutcome {
   failureReason?: string;
   coordinates?: { latitude: number; longitude: number; source: CoordinatesSource };
   event: { routingKey: RoutingKey; payload: unknown; headers: Record<string, string> };
-  /** Processed in the accepting process: its claimed order.received row, marked done with the state move. */
-  receivedEventId?: string;
 }
 
 export interface OrderToProcess {
@@ -197,14 +187,11 @@ export class OrdersRepository {
       received_at: order.receivedAt.toISOString(),
       // The flush runs in one request's async context: each order carries its own correlation id.
       headers: eventHeaders(order),
-      event_id: order.localClaim?.receivedEventId ?? null,
-      claim_ms: order.localClaim?.leaseMs ?? null,
     }));
     const inserted: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
       `WITH incoming AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(restaurant_id text, order_id text, yemek_kurye_order_id uuid,
-                                                          payload_hash text, payload jsonb, received_at timestamptz, headers jsonb,
-                                                          event_id uuid, claim_ms int)
+                                                          payload_hash text, payload jsonb, received_at timestamptz, headers jsonb)
        ), changed AS (
          INSERT INTO orders (restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, state, received_at)
          SELECT restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, 'ACCEPTED', received_at FROM incoming
@@ -212,10 +199,8 @@ export class OrdersRepository {
          ON CONFLICT (restaurant_id, order_id) DO NOTHING
          RETURNING yemek_kurye_order_id
        ), event AS (
-         -- Claimed (the relay's lease) when the accepting process processes the order itself.
-         INSERT INTO outbox_messages (id, routing_key, payload, headers, claimed_until)
-         SELECT coalesce(incoming.event_id, gen_random_uuid()), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers,
-                now() + incoming.claim_ms * interval '1 millisecond'
+         INSERT INTO outbox_messages (id, routing_key, payload, headers)
+         SELECT gen_random_uuid(), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers
            FROM changed JOIN incoming USING (yemek_kurye_order_id)
        )
        SELECT yemek_kurye_order_id FROM changed`,
@@ -251,13 +236,11 @@ export class OrdersRepository {
       routing_key: outcome.event.routingKey,
       event: outcome.event.payload,
       headers: outcome.event.headers,
-      received_event_id: outcome.receivedEventId ?? null,
     }));
     const changed: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(yemek_kurye_order_id uuid, state text, at timestamptz, failure_reason text,
-           latitude double precision, longitude double precision, coordinates_source text, routing_key text, event jsonb, headers jsonb,
-           received_event_id uuid)
+           latitude double precision, longitude double precision, coordinates_source text, routing_key text, event jsonb, headers jsonb)
        ), changed AS (
          UPDATE orders SET state = input.state,
                 processed_at = CASE WHEN input.state = 'PROCESSED' THEN input.at END,
@@ -270,12 +253,6 @@ export class OrdersRepository {
        ), event AS (
          INSERT INTO outbox_messages (id, routing_key, payload, headers)
          SELECT gen_random_uuid(), input.routing_key, input.event, input.headers FROM input JOIN changed USING (yemek_kurye_order_id)
-       ), received_done AS (
-         -- Processed where it was accepted: its claimed order.received is not needed any more
-         -- (published_at set, attempts left at 0: never sent). A row the relay sent meanwhile is left alone.
-         UPDATE outbox_messages SET published_at = now(), claimed_until = NULL
-           FROM input JOIN changed USING (yemek_kurye_order_id)
-          WHERE outbox_messages.id = input.received_event_id AND outbox_messages.published_at IS NULL
        )
        SELECT yemek_kurye_order_id FROM changed`,
       [JSON.stringify(input)],
