@@ -36,7 +36,7 @@ type PushResult = {
   statusUpdateId: string;
   outcome: 'duplicate' | 'queued' | 'held';
   message: string;
-  /** Stored already claimed: sent at once by sendClaimed. */
+  /** Stored already claimed: sent at once by sendClaimed (else a queued update's task is due now). */
   claimed?: ClaimedUpdate;
   /** Outbox events written (the relay is woken once they are committed). */
   events?: number;
@@ -49,9 +49,9 @@ type PushResult = {
  * decision read it; otherwise the push reads and decides again, and after OPTIMISTIC_ATTEMPTS
  * conflicts (STATUS_PUSH_OPTIMISTIC_ATTEMPTS) it does both under the order's row lock. So pushes of one order are decided one after
  * the other, of different orders in parallel, in two round trips (read, write) in the common case
- * instead of a seven-statement transaction. A queued update is sent right after the write by this
- * process (the worker's immediate send); its task is the fallback, due once that send must be over
- * (a crash, a retry, a wait).
+ * instead of a seven-statement transaction. A queued update stored claimed is sent right after the
+ * write by this process (the worker's immediate send); its task is the fallback, due once that send
+ * must be over (a crash, a retry, a wait). Any other queued update's task is due at once.
  */
 @Injectable()
 export class StatusPushService {
@@ -84,10 +84,9 @@ export class StatusPushService {
       onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
       what: `status push of ${request.providerOrderId}`,
     });
-    // Committed (on the locked path too): now the relay finds the events.
-    this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: 0 });
+    // Committed (on the locked path too): now the relay finds the events, and the task runner a queued update's task due now.
+    this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: result.outcome === 'queued' && !result.claimed ? 1 : 0 });
     if (result.claimed) this.worker.sendClaimed(result.claimed);
-    else if (result.outcome === 'queued') this.worker.sendNow(result.statusUpdateId);
     this.logger.log(
       {
         statusUpdateId: result.statusUpdateId,
@@ -150,8 +149,6 @@ export class StatusPushService {
     const held = decision.decision === 'hold';
     const notBefore = held ? decision.releaseAt : now;
     const correlationId = currentCorrelationId() ?? null;
-    // Queued: sent at once after the write (sendNow); the task wakes it only if that send did not end it.
-    const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
     // The common case is stored already claimed for the immediate send (no claim round trip): queued,
     // no earlier update of the order pending (none can be added: the write is conditional), no spacing.
     const claim =
@@ -160,6 +157,9 @@ export class StatusPushService {
       this.worker.mayClaimAtPush(platform, request.action)
         ? this.worker.claimFor(now)
         : undefined;
+    // Claimed: sent at once after the write (sendClaimed); the task wakes it only if that send did not end it.
+    // Queued but not claimable now (behind an earlier update, spaced): its task, due now, decides.
+    const taskDueAt = held ? notBefore : claim ? this.worker.fallbackDueAt(now) : now;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     const planned = planMoves(
       order,
