@@ -28,7 +28,11 @@ const CALL_REQUESTS_AT_MOST = 3;
 const RECHECK_MS = 1_000;
 /** Immediate sends in flight at most (a slow platform must not pile up calls); past it updates wait in line here. */
 const MAX_IMMEDIATE_SENDS = 64;
-/** Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower path). */
+/**
+ * Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower
+ * path: sending the overflow through the task runner instead of this line took push -> platform to
+ * 15 s p50 at 200/s on a busy machine, docs/benchmarks.md "Status push", run 3).
+ */
 const MAX_WAITING_SENDS = 10_000;
 
 export type ClaimedUpdate = StatusUpdateRow & {

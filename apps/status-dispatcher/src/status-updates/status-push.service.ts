@@ -151,6 +151,7 @@ export class StatusPushService {
     const correlationId = currentCorrelationId() ?? null;
     // The common case is stored already claimed for the immediate send (no claim round trip): queued,
     // no earlier update of the order pending (none can be added: the write is conditional), no spacing.
+    // Without it a push costs 15 % more database transactions (bench:push, docs/benchmarks.md, issue 16).
     const claim =
       !held &&
       !accepted.some((update) => PENDING_STATES.includes(update.state as (typeof PENDING_STATES)[number])) &&
