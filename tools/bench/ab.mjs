@@ -22,6 +22,9 @@ const option = (name, fallback) => {
   const index = own.indexOf(`--${name}`);
   return index === -1 ? fallback : own[index + 1];
 };
+if (benchArgs.some((arg) => ['--a', '--b', '--bench', '--rounds', '--out', '--a-env', '--b-env', '--build'].includes(arg))) {
+  throw new Error("bench:ab's own options go before `--`; what follows `--` is passed to the bench");
+}
 const envOf = (text) => Object.fromEntries((text ?? '').split(',').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 
 /** Per bench: the headline figures of a run's JSON (name -> value; `higher` says which way is better) and its exactness check. */
