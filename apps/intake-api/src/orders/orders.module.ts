@@ -4,6 +4,7 @@ import { Geocoder } from '../geocoding/geocoder';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { OrderEventsConsumer } from './order-events.consumer';
 import { OrderProcessingService } from './order-processing.service';
+import { OrderStatusHistoryRepository } from './order-status-history.repository';
 import { OrderStatusHistoryService } from './order-status-history.service';
 import { OrdersController } from './orders.controller';
 import { OrdersRepository } from './orders.repository';
@@ -12,6 +13,6 @@ import { OrdersService } from './orders.service';
 @Module({
   imports: [AccountsModule],
   controllers: [OrdersController],
-  providers: [OrdersRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, Geocoder, RateLimitGuard],
+  providers: [OrdersRepository, OrderStatusHistoryRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, Geocoder, RateLimitGuard],
 })
 export class OrdersModule {}
