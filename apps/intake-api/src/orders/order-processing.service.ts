@@ -15,6 +15,8 @@ import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProce
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
+/** The sweep's name in the SchedulerRegistry. */
+export const STUCK_ORDER_SWEEP = 'intake-stuck-order-sweep';
 
 /** The reason order.canceled carries: it reaches the customer, so it names no internals. */
 const UNEXPECTED_FAILURE = 'The order could not be processed.';
@@ -46,7 +48,7 @@ export class OrderProcessingService implements OnApplicationShutdown {
   }
 
   /** Every replica sweeps; SKIP LOCKED in the statement keeps them from taking the same orders. */
-  @Interval('intake-stuck-order-sweep', SWEEP_INTERVAL_MS)
+  @Interval(STUCK_ORDER_SWEEP, SWEEP_INTERVAL_MS)
   async sweepStuckOrders(): Promise<void> {
     await this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed'));
   }
