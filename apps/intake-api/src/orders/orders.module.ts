@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
-import { Geocoder } from '../geocoding/geocoder';
+import { GeocodingModule } from '../geocoding/geocoding.module';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { OrderEventsConsumer } from './order-events.consumer';
 import { OrderProcessingService } from './order-processing.service';
@@ -11,8 +11,8 @@ import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, GeocodingModule],
   controllers: [OrdersController],
-  providers: [OrdersRepository, OrderStatusHistoryRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, Geocoder, RateLimitGuard],
+  providers: [OrdersRepository, OrderStatusHistoryRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, RateLimitGuard],
 })
 export class OrdersModule {}
