@@ -58,11 +58,21 @@ function messagingOn(transport: InProcessTransport): Messaging {
   const idle = { start: () => undefined, stop: async () => undefined };
   const config = Object.assign(new BaseConfig(), { SHUTDOWN_GRACE_MS: 500, RABBITMQ_PREFETCH: 4 });
   const unitOfWork = new UnitOfWork({} as DataSource, { onEnqueued: () => undefined, onScheduled: () => undefined });
-  return new Messaging(transport, idle as unknown as OutboxRelay, idle as unknown as TaskRunner, unitOfWork, pino({ level: 'silent' }), config);
+  return new Messaging(
+    transport,
+    idle as unknown as OutboxRelay,
+    idle as unknown as TaskRunner,
+    unitOfWork,
+    pino({ level: 'silent' }),
+    config,
+  );
 }
 
 async function appWith(consumer: new () => object, transport: InProcessTransport, messaging: Messaging): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({ controllers: [consumer], providers: [{ provide: Messaging, useValue: messaging }, MessageServer] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    controllers: [consumer],
+    providers: [{ provide: Messaging, useValue: messaging }, MessageServer],
+  }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await connectMessageHandlers(app);
   await app.init();
@@ -75,6 +85,17 @@ describe('message handlers (@EventPattern on our transport)', () => {
   let messaging: Messaging;
   let handled: HandledMessage[];
 
+  /** The app with `consumer` started, `check` run, and the consumers stopped again. */
+  async function running(consumer: new () => object, check: (app: INestApplication) => Promise<void>): Promise<void> {
+    const app = await appWith(consumer, transport, messaging);
+    try {
+      await check(app);
+    } finally {
+      await messaging.beforeApplicationShutdown();
+      await app.close();
+    }
+  }
+
   beforeEach(() => {
     broker = new InProcessBroker();
     transport = new InProcessTransport([orders], broker);
@@ -84,66 +105,58 @@ describe('message handlers (@EventPattern on our transport)', () => {
   });
 
   it('hands each delivery to the handler of its routing key, with the payload validated into its contract class', async () => {
-    const app = await appWith(ProbeConsumer, transport, messaging);
-    try {
+    await running(ProbeConsumer, async (app) => {
       await transport.publish([{ messageId: 'm1', routingKey: 'order.created', payload: { orderId: 'A-1', items: 2, extra: 'kept' } }]);
       const consumer = app.get(ProbeConsumer);
       expect(consumer.seen).toHaveLength(1);
       expect(consumer.seen[0].event).toBeInstanceOf(OrderCreated);
-      expect(consumer.seen[0]).toMatchObject({ event: { orderId: 'A-1', items: 2, extra: 'kept' }, routingKey: 'order.created', deliveryCount: 1 });
+      expect(consumer.seen[0]).toMatchObject({
+        event: { orderId: 'A-1', items: 2, extra: 'kept' },
+        routingKey: 'order.created',
+        deliveryCount: 1,
+      });
       expect(handled.map((report) => `${report.queue}:${report.outcome}`)).toEqual(['probe.orders:ok']);
       expect(broker.deadLetters(orders.name)).toEqual([]);
-    } finally {
-      await messaging.beforeApplicationShutdown();
-      await app.close();
-    }
+    });
   });
 
   it('dead-letters a payload that breaks its contract after the delivery limit, without calling the handler', async () => {
-    const app = await appWith(ProbeConsumer, transport, messaging);
-    try {
+    await running(ProbeConsumer, async (app) => {
       await transport.publish([{ messageId: 'bad', routingKey: 'order.created', payload: { orderId: 'A-2', items: 0 } }]);
       expect(app.get(ProbeConsumer).seen).toEqual([]);
       expect(handled.map((report) => report.outcome)).toEqual(['error', 'error', 'error']); // the first delivery and two redeliveries
       expect(broker.deadLetters(orders.name).map((message) => message.messageId)).toEqual(['bad']);
-    } finally {
-      await messaging.beforeApplicationShutdown();
-      await app.close();
-    }
+    });
   });
 
   it('redelivers when the handler throws, and acknowledges once it resolves', async () => {
-    const app = await appWith(ProbeConsumer, transport, messaging);
-    try {
+    await running(ProbeConsumer, async (app) => {
       await transport.publish([{ messageId: 'f1', routingKey: 'order.flaky', payload: { n: 1 } }]);
       expect(app.get(ProbeConsumer).seen).toEqual([{ event: { n: 1 }, routingKey: 'order.flaky', deliveryCount: 2 }]);
       expect(handled.map((report) => report.outcome)).toEqual(['error', 'ok']);
       expect(broker.deadLetters(orders.name)).toEqual([]);
-    } finally {
-      await messaging.beforeApplicationShutdown();
-      await app.close();
-    }
+    });
   });
 
   it('acknowledges a routing key bound to the queue that no handler takes', async () => {
-    const app = await appWith(ProbeConsumer, transport, messaging);
-    try {
+    await running(ProbeConsumer, async (app) => {
       await transport.publish([{ messageId: 'n1', routingKey: 'order.noted', payload: {} }]);
       expect(app.get(ProbeConsumer).seen).toEqual([]);
       expect(handled.map((report) => report.outcome)).toEqual(['ok']);
       expect(broker.deadLetters(orders.name)).toEqual([]);
-    } finally {
-      await messaging.beforeApplicationShutdown();
-      await app.close();
-    }
+    });
   });
 
   it('refuses to start when a handler names a queue not bound to its routing key', async () => {
-    await expect(appWith(UnboundConsumer, transport, messaging)).rejects.toThrow("@EventPattern('order.shipped'): queue probe.orders is not bound to it");
+    await expect(appWith(UnboundConsumer, transport, messaging)).rejects.toThrow(
+      "@EventPattern('order.shipped'): queue probe.orders is not bound to it",
+    );
   });
 
   it('describes a broken payload by its contract and fields', () => {
-    expect(new MalformedMessageError('OrderCreated', ['items: items must not be less than 1']).message).toBe('OrderCreated: malformed payload (items: items must not be less than 1)');
+    expect(new MalformedMessageError('OrderCreated', ['items: items must not be less than 1']).message).toBe(
+      'OrderCreated: malformed payload (items: items must not be less than 1)',
+    );
   });
 });
 
@@ -165,7 +178,14 @@ describe('@OnTask methods', () => {
     }).compile();
     await moduleRef.init();
     expect([...registered.keys()]).toEqual(['probe.remind']);
-    const outcome = await registered.get('probe.remind')!({ id: 't1', kind: 'probe.remind', payload: { who: 'ops' }, dueAt: new Date(), attempt: 1, headers: {} });
+    const outcome = await registered.get('probe.remind')!({
+      id: 't1',
+      kind: 'probe.remind',
+      payload: { who: 'ops' },
+      dueAt: new Date(),
+      attempt: 1,
+      headers: {},
+    });
     expect(outcome).toEqual({ rescheduleAt: new Date(0), note: 'reminded ops' });
     await moduleRef.close();
   });
