@@ -6,7 +6,8 @@ import { IntakeAuthGuard } from './intake-auth.guard';
 
 /** The accounts read model, its consumer, and the intake authentication built on it. */
 @Module({
-  providers: [AccountsRepository, AccountsService, AccountEventsConsumer, IntakeAuthGuard],
+  controllers: [AccountEventsConsumer],
+  providers: [AccountsRepository, AccountsService, IntakeAuthGuard],
   exports: [AccountsService, IntakeAuthGuard],
 })
 export class AccountsModule {}

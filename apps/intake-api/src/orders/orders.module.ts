@@ -12,7 +12,7 @@ import { OrdersService } from './orders.service';
 
 @Module({
   imports: [AccountsModule, GeocodingModule],
-  controllers: [OrdersController],
-  providers: [OrdersRepository, OrderStatusHistoryRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, RateLimitGuard],
+  controllers: [OrdersController, OrderEventsConsumer],
+  providers: [OrdersRepository, OrderStatusHistoryRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, RateLimitGuard],
 })
 export class OrdersModule {}
