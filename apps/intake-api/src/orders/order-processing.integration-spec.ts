@@ -129,9 +129,9 @@ describe('order processing (order.received)', () => {
     const original = processing.process.bind(processing);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const spy = jest.spyOn(processing, 'process').mockImplementation(async (message) => {
-      if ((message.payload as any)?.orderId === order.orderId) await held;
-      return original(message);
+    const spy = jest.spyOn(processing, 'process').mockImplementation(async (event, delivery) => {
+      if (event.orderId === order.orderId) await held;
+      return original(event, delivery);
     });
     try {
       const accepted = (await post(order, victim)).body;

@@ -2,14 +2,14 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, IncomingMessage, Messaging, OutboxRelay } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, Messaging, OutboxRelay } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Geocoder } from '../geocoding/geocoder';
 import { IntakeConfig } from '../app/intake-api.config';
 import { IntakeOrder } from './intake-order';
 import { senderCoordinates } from './order-details';
 import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, processingPath, success } from './order-processing.decisions';
-import { isOrderReceivedEvent } from './order-received.event';
+import { OrderReceivedEvent } from './order-received.event';
 import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
@@ -106,17 +106,17 @@ export class OrderProcessingService implements OnApplicationShutdown {
       .finally(() => this.releaseLocal());
   }
 
-  async process(message: IncomingMessage): Promise<void> {
-    if (!isOrderReceivedEvent(message.payload)) throw new Error(`malformed order.received ${message.messageId}`);
-    const { yemekKuryeOrderId } = message.payload;
-    const headers: Record<string, string> = message.headers[CORRELATION_HEADER] ? { [CORRELATION_HEADER]: message.headers[CORRELATION_HEADER] } : {};
+  /** Processes the order an order.received names, on its `deliveryCount`th delivery. */
+  async process(event: OrderReceivedEvent, delivery: { deliveryCount: number; correlationId?: string }): Promise<void> {
+    const { yemekKuryeOrderId } = event;
+    const headers: Record<string, string> = delivery.correlationId ? { [CORRELATION_HEADER]: delivery.correlationId } : {};
     let found: OrderToProcess | undefined;
     try {
       found = await this.orders.loadForProcessing(yemekKuryeOrderId);
       await this.complete(found, headers);
     } catch (error) {
-      if (afterProcessingError({ deliveryCount: message.deliveryCount, deliveryLimit: DEFAULT_DELIVERY_LIMIT, state: found?.order.state }) === 'redeliver') throw error;
-      this.logger.error({ err: error, yemekKuryeOrderId, deliveryCount: message.deliveryCount }, 'order processing failed on its last delivery; order FAILED');
+      if (afterProcessingError({ deliveryCount: delivery.deliveryCount, deliveryLimit: DEFAULT_DELIVERY_LIMIT, state: found?.order.state }) === 'redeliver') throw error;
+      this.logger.error({ err: error, yemekKuryeOrderId, deliveryCount: delivery.deliveryCount }, 'order processing failed on its last delivery; order FAILED');
       await this.orders.completeProcessing(failure(found!.order, found!.account, UNEXPECTED_FAILURE, headers, new Date()));
     }
   }

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { IncomingMessage } from '@courier/messaging';
+import { MalformedMessageError } from '@courier/messaging';
 import { statusChangeOf } from './order-status-history.decisions';
 import { OrderStatusHistoryRepository } from './order-status-history.repository';
 
@@ -14,10 +14,11 @@ export class OrderStatusHistoryService {
 
   constructor(private readonly history: OrderStatusHistoryRepository) {}
 
-  async record(message: IncomingMessage): Promise<void> {
-    const change = statusChangeOf(message.routingKey, message.payload);
-    if (!change) throw new Error(`malformed ${message.routingKey} event ${message.messageId}`);
+  /** Records the change an event of `routingKey` says; throws (redelivery, then dead letter) when it says none. */
+  async record(routingKey: string, event: unknown, messageId: string): Promise<void> {
+    const change = statusChangeOf(routingKey, event);
+    if (!change) throw new MalformedMessageError(`${routingKey} event ${messageId}`, ['needs a UUID yemekKuryeOrderId, an integer sequence, a status and an ISO 8601 timestamp']);
     const recorded = await this.history.record(change);
-    this.logger.debug({ routingKey: message.routingKey, yemekKuryeOrderId: change.yemekKuryeOrderId, sequence: change.sequence, recorded }, 'order status event');
+    this.logger.debug({ routingKey, yemekKuryeOrderId: change.yemekKuryeOrderId, sequence: change.sequence, recorded }, 'order status event');
   }
 }
