@@ -31,7 +31,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       MetricsModule.forRoot({ service: 'intake-api' }),
       // Per-key request counters; intake does not throttle failed authentication (only the other apps do).
       RateLimitModule.forRoot({ service: 'intake' }),
-      // Periodic work (the stuck-order sweep) as @Interval methods.
+      // Periodic work as @Interval methods: the stuck-order sweep and RateLimitModule's counter sweep.
       ScheduleModule.forRoot(),
       OrdersModule,
     ],
