@@ -5,8 +5,7 @@ import type { DataSource } from 'typeorm';
 import { CachedSample } from '@courier/observability';
 import type { PlatformCallOutcome } from '@courier/platforms';
 
-/** States a status update waits in; final ones (sent, skipped, failed) are counted by `status_updates_finished_total`. */
-export const PENDING_STATES = ['queued', 'held', 'retrying'] as const;
+import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
 
 /** What a call to a platform came to, as `platform_calls_total{outcome}` says it. */
 export type PlatformCallLabel = 'sent' | 'already_done' | 'retry' | 'network_error' | 'failed' | 'skipped' | 'error';
@@ -82,7 +81,7 @@ export class DispatchMetrics {
     const bySample = (value: (entry: PendingSample['states'][number] | undefined) => number) =>
       async function collect(this: Gauge<'state'>) {
         const current = await sample();
-        for (const state of PENDING_STATES) this.set({ state }, current ? value(current.states.find((entry) => entry.state === state)) : Number.NaN);
+        for (const state of PENDING_UPDATE_STATES) this.set({ state }, current ? value(current.states.find((entry) => entry.state === state)) : Number.NaN);
       };
     new Gauge({
       name: 'status_updates',

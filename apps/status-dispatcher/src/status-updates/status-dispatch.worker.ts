@@ -19,17 +19,22 @@ import {
   StoredAnswer,
   UPDATE_COLUMNS,
 } from './status-update.store';
-
-/** Room for the call's timeout before another run may take an update over as abandoned. */
-const SENDING_MARGIN_MS = 5_000;
-/** HTTP requests one status call makes at most, each bounded by PLATFORM_HTTP_TIMEOUT_MS: a login and two calls. */
-const CALL_REQUESTS_AT_MOST = 3;
-/** An update waiting for another run's call, or behind an earlier update, looks again after this at the latest. */
-const RECHECK_MS = 1_000;
-/** Immediate sends in flight at most (a slow platform must not pile up calls); past it updates wait in line here. */
-const MAX_IMMEDIATE_SENDS = 64;
-/** Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower path). */
-const MAX_WAITING_SENDS = 10_000;
+import {
+  AnswerDecision,
+  bookedSlotUsable,
+  budgetWait,
+  decideAfterAnswer,
+  decideClaim,
+  fallbackDueAt,
+  immediateSendPath,
+  mayStillSendClaimed,
+  pushSendPath,
+  PushSendPath,
+  RECHECK_MS,
+  RetryPolicy,
+  sendingUntil,
+  stepKey,
+} from './status-dispatch.decisions';
 
 export type ClaimedUpdate = StatusUpdateRow & {
   integrationId: string | null;
@@ -76,7 +81,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
     private readonly metrics: DispatchMetrics,
     private readonly budgets: PlatformCallBudgets,
   ) {
-    this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => `${code}:${action}`));
+    this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => stepKey(code, action)));
   }
 
   onModuleInit(): void {
@@ -94,7 +99,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
 
   /** When the task of an update sent at once is due: after that send's claim (`sending_until`) has run out. */
   fallbackDueAt(now: Date): Date {
-    return new Date(this.sendingUntil(now).getTime() + RECHECK_MS);
+    return fallbackDueAt(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
   }
 
   /**
@@ -108,14 +113,9 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
     this.sendImmediatelyOrQueue(statusUpdateId);
   }
 
-  /**
-   * Whether a push may store its queued update already claimed (`claimFor`) and hand it to
-   * `sendClaimed`, saving the claim's round trip: only when the claim would surely succeed, i.e. no
-   * earlier update of the order is pending (the caller checks) and the platform does not space this
-   * step (the spacing needs the claim's look at the order's sent steps).
-   */
-  mayClaimAtPush(platform: string, action: string): boolean {
-    return !this.stopping && !this.spacedSteps.includes(`${platform}:${action}`);
+  /** The send path of an accepted push (pushSendPath): the worker knows the platform's spacing and whether it is stopping. */
+  pushSendPath(platform: string, action: string, facts: { held: boolean; earlierPending: boolean }): PushSendPath {
+    return pushSendPath({ ...facts, spacedStep: this.spacedSteps.includes(stepKey(platform, action)), stopping: this.stopping });
   }
 
   /** The claim a push stores with its update (attempt 1, being sent until the call must be over). */
@@ -139,11 +139,21 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
    * left to its task: woken now for an id, or due once the claim has run out for a claimed update.
    */
   private sendImmediatelyOrQueue(next: string | ClaimedUpdate): void {
-    if (this.stopping) return;
-    if (this.immediate.size < MAX_IMMEDIATE_SENDS) this.startImmediate(next);
-    else if (this.waiting.length < MAX_WAITING_SENDS) this.waiting.push(next);
-    else if (typeof next === 'string') void this.wakeTask(next);
-    else this.logger.warn({ statusUpdateId: next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
+    switch (immediateSendPath({ stopping: this.stopping, inFlight: this.immediate.size, waiting: this.waiting.length, claimedAtPush: typeof next !== 'string' })) {
+      case 'start':
+        return this.startImmediate(next);
+      case 'wait-in-line':
+        this.waiting.push(next);
+        return;
+      case 'wake-task':
+        void this.wakeTask(typeof next === 'string' ? next : next.id);
+        return;
+      case 'leave-to-task':
+        this.logger.warn({ statusUpdateId: typeof next === 'string' ? next : next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
+        return;
+      case 'none':
+        return;
+    }
   }
 
   private startImmediate(next: string | ClaimedUpdate): void {
@@ -170,7 +180,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
 
   private async sendPreClaimed(update: ClaimedUpdate): Promise<void> {
     // Half the margin: the call (login included) still ends well before the claim runs out.
-    if (Date.now() > update.firstAttemptAt!.getTime() + SENDING_MARGIN_MS / 2) {
+    if (!mayStillSendClaimed(update.firstAttemptAt!, new Date())) {
       this.logger.warn({ statusUpdateId: update.id }, 'claimed update waited too long for an immediate send; its task sends it once the claim has run out');
       return;
     }
@@ -221,9 +231,8 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
    */
   private async budgetSlot(update: ClaimedUpdate, credentials: IntegrationCredentials): Promise<Date | undefined> {
     const now = Date.now();
-    if (update.budgetSlotAt && update.budgetSlotAt.getTime() <= now && now - update.budgetSlotAt.getTime() <= this.config.PLATFORM_CALL_BUDGET_LATE_MS) return undefined;
-    const slot = await this.budgets.book(update.platform, credentials, update.action, now);
-    return slot !== undefined && slot > now ? new Date(slot) : undefined;
+    if (bookedSlotUsable(update.budgetSlotAt, new Date(now), this.config.PLATFORM_CALL_BUDGET_LATE_MS)) return undefined;
+    return budgetWait(await this.budgets.book(update.platform, credentials, update.action, now), now);
   }
 
   /**
@@ -292,23 +301,19 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
       [id, this.spacedSteps],
     );
     const now = new Date();
-    if (!['queued', 'held', 'retrying'].includes(update.state)) return { kind: 'nothing' };
-    // Another run is calling the platform for it: look again once that call must have ended.
-    if (update.sendingUntil && update.sendingUntil > now) return { kind: 'later', at: new Date(Math.min(update.sendingUntil.getTime(), now.getTime() + RECHECK_MS)) };
-    if (update.notBefore > now) return { kind: 'later', at: update.notBefore };
-    // Updates reach the platform in order: the earlier one wakes this one when it ends; the
-    // recheck only covers a wake-up lost in a crash.
-    if (update.blockerNotBefore) return { kind: 'later', at: new Date(Math.max(update.blockerNotBefore.getTime(), now.getTime()) + RECHECK_MS) };
-    if (update.lastStepSentAt && this.spacedSteps.includes(`${update.platform}:${update.action}`)) {
-      const earliest = new Date(update.lastStepSentAt.getTime() + this.config.PLATFORM_A_PREPARE_HOLD_MS);
-      if (earliest > now) {
-        await tx.manager.query(
-          `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
-            WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
-          [id, earliest, now],
-        );
-        return { kind: 'later', at: earliest };
-      }
+    const decision = decideClaim(
+      { ...update, spacedStep: this.spacedSteps.includes(stepKey(update.platform, update.action)), lastSpacedStepSentAt: update.lastStepSentAt },
+      now,
+      this.config.PLATFORM_A_PREPARE_HOLD_MS,
+    );
+    if (decision.kind === 'nothing' || decision.kind === 'later') return decision;
+    if (decision.kind === 'hold') {
+      await tx.manager.query(
+        `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
+          WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
+        [id, decision.until, now],
+      );
+      return { kind: 'later', at: decision.until };
     }
     // Conditional: a wake-up taking the one-statement path does not wait for the order's lock.
     const [claimed]: [unknown[], number] = await tx.manager.query(
@@ -322,8 +327,11 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   }
 
   private sendingUntil(now: Date): Date {
-    // Room for the longest call: a login and two requests (PLATFORM_A's cancel reads its cancel options first).
-    return new Date(now.getTime() + this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS * CALL_REQUESTS_AT_MOST + SENDING_MARGIN_MS);
+    return sendingUntil(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
+  }
+
+  private get retryPolicy(): RetryPolicy {
+    return { baseMs: this.config.STATUS_PUSH_RETRY_BASE_MS, maxDelayMs: this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS, maxAgeMs: this.config.STATUS_PUSH_RETRY_MAX_AGE_MS };
   }
 
   private orderRef(update: ClaimedUpdate): PlatformOrderRef {
@@ -340,44 +348,17 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
     }
   }
 
+  /** Applies what the platform's answer decides: the update ends, or waits for its next attempt. */
   private async record(update: ClaimedUpdate, outcome: PlatformCallOutcome): Promise<TaskOutcome> {
-    const now = new Date();
-    const at = now.toISOString();
-    switch (outcome.kind) {
-      case 'done':
-        return this.finish(update, 'sent', { ...outcome.answer, outcome: 'done', alreadyDone: outcome.alreadyDone, at }, null, now);
-      case 'skipped':
-        return this.finish(update, 'skipped', { httpStatus: null, body: null, outcome: 'skipped', at }, outcome.reason);
-      case 'failed':
-        return this.finish(update, 'failed', { ...outcome.answer, outcome: 'failed', at }, outcome.reason);
-      case 'retry': {
-        const answer: StoredAnswer = { ...outcome.answer, outcome: 'retry', at };
-        const next = this.nextAttempt(update, outcome, now);
-        if ('giveUp' in next) return this.finish(update, 'failed', answer, next.giveUp);
-        // Still pending: nothing behind it moves, so no row lock is needed.
-        await this.dataSource.query(
-          `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
-          [update.id, next.at, JSON.stringify(answer)],
-        );
-        this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: answer.httpStatus, nextAttemptAt: next.at.toISOString() }, 'platform call to be retried');
-        return { rescheduleAt: next.at };
-      }
-    }
-  }
-
-  /** When to try again: the platform's own pacing when it has one, else exponential backoff with jitter. */
-  private nextAttempt(update: ClaimedUpdate, outcome: PlatformCallOutcome & { kind: 'retry' }, now: Date): { at: Date } | { giveUp: string } {
-    if (outcome.pacing) {
-      const at = new Date(now.getTime() + outcome.pacing.intervalMs);
-      const windowEnd = (update.firstAttemptAt ?? now).getTime() + outcome.pacing.windowMs;
-      return at.getTime() > windowEnd ? { giveUp: `${outcome.pacing.rule}: still refused ${Math.round(outcome.pacing.windowMs / 1000)} s after the first attempt` } : { at };
-    }
-    const backoff = Math.min(this.config.STATUS_PUSH_RETRY_BASE_MS * 2 ** Math.max(0, update.attempts - 1), this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS) * (0.8 + Math.random() * 0.4);
-    const at = new Date(now.getTime() + Math.max(backoff, outcome.retryAfterMs ?? 0));
-    if (at.getTime() - update.acceptedAt.getTime() > this.config.STATUS_PUSH_RETRY_MAX_AGE_MS) {
-      return { giveUp: `not sent within STATUS_PUSH_RETRY_MAX_AGE_MS (${this.config.STATUS_PUSH_RETRY_MAX_AGE_MS} ms) after acceptance; last answer kept` };
-    }
-    return { at };
+    const decision: AnswerDecision = decideAfterAnswer(update, outcome, new Date(), this.retryPolicy, Math.random());
+    if (decision.kind === 'end') return this.finish(update, decision.state, decision.answer, decision.error, decision.sentAt);
+    // Still pending: nothing behind it moves, so no row lock is needed.
+    await this.dataSource.query(
+      `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
+      [update.id, decision.at, JSON.stringify(decision.answer)],
+    );
+    this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: decision.answer.httpStatus, nextAttemptAt: decision.at.toISOString() }, 'platform call to be retried');
+    return { rescheduleAt: decision.at };
   }
 
   /**

@@ -12,7 +12,8 @@ import { planMoves } from '../platform-orders/platform-order-moves';
 import { lockPlatformOrder } from '../platform-orders/platform-order.store';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
-import { DispatchMetrics, PENDING_STATES } from './dispatch-metrics';
+import { DispatchMetrics } from './dispatch-metrics';
+import { isPending } from './status-dispatch.decisions';
 import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
 import { NewStatusUpdate, readPushState, writePush } from './status-update.store';
 
@@ -152,14 +153,9 @@ export class StatusPushService {
     const correlationId = currentCorrelationId() ?? null;
     // Queued: sent at once after the write (sendNow); the task wakes it only if that send did not end it.
     const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
-    // The common case is stored already claimed for the immediate send (no claim round trip): queued,
-    // no earlier update of the order pending (none can be added: the write is conditional), no spacing.
-    const claim =
-      !held &&
-      !accepted.some((update) => PENDING_STATES.includes(update.state as (typeof PENDING_STATES)[number])) &&
-      this.worker.mayClaimAtPush(platform, request.action)
-        ? this.worker.claimFor(now)
-        : undefined;
+    // The common case is stored already claimed for the immediate send (no claim round trip).
+    const sendPath = this.worker.pushSendPath(platform, request.action, { held, earlierPending: accepted.some((update) => isPending(update.state)) });
+    const claim = sendPath === 'claimed-at-push' ? this.worker.claimFor(now) : undefined;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     const planned = planMoves(
       order,
