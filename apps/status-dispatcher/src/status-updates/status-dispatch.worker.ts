@@ -1,24 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { currentCorrelationId, withCorrelationId } from '@courier/logging';
 import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
-import {
-  INTEGRATION_JSON,
-  moveStatusUpdateTask,
-  STATUS_UPDATE_TASK,
-  StatusUpdateRow,
-  statusUpdateTaskKey,
-  StatusUpdateTaskPayload,
-  StoredAnswer,
-  UPDATE_COLUMNS,
-} from './status-update.store';
+import { ClaimedUpdate, STATUS_UPDATE_TASK, StatusUpdateRepository, StatusUpdateTaskPayload, StoredAnswer } from './status-update.repository';
 import {
   AnswerDecision,
   bookedSlotUsable,
@@ -36,17 +25,7 @@ import {
   stepKey,
 } from './status-dispatch.decisions';
 
-export type ClaimedUpdate = StatusUpdateRow & {
-  integrationId: string | null;
-  platformData: Record<string, unknown>;
-  /** The order's integration as the read model has it (null: gone). */
-  integration: Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'> | null;
-};
-
 type Claim = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'send'; update: ClaimedUpdate };
-
-const PENDING = `('queued', 'held', 'retrying')`;
-const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
 
 /**
  * Sends accepted status updates to the platforms. A queued update is sent right after its push is
@@ -74,7 +53,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   constructor(
     private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly updates: StatusUpdateRepository,
     private readonly adapters: PlatformAdapters,
     private readonly directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
@@ -190,13 +169,13 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   /** The call of a claimed update and its outcome; a retry moves the update's task to the next attempt. */
   private async sendClaimedUpdate(update: ClaimedUpdate): Promise<void> {
     const outcome = await withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
-    if (outcome && 'rescheduleAt' in outcome) await moveStatusUpdateTask(this.dataSource, update.id, outcome.rescheduleAt);
+    if (outcome && 'rescheduleAt' in outcome) await this.updates.moveTask(update.id, outcome.rescheduleAt);
   }
 
   /** The update's task due now and the task runner woken: the usual path decides. */
   private async wakeTask(statusUpdateId: string): Promise<void> {
     try {
-      await moveStatusUpdateTask(this.dataSource, statusUpdateId, 'now');
+      await this.updates.moveTask(statusUpdateId, 'now');
       this.messaging.tasks.nudge();
     } catch (error) {
       this.logger.warn({ err: error, statusUpdateId }, 'could not hand the update to its task now; it runs at its fallback time');
@@ -240,13 +219,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
    * attempt (nothing was sent), and its task is due at the slot. Later updates of the order stay behind it.
    */
   private async waitForBudget(update: ClaimedUpdate, slot: Date): Promise<TaskOutcome> {
-    await this.dataSource.query(
-      `UPDATE status_updates SET state = 'queued', hold_reason = 'PLATFORM_CALL_BUDGET', not_before = $2, budget_slot_at = $2, sending_until = NULL,
-              attempts = attempts - 1, first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END,
-              last_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE last_attempt_at END, updated_at = now()
-        WHERE id = $1`,
-      [update.id, slot],
-    );
+    await this.updates.waitForBudgetSlot(update.id, slot);
     this.metrics.budgetWaits.inc({ platform: update.platform });
     this.logger.log({ statusUpdateId: update.id, platform: update.platform, action: update.action, slot: slot.toISOString() }, 'platform call budget used up: the update waits for its booked slot');
     return { rescheduleAt: slot };
@@ -269,37 +242,14 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   /** The common case in one statement: the update is pending, due, not being sent, first of its order, past the spacing. */
   private async claimAtOnce(id: string): Promise<Claim | undefined> {
     const now = new Date();
-    // TypeORM's postgres driver answers an UPDATE ... RETURNING with [rows, affectedCount].
-    const [rows]: [ClaimedUpdate[], number] = await this.dataSource.query(
-      `UPDATE status_updates su
-          SET sending_until = $3, attempts = su.attempts + 1, first_attempt_at = coalesce(su.first_attempt_at, $2), last_attempt_at = $2,
-              state = CASE WHEN su.state = 'held' THEN 'queued' ELSE su.state END, hold_reason = NULL, updated_at = now()
-         FROM orders o LEFT JOIN integrations i ON i.integration_id = o.integration_id
-        WHERE su.id = $1 AND o.id = su.order_id AND su.state IN ${PENDING} AND su.not_before <= $2
-          AND (su.sending_until IS NULL OR su.sending_until <= $2)
-          AND NOT EXISTS (SELECT 1 FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING})
-          AND NOT ((su.platform || ':' || su.action) = ANY($4::text[]) AND EXISTS (
-                SELECT 1 FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
-                   AND (s.platform || ':' || s.action) = ANY($4::text[]) AND s.sent_at > $2::timestamptz - ($5::bigint * interval '1 millisecond')))
-      RETURNING ${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration`,
-      [id, now, this.sendingUntil(now), this.spacedSteps, this.config.PLATFORM_A_PREPARE_HOLD_MS],
-    );
-    return rows[0] ? { kind: 'send', update: rows[0] } : undefined;
+    const update = await this.updates.claimAtOnce(id, { at: now, until: this.sendingUntil(now) }, this.spacedSteps, this.config.PLATFORM_A_PREPARE_HOLD_MS);
+    return update ? { kind: 'send', update } : undefined;
   }
 
   /** Under the order's row lock: why the update cannot go now, and when to look again (or claim it after all). */
   private async claimOrExplain(tx: TransactionContext, id: string): Promise<Claim> {
-    const [locked] = await tx.manager.query(`SELECT o.id FROM orders o JOIN status_updates su ON su.order_id = o.id WHERE su.id = $1 FOR UPDATE OF o`, [id]);
-    if (!locked) return { kind: 'nothing' };
-    const [update]: Array<ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null }> = await tx.manager.query(
-      `SELECT ${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration,
-              (SELECT e.not_before FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING}
-                ORDER BY e.seq LIMIT 1) AS "blockerNotBefore",
-              (SELECT max(s.sent_at) FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
-                  AND (s.platform || ':' || s.action) = ANY($2::text[])) AS "lastStepSentAt"
-         FROM status_updates su JOIN orders o ON o.id = su.order_id LEFT JOIN integrations i ON i.integration_id = o.integration_id WHERE su.id = $1`,
-      [id, this.spacedSteps],
-    );
+    const update = await this.updates.lockForClaim(tx.manager, id, this.spacedSteps);
+    if (!update) return { kind: 'nothing' };
     const now = new Date();
     const decision = decideClaim(
       { ...update, spacedStep: this.spacedSteps.includes(stepKey(update.platform, update.action)), lastSpacedStepSentAt: update.lastStepSentAt },
@@ -308,21 +258,11 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
     );
     if (decision.kind === 'nothing' || decision.kind === 'later') return decision;
     if (decision.kind === 'hold') {
-      await tx.manager.query(
-        `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
-          WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
-        [id, decision.until, now],
-      );
+      await this.updates.holdForStepSpacing(tx.manager, id, decision.until, now);
       return { kind: 'later', at: decision.until };
     }
     // Conditional: a wake-up taking the one-statement path does not wait for the order's lock.
-    const [claimed]: [unknown[], number] = await tx.manager.query(
-      `UPDATE status_updates SET sending_until = $3, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2,
-              state = CASE WHEN state = 'held' THEN 'queued' ELSE state END, hold_reason = NULL, updated_at = now()
-        WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $2) RETURNING id`,
-      [id, now, this.sendingUntil(now)],
-    );
-    if (claimed.length === 0) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
+    if (!(await this.updates.claim(tx.manager, id, { at: now, until: this.sendingUntil(now) }))) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
     return { kind: 'send', update: { ...update, attempts: update.attempts + 1, firstAttemptAt: update.firstAttemptAt ?? now } };
   }
 
@@ -352,11 +292,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   private async record(update: ClaimedUpdate, outcome: PlatformCallOutcome): Promise<TaskOutcome> {
     const decision: AnswerDecision = decideAfterAnswer(update, outcome, new Date(), this.retryPolicy, Math.random());
     if (decision.kind === 'end') return this.finish(update, decision.state, decision.answer, decision.error, decision.sentAt);
-    // Still pending: nothing behind it moves, so no row lock is needed.
-    await this.dataSource.query(
-      `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
-      [update.id, decision.at, JSON.stringify(decision.answer)],
-    );
+    await this.updates.retryAt(update.id, decision.at, decision.answer);
     this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: decision.answer.httpStatus, nextAttemptAt: decision.at.toISOString() }, 'platform call to be retried');
     return { rescheduleAt: decision.at };
   }
@@ -367,7 +303,7 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
    * sees this one ended or looks again a second later.
    */
   private async finish(update: ClaimedUpdate, state: 'sent' | 'skipped' | 'failed', answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<TaskOutcome> {
-    const [next] = await endAndFindNext(this.dataSource, update, state, answer, error, sentAt);
+    const next = await this.updates.endAndFindNext(update, state, answer, error, sentAt);
     this.metrics.finished.inc({ platform: update.platform, state });
     if (next) {
       await this.unitOfWork.run((tx) =>
@@ -380,16 +316,3 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
   }
 }
 
-/**
- * One statement: the update's end, its own task deleted (nothing left to wake; a run of it under way
- * finds its row gone), and the order's next pending update (the update itself excluded: same snapshot).
- */
-function endAndFindNext(db: Pick<EntityManager, 'query'>, update: StatusUpdateRow, state: string, answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<Array<{ id: string; notBefore: Date }>> {
-  return db.query(
-    `WITH ended AS (
-       UPDATE status_updates SET state = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1),
-     own_task AS (DELETE FROM scheduled_tasks WHERE dedupe_key = $7)
-     SELECT id, not_before AS "notBefore" FROM status_updates WHERE order_id = $6 AND id <> $1 AND state IN ${PENDING} ORDER BY seq LIMIT 1`,
-    [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId, statusUpdateTaskKey(update.id)],
-  );
-}

@@ -14,8 +14,8 @@ import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
 import { DispatchMetrics } from './dispatch-metrics';
 import { isPending } from './status-dispatch.decisions';
-import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
-import { NewStatusUpdate, readPushState, writePush } from './status-update.store';
+import { StatusDispatchWorker } from './status-dispatch.worker';
+import { ClaimedUpdate, NewStatusUpdate, StatusUpdateRepository } from './status-update.repository';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',
@@ -64,6 +64,7 @@ export class StatusPushService {
     private readonly config: DispatcherConfig,
     private readonly worker: StatusDispatchWorker,
     private readonly metrics: DispatchMetrics,
+    private readonly updates: StatusUpdateRepository,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -109,7 +110,7 @@ export class StatusPushService {
     platform: string,
     wireCode: string,
   ): Promise<PushResult | undefined> {
-    const state = await readPushState(db, platform, request.providerOrderId);
+    const state = await this.updates.readPushState(db, platform, request.providerOrderId);
     if (!state)
       throw new ProblemException(
         404,
@@ -178,7 +179,7 @@ export class StatusPushService {
       acceptedAt: now,
       correlationId,
     };
-    const written = await writePush(db, {
+    const written = await this.updates.writePush(db, {
       update,
       claim,
       seq: state.lastSeq + 1,

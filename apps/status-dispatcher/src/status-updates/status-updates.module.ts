@@ -4,6 +4,7 @@ import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.m
 import { DispatchMetrics } from './dispatch-metrics';
 import { StatusDispatchWorker } from './status-dispatch.worker';
 import { StatusPushService } from './status-push.service';
+import { StatusUpdateRepository } from './status-update.repository';
 import { StatusUpdatesController } from './status-updates.controller';
 import { StatusUpdatesService } from './status-updates.service';
 
@@ -11,6 +12,6 @@ import { StatusUpdatesService } from './status-updates.service';
 @Module({
   imports: [InternalAuthModule, PlatformSessionsModule],
   controllers: [StatusUpdatesController],
-  providers: [StatusPushService, StatusUpdatesService, StatusDispatchWorker, DispatchMetrics],
+  providers: [StatusUpdateRepository, StatusPushService, StatusUpdatesService, StatusDispatchWorker, DispatchMetrics],
 })
 export class StatusUpdatesModule {}
