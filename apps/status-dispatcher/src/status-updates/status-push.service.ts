@@ -9,7 +9,7 @@ import { outboxRow, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { planMoves } from '../platform-orders/platform-order-moves';
-import { lockPlatformOrder } from '../platform-orders/platform-order.store';
+import { PlatformOrderRepository } from '../platform-orders/platform-order.repository';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
 import { DispatchMetrics } from './dispatch-metrics';
@@ -65,6 +65,7 @@ export class StatusPushService {
     private readonly worker: StatusDispatchWorker,
     private readonly metrics: DispatchMetrics,
     private readonly updates: StatusUpdateRepository,
+    private readonly platformOrders: PlatformOrderRepository,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -82,7 +83,7 @@ export class StatusPushService {
     const result = await this.unitOfWork.compareAndSet({
       attempts: this.config.STATUS_PUSH_OPTIMISTIC_ATTEMPTS,
       attempt: (db) => this.decide(db, request, platform.code, platform.wireCode),
-      lock: (db) => lockPlatformOrder(db, platform.code, request.providerOrderId),
+      lock: (db) => this.platformOrders.lock(db, platform.code, request.providerOrderId),
       onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
       what: `status push of ${request.providerOrderId}`,
     });

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '@courier/persistence';
 import type { PlatformAnswer } from '@courier/platforms';
 import type { OrderStatusChange } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
-import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.store';
+import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.repository';
 import type { PlatformOrderRow } from '../platform-orders/platform-order.model';
 import type { StatusUpdateState } from './dto/status-update.dto';
 import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InternalAuthModule } from '../internal-auth/internal-auth.module';
+import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { DispatchMetrics } from './dispatch-metrics';
 import { StatusDispatchWorker } from './status-dispatch.worker';
@@ -10,7 +11,7 @@ import { StatusUpdatesService } from './status-updates.service';
 
 /** Status updates out: the internal push, the durable platform commands, and their read. */
 @Module({
-  imports: [InternalAuthModule, PlatformSessionsModule],
+  imports: [InternalAuthModule, PlatformSessionsModule, PlatformOrdersModule],
   controllers: [StatusUpdatesController],
   providers: [StatusUpdateRepository, StatusPushService, StatusUpdatesService, StatusDispatchWorker, DispatchMetrics],
 })
