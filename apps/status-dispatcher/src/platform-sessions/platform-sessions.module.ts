@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { validateConfig } from '@courier/config';
 import { SecretBox } from '@courier/crypto';
 import { PlatformAdapters, PlatformClientConfig, PlatformRegistry } from '@courier/platforms';
+import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
 import { IntegrationDirectory } from './integration-directory';
@@ -19,6 +20,7 @@ const LOGIN_LEASE_MARGIN_MS = 5_000;
  * codes, and the integrations with their credentials.
  */
 @Module({
+  imports: [AccountDirectoryModule],
   providers: [
     { provide: SecretBox, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => SecretBox.fromKeyList(config.SECRETS_ENCRYPTION_KEYS) },
     { provide: CredentialFingerprints, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => new CredentialFingerprints(config.SECRETS_ENCRYPTION_KEYS) },
