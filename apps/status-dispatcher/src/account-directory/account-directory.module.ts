@@ -7,7 +7,8 @@ import { AccountDirectoryRepository } from './account-directory.repository';
  * and integrations). The order lifecycle does not consult it; the platform status push will.
  */
 @Module({
-  providers: [AccountDirectoryConsumer, AccountDirectoryRepository],
+  controllers: [AccountDirectoryConsumer],
+  providers: [AccountDirectoryRepository],
   exports: [AccountDirectoryRepository],
 })
 export class AccountDirectoryModule {}
