@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PlatformOrderDetails } from '@courier/contracts';
 import type { OrderStatusChange } from '../orders/order.model';
-import { ORDER_COLUMNS } from '../orders/order.store';
+import { ORDER_COLUMNS } from '../orders/order.repository';
 import { PlatformOrderRow } from './platform-order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
