@@ -1,5 +1,4 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { TaskOutcome, UnitOfWork } from '@courier/messaging';
 import type { IntegrationCredentials } from '@courier/platforms';
@@ -30,7 +29,6 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
 
   protected constructor(
     private readonly unitOfWork: UnitOfWork,
-    dataSource: DataSource,
     protected readonly directory: IntegrationDirectory,
     private readonly spec: IntegrationPollSpec,
   ) {

@@ -10,12 +10,13 @@ import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
 import { PlatformOrderRepository } from './platform-order.repository';
 import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
 
 /** Platform orders in: PLATFORM_A and PLATFORM_D webhooks (PLATFORM_A with Getir's fallback polling), PLATFORM_B plugin endpoints, PLATFORM_C polling. */
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrderRepository, PlatformBPluginRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
+  providers: [PlatformOrderRepository, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
   exports: [PlatformOrdersService, PlatformOrderRepository],
 })
 export class PlatformOrdersModule {}
