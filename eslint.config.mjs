@@ -51,6 +51,25 @@ export default tseslint.config(
     },
   },
   {
+    // The platform simulators are test and one-machine equipment (@courier/platforms/simulators):
+    // production code reaches the platforms through the adapters only.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['apps/local-suite/**', 'apps/*/test/**', 'libs/testing/**', 'libs/platforms/src/simulators/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@courier/platforms/simulators', '@courier/platforms/simulators/**', '**/simulators', '**/simulators/**'],
+              message: 'Simulators are for tests and the one-machine suite (apps/local-suite); production code uses the adapters of @courier/platforms.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The repository's own scripts (build, tests runner, benchmarks, broker cleanup, this file): plain Node ES modules.
     files: ['**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },
