@@ -7,6 +7,17 @@ import type { DirectoryIntegration, IntegrationDirectory } from '../platform-ses
 /** A poll the platform refused (credentials) is tried again this much less often than a normal one. */
 export const REFUSED_POLL_BACKOFF_FACTOR = 10;
 
+/** How a poll went: through, not now (network, 429, 5xx; maybe with the platform's wait), or refused. */
+export interface PollOutcome {
+  kind: 'ok' | 'retry' | 'failed';
+  retryAfterMs?: number;
+}
+
+/** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait, whichever is longer. */
+export function nextPollAt(outcome: PollOutcome, intervalMs: number, fromMs: number): Date {
+  return new Date(fromMs + (outcome.kind === 'failed' ? intervalMs * REFUSED_POLL_BACKOFF_FACTOR : Math.max(intervalMs, outcome.retryAfterMs ?? 0)));
+}
+
 /** What a platform's poller names for IntegrationPoller. */
 export interface IntegrationPollSpec {
   platform: string;
@@ -73,9 +84,8 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
     }
   }
 
-  /** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait. */
-  protected nextPollAt(outcome: { kind: 'ok' | 'retry' | 'failed'; retryAfterMs?: number }, fromMs = Date.now()): Date {
-    const interval = this.spec.intervalMs();
-    return new Date(fromMs + (outcome.kind === 'failed' ? interval * REFUSED_POLL_BACKOFF_FACTOR : Math.max(interval, outcome.retryAfterMs ?? 0)));
+  /** When to poll again (nextPollAt, with the platform's interval). */
+  protected nextPollAt(outcome: PollOutcome, fromMs = Date.now()): Date {
+    return nextPollAt(outcome, this.spec.intervalMs(), fromMs);
   }
 }
