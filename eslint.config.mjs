@@ -70,6 +70,20 @@ export default tseslint.config(
     },
   },
   {
+    // status-dispatcher reaches its tables through its repositories only (one per table group, *.repository.ts).
+    files: ['apps/status-dispatcher/src/**/*.ts'],
+    ignores: ['apps/status-dispatcher/src/**/*.repository.ts', 'apps/status-dispatcher/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|createQueryRunner)$/]',
+          message: 'SQL belongs in a repository (*.repository.ts) that returns camelCase types; call its methods instead.',
+        },
+      ],
+    },
+  },
+  {
     // The repository's own scripts (build, tests runner, benchmarks, broker cleanup, this file): plain Node ES modules.
     files: ['**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },
