@@ -1,9 +1,9 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { RoutingKey } from '@courier/contracts';
 import { isFinalApprovalDue, isFinalOrderStatus } from '@courier/domain';
-import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
+import { OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { orderFinalApprovalDueEvent } from './order-events';
-import { lockOrder, markFinalApproved } from './order.store';
+import { OrderRepository } from './order.repository';
 
 export const FINAL_APPROVAL_TASK = 'order.final-approval';
 
@@ -20,16 +20,17 @@ export function finalApprovalDedupeKey(yemekKuryeOrderId: string): string {
  * at delivery time minus one hour, marks the approval and publishes order.final_approval_due.
  */
 @Injectable()
-export class FinalApprovalScheduler implements OnModuleInit {
+export class FinalApprovalScheduler {
   private readonly logger = new Logger('FinalApproval');
 
   constructor(
-    private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
+    private readonly orders: OrderRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.messaging.registerTask<FinalApprovalTaskPayload>(FINAL_APPROVAL_TASK, (task) => this.markFinalApproval(task.payload.yemekKuryeOrderId));
+  @OnTask(FINAL_APPROVAL_TASK)
+  async onFinalApprovalDue(task: ScheduledTask<FinalApprovalTaskPayload>): Promise<TaskOutcome> {
+    return this.markFinalApproval(task.payload.yemekKuryeOrderId);
   }
 
   /** In the creating transaction, so that an order is never stored without its task. */
@@ -48,7 +49,7 @@ export class FinalApprovalScheduler implements OnModuleInit {
    */
   async markFinalApproval(yemekKuryeOrderId: string): Promise<TaskOutcome> {
     return this.unitOfWork.run(async (tx): Promise<TaskOutcome> => {
-      const order = await lockOrder(tx.manager, yemekKuryeOrderId);
+      const order = await this.orders.lock(tx.manager, yemekKuryeOrderId);
       if (!order || !order.finalApprovalDueAt || order.finalApprovedAt || isFinalOrderStatus(order.status)) {
         this.logger.log({ yemekKuryeOrderId, status: order?.status ?? null }, 'final approval not needed');
         return;
@@ -58,7 +59,7 @@ export class FinalApprovalScheduler implements OnModuleInit {
       if (!isFinalApprovalDue({ scheduledDeliveryTime: order.scheduledDeliveryTime, acceptedAt: order.receivedAt, finalApprovedAt: null }, now)) {
         return { rescheduleAt: order.finalApprovalDueAt };
       }
-      await markFinalApproved(tx.manager, order.id, now);
+      await this.orders.markFinalApproved(tx.manager, order.id, now);
       await tx.publish(RoutingKey.OrderFinalApprovalDue, orderFinalApprovalDueEvent(order));
       this.logger.log({ yemekKuryeOrderId, dueAt: order.finalApprovalDueAt.toISOString() }, 'final approval marked');
     });

@@ -1,12 +1,12 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { OrderOpenedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { finalApprovalDueAt, INITIAL_ORDER_STATUS, isScheduledOrder } from '@courier/domain';
-import { IncomingMessage, Messaging, TransactionContext, UnitOfWork } from '@courier/messaging';
-import { parseMessagePayload } from '../common/message-payload';
+import { MessageConsumer, MessageContext, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { FinalApprovalScheduler } from './final-approval.scheduler';
 import { OrderCreatedPayload, scheduledDeliveryTimeOf } from './order-created.payload';
 import { Order } from './order.model';
-import { findOrderOfSender, insertOrder, lockOrderNumbers, nextOrderNumber } from './order.store';
+import { OrderRepository } from './order.repository';
 
 export const ORDER_CREATION_CONSUMER = 'status-dispatcher.order-creation';
 
@@ -15,26 +15,19 @@ export const ORDER_CREATION_CONSUMER = 'status-dispatcher.order-creation';
  * and the per-restaurant counter lock plus an existence check drop a second message for the same
  * order. The order number comes from that counter, in the same transaction (no gaps, no repeats).
  */
-@Injectable()
-export class OrderCreationConsumer implements OnModuleInit {
+@MessageConsumer()
+export class OrderCreationConsumer {
   private readonly logger = new Logger('OrderCreation');
 
   constructor(
-    private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
     private readonly finalApproval: FinalApprovalScheduler,
+    private readonly orders: OrderRepository,
   ) {}
 
-  onModuleInit(): void {
-    this.messaging.subscribe(Queues.dispatcherOrderEvents, (message) => this.apply(message));
-  }
-
-  async apply(message: IncomingMessage): Promise<void> {
-    if (message.routingKey !== RoutingKey.OrderCreated) {
-      this.logger.warn({ routingKey: message.routingKey, messageId: message.messageId }, 'order event of an unknown kind ignored');
-      return;
-    }
-    const event = parseMessagePayload(OrderCreatedPayload, message.routingKey, message.payload);
+  @EventPattern(RoutingKey.OrderCreated, { queue: Queues.dispatcherOrderEvents })
+  async onOrderCreated(@Payload() event: OrderCreatedPayload, @Ctx() context: MessageContext): Promise<void> {
+    const message = context.message;
     const scheduledDeliveryTime = scheduledDeliveryTimeOf(event.details);
     const applied = await this.unitOfWork.consumeOnce(ORDER_CREATION_CONSUMER, message, (tx) => this.create(tx, event, scheduledDeliveryTime));
     if (!applied) this.logger.log({ messageId: message.messageId, yemekKuryeOrderId: event.yemekKuryeOrderId }, 'order.created redelivered; already applied');
@@ -42,8 +35,8 @@ export class OrderCreationConsumer implements OnModuleInit {
 
   private async create(tx: TransactionContext, event: OrderCreatedPayload, scheduledDeliveryTime: Date | null): Promise<void> {
     const yemekKuryeOrderId = event.yemekKuryeOrderId.toLowerCase();
-    await lockOrderNumbers(tx.manager, event.restaurantId);
-    const existing = await findOrderOfSender(tx.manager, yemekKuryeOrderId, event.restaurantId, event.provider, event.orderId);
+    await this.orders.lockOrderNumbers(tx.manager, event.restaurantId);
+    const existing = await this.orders.idOfSenderOrder(tx.manager, yemekKuryeOrderId, event.restaurantId, event.provider, event.orderId);
     if (existing) {
       const sameOrder = existing === yemekKuryeOrderId;
       this.logger[sameOrder ? 'log' : 'warn'](
@@ -61,7 +54,7 @@ export class OrderCreationConsumer implements OnModuleInit {
       restaurantId: event.restaurantId,
       provider: event.provider,
       providerRestaurantId: event.providerRestaurantId,
-      orderNumber: await nextOrderNumber(tx.manager, event.restaurantId),
+      orderNumber: await this.orders.nextOrderNumber(tx.manager, event.restaurantId),
       status: INITIAL_ORDER_STATUS,
       sequence: 0,
       receivedAt,
@@ -70,7 +63,7 @@ export class OrderCreationConsumer implements OnModuleInit {
       finalApprovedAt: null,
       statusChangedAt: receivedAt,
     };
-    await insertOrder(tx.manager, order, event.details);
+    await this.orders.insert(tx.manager, order, event.details);
     const opened: OrderOpenedEvent = {
       yemekKuryeOrderId,
       orderId: order.orderId,

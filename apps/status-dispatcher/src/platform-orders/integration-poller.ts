@@ -1,12 +1,22 @@
-import { Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
-import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
+import { TaskOutcome, UnitOfWork } from '@courier/messaging';
 import type { IntegrationCredentials } from '@courier/platforms';
 import type { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 
 /** A poll the platform refused (credentials) is tried again this much less often than a normal one. */
 export const REFUSED_POLL_BACKOFF_FACTOR = 10;
+
+/** How a poll went: through, not now (network, 429, 5xx; maybe with the platform's wait), or refused. */
+export interface PollOutcome {
+  kind: 'ok' | 'retry' | 'failed';
+  retryAfterMs?: number;
+}
+
+/** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait, whichever is longer. */
+export function nextPollAt(outcome: PollOutcome, intervalMs: number, fromMs: number): Date {
+  return new Date(fromMs + (outcome.kind === 'failed' ? intervalMs * REFUSED_POLL_BACKOFF_FACTOR : Math.max(intervalMs, outcome.retryAfterMs ?? 0)));
+}
 
 /** What a platform's poller names for IntegrationPoller. */
 export interface IntegrationPollSpec {
@@ -25,13 +35,11 @@ export interface IntegrationPollSpec {
  * planner task that adds the task of every active integration (new or re-activated ones) each
  * interval. A poll task of an integration no longer active ends itself. Restarts lose nothing.
  */
-export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBootstrap {
+export abstract class IntegrationPoller implements OnApplicationBootstrap {
   protected readonly logger: Logger;
 
   protected constructor(
-    private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
-    dataSource: DataSource,
     protected readonly directory: IntegrationDirectory,
     private readonly spec: IntegrationPollSpec,
   ) {
@@ -40,12 +48,6 @@ export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBo
 
   /** One poll of an active integration; its outcome reschedules the task. */
   abstract poll(integration: DirectoryIntegration): Promise<TaskOutcome>;
-
-  /** The task handlers. */
-  onModuleInit(): void {
-    this.messaging.registerTask<{ integrationId: string }>(this.spec.pollTask, (task) => this.pollIntegration(task.payload.integrationId));
-    this.messaging.registerTask(this.spec.plannerTask, () => this.plan());
-  }
 
   /** The planner, once for all replicas. */
   async onApplicationBootstrap(): Promise<void> {
@@ -82,9 +84,8 @@ export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBo
     }
   }
 
-  /** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait. */
-  protected nextPollAt(outcome: { kind: 'ok' | 'retry' | 'failed'; retryAfterMs?: number }, fromMs = Date.now()): Date {
-    const interval = this.spec.intervalMs();
-    return new Date(fromMs + (outcome.kind === 'failed' ? interval * REFUSED_POLL_BACKOFF_FACTOR : Math.max(interval, outcome.retryAfterMs ?? 0)));
+  /** When to poll again (nextPollAt, with the platform's interval). */
+  protected nextPollAt(outcome: PollOutcome, fromMs = Date.now()): Date {
+    return nextPollAt(outcome, this.spec.intervalMs(), fromMs);
   }
 }

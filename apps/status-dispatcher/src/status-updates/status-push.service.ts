@@ -9,12 +9,13 @@ import { outboxRow, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { planMoves } from '../platform-orders/platform-order-moves';
-import { lockPlatformOrder } from '../platform-orders/platform-order.store';
+import { PlatformOrderRepository } from '../platform-orders/platform-order.repository';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
-import { DispatchMetrics, PENDING_STATES } from './dispatch-metrics';
-import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
-import { NewStatusUpdate, readPushState, writePush } from './status-update.store';
+import { DispatchMetrics } from './dispatch-metrics';
+import { isPending } from './status-dispatch.decisions';
+import { StatusDispatchWorker } from './status-dispatch.worker';
+import { ClaimedUpdate, NewStatusUpdate, StatusUpdateRepository } from './status-update.repository';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',
@@ -49,9 +50,9 @@ type PushResult = {
  * decision read it; otherwise the push reads and decides again, and after OPTIMISTIC_ATTEMPTS
  * conflicts (STATUS_PUSH_OPTIMISTIC_ATTEMPTS) it does both under the order's row lock. So pushes of one order are decided one after
  * the other, of different orders in parallel, in two round trips (read, write) in the common case
- * instead of a seven-statement transaction. A queued update stored claimed is sent right after the
- * write by this process (the worker's immediate send); its task is the fallback, due once that send
- * must be over (a crash, a retry, a wait). Any other queued update's task is due at once.
+ * instead of a seven-statement transaction. A queued update is sent right after the write by this
+ * process (the worker's immediate send); its task is the fallback, due once that send must be over
+ * (a crash, a retry, a wait).
  */
 @Injectable()
 export class StatusPushService {
@@ -63,6 +64,8 @@ export class StatusPushService {
     private readonly config: DispatcherConfig,
     private readonly worker: StatusDispatchWorker,
     private readonly metrics: DispatchMetrics,
+    private readonly updates: StatusUpdateRepository,
+    private readonly platformOrders: PlatformOrderRepository,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -80,7 +83,7 @@ export class StatusPushService {
     const result = await this.unitOfWork.compareAndSet({
       attempts: this.config.STATUS_PUSH_OPTIMISTIC_ATTEMPTS,
       attempt: (db) => this.decide(db, request, platform.code, platform.wireCode),
-      lock: (db) => lockPlatformOrder(db, platform.code, request.providerOrderId),
+      lock: (db) => this.platformOrders.lock(db, platform.code, request.providerOrderId),
       onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
       what: `status push of ${request.providerOrderId}`,
     });
@@ -107,7 +110,7 @@ export class StatusPushService {
     platform: string,
     wireCode: string,
   ): Promise<PushResult | undefined> {
-    const state = await readPushState(db, platform, request.providerOrderId);
+    const state = await this.updates.readPushState(db, platform, request.providerOrderId);
     if (!state)
       throw new ProblemException(
         404,
@@ -149,17 +152,10 @@ export class StatusPushService {
     const held = decision.decision === 'hold';
     const notBefore = held ? decision.releaseAt : now;
     const correlationId = currentCorrelationId() ?? null;
-    // The common case is stored already claimed for the immediate send (no claim round trip): queued,
-    // no earlier update of the order pending (none can be added: the write is conditional), no spacing.
-    // Without it a push costs 15 % more database transactions (bench:push, docs/benchmarks.md, issue 16).
-    const claim =
-      !held &&
-      !accepted.some((update) => PENDING_STATES.includes(update.state as (typeof PENDING_STATES)[number])) &&
-      this.worker.mayClaimAtPush(platform, request.action)
-        ? this.worker.claimFor(now)
-        : undefined;
-    // Claimed: sent at once after the write (sendClaimed); the task wakes it only if that send did not end it.
-    // Queued but not claimable now (behind an earlier update, spaced): its task, due now, decides.
+    // The common case is stored already claimed for the immediate send (no claim round trip).
+    const sendPath = this.worker.pushSendPath(platform, request.action, { held, earlierPending: accepted.some((update) => isPending(update.state)) });
+    const claim = sendPath === 'claimed-at-push' ? this.worker.claimFor(now) : undefined;
+    // Claimed: sent at once after the write; the task wakes it only if that send did not end it. Otherwise the task decides (now, or at the release).
     const taskDueAt = held ? notBefore : claim ? this.worker.fallbackDueAt(now) : now;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     const planned = planMoves(
@@ -183,7 +179,7 @@ export class StatusPushService {
       acceptedAt: now,
       correlationId,
     };
-    const written = await writePush(db, {
+    const written = await this.updates.writePush(db, {
       update,
       claim,
       seq: state.lastSeq + 1,

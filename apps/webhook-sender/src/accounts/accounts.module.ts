@@ -5,7 +5,8 @@ import { WebhookAccountsService } from './webhook-accounts.service';
 
 /** The accounts read model (from account.* events) and the delivery log API's authentication. */
 @Module({
-  providers: [WebhookAccountsService, AccountEventsConsumer, ApiCredentialsGuard],
+  controllers: [AccountEventsConsumer],
+  providers: [WebhookAccountsService, ApiCredentialsGuard],
   exports: [WebhookAccountsService, ApiCredentialsGuard],
 })
 export class AccountsModule {}

@@ -14,8 +14,8 @@ export class DeliveriesModule {
     return {
       module: DeliveriesModule,
       imports: [AccountsModule, SendingModule.forRoot(sending)],
-      controllers: [DeliveriesController],
-      providers: [DeliveriesService, OrderEventsConsumer, DeliveryRetention, RedeliverRateLimitGuard],
+      controllers: [DeliveriesController, OrderEventsConsumer],
+      providers: [DeliveriesService, DeliveryRetention, RedeliverRateLimitGuard],
       exports: [DeliveryRetention],
     };
   }
