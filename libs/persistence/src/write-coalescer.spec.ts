@@ -50,4 +50,76 @@ describe('WriteCoalescer', () => {
     const coalescer = new WriteCoalescer<number, number>(async () => [], { maxBatch: 10, maxInFlight: 2 });
     await expect(coalescer.submit(1)).rejects.toThrow('flush returned 0 results for 1 items');
   });
+
+  // Ported from the webhook sender's group commit (now this class).
+  it('caps the batch size and the flushes in flight, and says when it is drained', async () => {
+    const sizes: number[] = [];
+    let concurrent = 0;
+    let peak = 0;
+    const coalescer = new WriteCoalescer<number, void>(
+      async (items) => {
+        concurrent += 1;
+        peak = Math.max(peak, concurrent);
+        sizes.push(items.length);
+        await tick();
+        concurrent -= 1;
+        return items.map(() => undefined);
+      },
+      { maxBatch: 3, maxInFlight: 2 },
+    );
+    const all = Promise.all(Array.from({ length: 20 }, (_, index) => coalescer.submit(index)));
+    let drained = false;
+    const whenDrained = coalescer.drained().then(() => (drained = true));
+    await tick();
+    expect(drained).toBe(false);
+    await all;
+    await whenDrained;
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(20);
+    expect(peak).toBe(2);
+    await coalescer.drained();
+  });
+
+  it('retries a failed batch item by item in arrival order', async () => {
+    const written: string[][] = [];
+    let release!: () => void;
+    const coalescer = new WriteCoalescer<string, void>(
+      async (items) => {
+        written.push(items);
+        if (items[0] === 'first') await new Promise<void>((resolve) => (release = resolve));
+        if (items.includes('poison')) throw new Error('bad item');
+        return items.map(() => undefined);
+      },
+      { maxBatch: 10, maxInFlight: 1 },
+    );
+    const first = coalescer.submit('first');
+    await tick();
+    const results = Promise.allSettled(['a', 'poison', 'b'].map((item) => coalescer.submit(item)));
+    release();
+    await first;
+    expect((await results).map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(written).toEqual([['first'], ['a', 'poison', 'b'], ['a'], ['poison'], ['b']]);
+  });
+
+  it('with splitOnFailure false, fails every item of a failed batch, and goes on with the next', async () => {
+    const written: string[][] = [];
+    let release!: () => void;
+    const coalescer = new WriteCoalescer<string, void>(
+      async (items) => {
+        written.push(items);
+        if (items[0] === 'first') await new Promise<void>((resolve) => (release = resolve));
+        if (items.includes('poison')) throw new Error('batch failed');
+        return items.map(() => undefined);
+      },
+      { maxBatch: 10, maxInFlight: 1, splitOnFailure: false },
+    );
+    const first = coalescer.submit('first');
+    await tick();
+    const results = Promise.allSettled(['a', 'poison'].map((item) => coalescer.submit(item)));
+    release();
+    await first;
+    expect((await results).map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    await expect(coalescer.submit('fine')).resolves.toBeUndefined();
+    expect(written).toEqual([['first'], ['a', 'poison'], ['fine']]);
+  });
 });

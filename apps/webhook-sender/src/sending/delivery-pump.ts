@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Pool } from 'pg';
 import { withCorrelationId } from '@courier/logging';
+import { WriteCoalescer } from '@courier/persistence';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { PERSISTENCE } from '../app/persistence';
-import { GroupCommit } from '../common/group-commit';
 import { AttemptRecord, ClaimedDelivery, DeliveryWorker } from './delivery-worker';
 import { HostLimiter, hostKey } from './host-limiter';
 import { ReceiverClient } from './receiver-client';
@@ -47,7 +47,7 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly logger = new Logger('DeliveryPump');
   private readonly leaseMs: number;
   private readonly pool: Pool;
-  private readonly results: GroupCommit<AttemptRecord>;
+  private readonly results: WriteCoalescer<AttemptRecord, void>;
   private readonly inFlight = new Set<Promise<AttemptRecord>>();
   private reserved = 0;
   private running = false;
@@ -77,7 +77,13 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
     });
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle pump connection failed'));
     // One batch at a time: results that finish meanwhile go together in the next statement.
-    this.results = new GroupCommit({ maxBatch: 200, maxConcurrent: 1, write: (records) => this.record(records) });
+    this.results = new WriteCoalescer<AttemptRecord, void>(
+      async (records: AttemptRecord[]) => {
+        await this.record(records);
+        return records.map(() => undefined);
+      },
+      { maxBatch: 200, maxInFlight: 1, splitOnFailure: false },
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -173,7 +179,7 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
     this.inFlight.add(work);
     // The lease stays until the result is written, so the slot is free before that.
     void work
-      .then((result) => this.results.add(result))
+      .then((result) => this.results.submit(result))
       // Not recorded: the lease ends and the delivery is tried again (at least once).
       .catch((error) => this.logger.warn({ err: error, deliveryId: delivery.id }, 'delivery attempt not recorded; retried when its lease ends'));
   }
