@@ -1,4 +1,4 @@
-import { nextStepAfterFailure, RetryPolicy } from './retry-policy';
+import { nextStepAfterFailure, RetryPolicy } from './delivery-attempt.decisions';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
