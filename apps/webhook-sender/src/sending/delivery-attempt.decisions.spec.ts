@@ -1,4 +1,4 @@
-import { nextStepAfterFailure, RetryPolicy } from './delivery-attempt.decisions';
+import { afterAttempt, answerVerdict, deliveryTarget, networkFailure, nextStepAfterFailure, refusalReason, RetryPolicy } from './delivery-attempt.decisions';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -52,5 +52,70 @@ describe('nextStepAfterFailure', () => {
       raiseAlert: true,
     });
     expect(nextStepAfterFailure(DEFAULTS, { cycleStartedAt: start, failures: 9, alertRaised: true, now: at(80 * HOUR) })).toEqual({ kind: 'give-up', raiseAlert: false });
+  });
+});
+
+describe('deliveryTarget', () => {
+  const account = { accountKnown: true, statusUrl: 'https://pos.example/status', cancelUrl: 'https://pos.example/cancel' };
+
+  it('sends each event to its own URL of the account as it is now', () => {
+    expect(deliveryTarget({ ...account, event: 'order.status_changed' })).toEqual({ kind: 'send', url: 'https://pos.example/status' });
+    expect(deliveryTarget({ ...account, event: 'order.canceled' })).toEqual({ kind: 'send', url: 'https://pos.example/cancel' });
+  });
+
+  it('skips an event whose URL is not configured, naming which one', () => {
+    expect(deliveryTarget({ ...account, statusUrl: null, event: 'order.status_changed' })).toEqual({ kind: 'skip', error: 'no status URL configured' });
+    expect(deliveryTarget({ ...account, cancelUrl: null, event: 'order.canceled' })).toEqual({ kind: 'skip', error: 'no cancel URL configured' });
+  });
+
+  it('fails (to retry) a delivery whose account the sender does not know yet, even without URLs', () => {
+    const expected = { kind: 'fail', error: 'the account of this delivery is not known to the sender yet' };
+    expect(deliveryTarget({ ...account, accountKnown: false, event: 'order.status_changed' })).toEqual(expected);
+    expect(deliveryTarget({ accountKnown: false, statusUrl: null, cancelUrl: null, event: 'order.canceled' })).toEqual(expected);
+  });
+});
+
+describe('answerVerdict', () => {
+  it('is delivered for every 2xx and nothing else', () => {
+    for (const status of [200, 201, 202, 204, 299]) expect(answerVerdict(status)).toEqual({ ok: true, error: null });
+    for (const status of [100, 199, 300, 301, 304, 400, 404, 410, 429, 500, 503]) expect(answerVerdict(status).ok).toBe(false);
+  });
+
+  it('records only the status line with its standard phrase, a redirect marked as not followed', () => {
+    expect(answerVerdict(503)).toEqual({ ok: false, error: 'HTTP 503 Service Unavailable' });
+    expect(answerVerdict(302)).toEqual({ ok: false, error: 'HTTP 302 Found (redirect not followed)' });
+    expect(refusalReason(599)).toBe('HTTP 599');
+  });
+});
+
+describe('networkFailure', () => {
+  it('names a refused TLS certificate as such', () => {
+    expect(networkFailure({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT', message: 'self-signed certificate' })).toBe('TLS certificate refused (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed certificate');
+    expect(networkFailure({ code: 'ERR_TLS_CERT_ALTNAME_INVALID', message: 'bad name' })).toBe('TLS certificate refused (ERR_TLS_CERT_ALTNAME_INVALID): bad name');
+  });
+
+  it('gives other errors with their code, bounded in length', () => {
+    expect(networkFailure({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 10.0.0.1:443' })).toBe('ECONNREFUSED: connect ECONNREFUSED 10.0.0.1:443');
+    expect(networkFailure({ message: 'socket hang up' })).toBe('error: socket hang up');
+    expect(networkFailure({ code: 'EPIPE', message: 'x'.repeat(1_000) })).toHaveLength(500);
+  });
+});
+
+describe('afterAttempt', () => {
+  const policy: RetryPolicy = { scheduleMs: [200, 400], alertAfterMs: 1_000, maxAgeMs: 2_000 };
+  const cycle = { cycleStartedAt: start, cycleFailures: 0, alertRaised: false };
+
+  it('is delivered after a 2xx, whatever the cycle', () => {
+    expect(afterAttempt(policy, { ...cycle, cycleFailures: 5, alertRaised: true }, true, at(5_000))).toEqual({ status: 'delivered', nextAttemptAt: null, raiseAlert: false });
+  });
+
+  it('retries a failure on the schedule, counting the failure just made', () => {
+    expect(afterAttempt(policy, cycle, false, at(0))).toEqual({ status: 'retrying', nextAttemptAt: at(200), raiseAlert: false });
+    expect(afterAttempt(policy, { ...cycle, cycleFailures: 1 }, false, at(200))).toEqual({ status: 'retrying', nextAttemptAt: at(600), raiseAlert: false });
+  });
+
+  it('raises the alert once the failures last WEBHOOK_ALERT_AFTER, and gives up at the max age', () => {
+    expect(afterAttempt(policy, { ...cycle, cycleFailures: 3 }, false, at(1_000))).toEqual({ status: 'retrying', nextAttemptAt: at(1_400), raiseAlert: true });
+    expect(afterAttempt(policy, { ...cycle, cycleFailures: 6, alertRaised: true }, false, at(2_000))).toEqual({ status: 'failed', nextAttemptAt: null, raiseAlert: false });
   });
 });
