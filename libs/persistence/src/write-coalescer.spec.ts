@@ -80,45 +80,36 @@ describe('WriteCoalescer', () => {
     await coalescer.drained();
   });
 
-  it('retries a failed batch item by item in arrival order', async () => {
+  /** Submits `first` (held until the others are queued), then `items` as one batch where 'poison' fails it; the batches written and the items' fates. */
+  async function poisonedBatch(items: string[], splitOnFailure?: boolean) {
     const written: string[][] = [];
     let release!: () => void;
     const coalescer = new WriteCoalescer<string, void>(
-      async (items) => {
-        written.push(items);
-        if (items[0] === 'first') await new Promise<void>((resolve) => (release = resolve));
-        if (items.includes('poison')) throw new Error('bad item');
-        return items.map(() => undefined);
+      async (batch) => {
+        written.push(batch);
+        if (batch[0] === 'first') await new Promise<void>((resolve) => (release = resolve));
+        if (batch.includes('poison')) throw new Error('bad item');
+        return batch.map(() => undefined);
       },
-      { maxBatch: 10, maxInFlight: 1 },
+      { maxBatch: 10, maxInFlight: 1, splitOnFailure },
     );
     const first = coalescer.submit('first');
     await tick();
-    const results = Promise.allSettled(['a', 'poison', 'b'].map((item) => coalescer.submit(item)));
+    const results = Promise.allSettled(items.map((item) => coalescer.submit(item)));
     release();
     await first;
-    expect((await results).map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    return { coalescer, written, statuses: (await results).map((result) => result.status) };
+  }
+
+  it('retries a failed batch item by item in arrival order', async () => {
+    const { written, statuses } = await poisonedBatch(['a', 'poison', 'b']);
+    expect(statuses).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(written).toEqual([['first'], ['a', 'poison', 'b'], ['a'], ['poison'], ['b']]);
   });
 
   it('with splitOnFailure false, fails every item of a failed batch, and goes on with the next', async () => {
-    const written: string[][] = [];
-    let release!: () => void;
-    const coalescer = new WriteCoalescer<string, void>(
-      async (items) => {
-        written.push(items);
-        if (items[0] === 'first') await new Promise<void>((resolve) => (release = resolve));
-        if (items.includes('poison')) throw new Error('batch failed');
-        return items.map(() => undefined);
-      },
-      { maxBatch: 10, maxInFlight: 1, splitOnFailure: false },
-    );
-    const first = coalescer.submit('first');
-    await tick();
-    const results = Promise.allSettled(['a', 'poison'].map((item) => coalescer.submit(item)));
-    release();
-    await first;
-    expect((await results).map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    const { coalescer, written, statuses } = await poisonedBatch(['a', 'poison'], false);
+    expect(statuses).toEqual(['rejected', 'rejected']);
     await expect(coalescer.submit('fine')).resolves.toBeUndefined();
     expect(written).toEqual([['first'], ['a', 'poison'], ['fine']]);
   });
