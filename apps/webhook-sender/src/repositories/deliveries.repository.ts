@@ -8,6 +8,7 @@ import { PERSISTENCE } from '../app/persistence';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { WebhookAttemptEntity } from '../deliveries/webhook-attempt.entity';
 import { DeliveryStatus, WebhookDeliveryEntity, WebhookEvent } from '../deliveries/webhook-delivery.entity';
+import type { WebhookDraft } from '../deliveries/webhook-payload';
 import type { AttemptRecord } from '../sending/delivery-worker';
 import { hostKey, hostKeySql } from '../sending/host-limiter';
 
@@ -63,14 +64,8 @@ export interface ClaimedDelivery {
 }
 
 /** A new delivery from an order event (its body serialised once). */
-export interface DeliveryArrival {
+export interface DeliveryArrival extends WebhookDraft {
   messageId: string;
-  restaurantId: string;
-  event: WebhookEvent;
-  orderId: string;
-  yemekKuryeOrderId: string;
-  sourceKey: string;
-  body: string;
   /** The event's correlation id (the status change's request): sent with every attempt. */
   correlationId: string | null;
 }
