@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, parseTrustProxy } from '@courier/config';
+import { connectMessageHandlers } from '@courier/messaging';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
 import { buildOpenApiDocument, OpenApiDescription } from './openapi-document';
 import { ProblemJsonFilter } from './problem.filter';
@@ -95,7 +96,8 @@ function configuredTrustProxy(app: INestApplication): string | undefined {
 
 /**
  * Creates (does not start) an HTTP app with the suite's conventions: buffered logs into pino, strict
- * validation, problem JSON for every error, body limit, OpenAPI at /docs, shutdown hooks.
+ * validation, problem JSON for every error, body limit, OpenAPI at /docs, shutdown hooks, and the
+ * app's message handlers connected.
  */
 export async function createHttpApp(module: Type<unknown>, options: HttpAppOptions): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, { bufferLogs: true, bodyParser: false, abortOnError: false });
@@ -118,6 +120,8 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new ProblemJsonFilter());
   app.enableShutdownHooks();
+  // The app's @EventPattern handlers (if it has MessagingModule): consumed from the app's bootstrap on.
+  await connectMessageHandlers(app);
 
   if (!settings.OPENAPI_DOCS_ENABLED) return app;
   const document = buildOpenApiDocument(app, options);

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { BaseConfig } from '@courier/config';
 import { createLogger, CORRELATION_HEADER } from '@courier/logging';
 import { InProcessBroker, InProcessTransport } from './in-process-transport';
-import { Messaging } from './messaging.module';
+import { Messaging } from './messaging.service';
 import type { OutboxRelay } from './outbox-relay';
 import type { TaskRunner } from './task-runner';
 import { HandledMessage } from './transport';

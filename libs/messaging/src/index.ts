@@ -8,4 +8,7 @@ export * from './outbox-relay';
 export * from './task-runner';
 export * from './unit-of-work';
 export * from './messaging.module';
+export * from './messaging.service';
 export * from './wakeup';
+export * from './message-handlers';
+export * from './task-handlers';

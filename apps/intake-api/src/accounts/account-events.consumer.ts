@@ -1,40 +1,30 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { ACCOUNT_SNAPSHOT_KEYS, AccountSnapshot, Queues } from '@courier/contracts';
-import { IncomingMessage, Messaging } from '@courier/messaging';
+import { Logger } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
+import { AccountSnapshot, Queues, RoutingKey } from '@courier/contracts';
+import { MessageConsumer, MessageContext } from '@courier/messaging';
 import { AccountsService } from './accounts.service';
 
-const SNAPSHOT_KEYS: ReadonlySet<string> = new Set(ACCOUNT_SNAPSHOT_KEYS);
+const fromAccountEvents = { queue: Queues.intakeAccountEvents };
 
 /**
  * Keeps the accounts read model: every account.* event carries the whole account with its
- * version, so applying "newest version wins" is idempotent and order-independent. integration.*
- * events also reach this queue; intake needs none of them (the THIRD_PARTY state is in the
- * snapshot), so they are acknowledged and dropped.
+ * version, so applying "newest version wins" is idempotent and order-independent. A snapshot that
+ * breaks its contract is refused by the payload pipe: redelivered, then dead-lettered, where it
+ * can be inspected.
  */
-@Injectable()
-export class AccountEventsConsumer implements OnModuleInit {
+@MessageConsumer()
+export class AccountEventsConsumer {
   private readonly logger = new Logger('AccountEventsConsumer');
 
-  constructor(
-    private readonly messaging: Messaging,
-    private readonly accounts: AccountsService,
-  ) {}
+  constructor(private readonly accounts: AccountsService) {}
 
-  onModuleInit(): void {
-    this.messaging.subscribe(Queues.intakeAccountEvents, (message) => this.handle(message));
-  }
-
-  async handle(message: IncomingMessage): Promise<void> {
-    if (!SNAPSHOT_KEYS.has(message.routingKey)) return;
-    const snapshot = plainToInstance(AccountSnapshot, message.payload);
-    const errors = typeof message.payload === 'object' && message.payload !== null ? validateSync(snapshot) : ['not an object'];
-    if (errors.length > 0) {
-      // Throwing sends it to the dead-letter queue after the delivery limit, where it can be inspected.
-      throw new Error(`malformed ${message.routingKey} event ${message.messageId}`);
-    }
+  @EventPattern([RoutingKey.AccountCreated, RoutingKey.AccountUpdated, RoutingKey.AccountDisabled, RoutingKey.AccountKeysRotated], fromAccountEvents)
+  async onAccountSnapshot(@Payload() snapshot: AccountSnapshot, @Ctx() context: MessageContext): Promise<void> {
     const applied = await this.accounts.applySnapshot(snapshot);
-    this.logger.debug({ routingKey: message.routingKey, restaurantId: snapshot.restaurantId, version: snapshot.version, applied }, 'account snapshot');
+    this.logger.debug({ routingKey: context.routingKey, restaurantId: snapshot.restaurantId, version: snapshot.version, applied }, 'account snapshot');
   }
+
+  /** integration.* events also reach this queue; intake needs none of them (the THIRD_PARTY state is in the snapshot). */
+  @EventPattern([RoutingKey.IntegrationUpserted, RoutingKey.IntegrationDeleted], fromAccountEvents)
+  onIntegrationEvent(): void {}
 }

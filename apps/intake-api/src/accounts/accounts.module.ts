@@ -5,7 +5,8 @@ import { IntakeAuthGuard } from './intake-auth.guard';
 
 /** The accounts read model, its consumer, and the intake authentication built on it. */
 @Module({
-  providers: [AccountsService, AccountEventsConsumer, IntakeAuthGuard],
+  controllers: [AccountEventsConsumer],
+  providers: [AccountsService, IntakeAuthGuard],
   exports: [AccountsService, IntakeAuthGuard],
 })
 export class AccountsModule {}

@@ -1,32 +1,27 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Ctx, EventPattern } from '@nestjs/microservices';
 import { Queues, RoutingKey } from '@courier/contracts';
-import { IncomingMessage, Messaging } from '@courier/messaging';
+import { MessageConsumer, MessageContext } from '@courier/messaging';
 import { OrderProcessingService } from './order-processing.service';
 import { OrderStatusHistoryService } from './order-status-history.service';
 
-/** The one consumer of intake's order queue (one per queue, so each message reaches its handler). */
-@Injectable()
-export class OrderEventsConsumer implements OnModuleInit {
+const fromOrderEvents = { queue: Queues.intakeOrderEvents };
+
+/** Intake's order queue: orders to process, and the status history the order read shows. */
+@MessageConsumer()
+export class OrderEventsConsumer {
   constructor(
-    private readonly messaging: Messaging,
     private readonly processing: OrderProcessingService,
     private readonly history: OrderStatusHistoryService,
   ) {}
 
-  onModuleInit(): void {
-    this.messaging.subscribe(Queues.intakeOrderEvents, (message) => this.handle(message));
+  /** An order accepted by another process (or redelivered): processed once. */
+  @EventPattern(RoutingKey.OrderReceived, fromOrderEvents)
+  async onOrderReceived(@Ctx() context: MessageContext): Promise<void> {
+    await this.processing.process(context.message);
   }
 
-  async handle(message: IncomingMessage): Promise<void> {
-    switch (message.routingKey) {
-      case RoutingKey.OrderReceived:
-        return this.processing.process(message);
-      case RoutingKey.OrderOpened:
-      case RoutingKey.OrderStatusChanged:
-      case RoutingKey.OrderCanceled:
-        return this.history.record(message);
-      default:
-        return;
-    }
+  @EventPattern([RoutingKey.OrderOpened, RoutingKey.OrderStatusChanged, RoutingKey.OrderCanceled], fromOrderEvents)
+  async onStatusEvent(@Ctx() context: MessageContext): Promise<void> {
+    await this.history.record(context.message);
   }
 }

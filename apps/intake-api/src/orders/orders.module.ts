@@ -11,7 +11,7 @@ import { OrdersService } from './orders.service';
 
 @Module({
   imports: [AccountsModule],
-  controllers: [OrdersController],
-  providers: [OrdersRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, OrderEventsConsumer, Geocoder, RateLimitGuard],
+  controllers: [OrdersController, OrderEventsConsumer],
+  providers: [OrdersRepository, OrdersService, OrderProcessingService, OrderStatusHistoryService, Geocoder, RateLimitGuard],
 })
 export class OrdersModule {}

@@ -1,9 +1,10 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ACCOUNT_SNAPSHOT_KEYS, AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent, Queues, RoutingKey } from '@courier/contracts';
-import { IncomingMessage, Messaging } from '@courier/messaging';
-import { parseMessagePayload } from '../common/message-payload';
+import { AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent, Queues, RoutingKey } from '@courier/contracts';
+import { MessageConsumer } from '@courier/messaging';
+
+const fromAccountEvents = { queue: Queues.dispatcherAccountEvents };
 
 /**
  * Keeps the dispatcher's copy of accounts and integrations from integrations-api's events. Every
@@ -14,31 +15,23 @@ import { parseMessagePayload } from '../common/message-payload';
  * (IntegrationDirectory.forPlatformRestaurant).
  * Integration secrets stay ciphertexts (for the platform calls of the status push).
  */
-@Injectable()
-export class AccountDirectoryConsumer implements OnModuleInit {
-  private readonly logger = new Logger('AccountDirectory');
+@MessageConsumer()
+export class AccountDirectoryConsumer {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  constructor(
-    private readonly messaging: Messaging,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
-
-  onModuleInit(): void {
-    this.messaging.subscribe(Queues.dispatcherAccountEvents, (message) => this.apply(message));
+  @EventPattern([RoutingKey.AccountCreated, RoutingKey.AccountUpdated, RoutingKey.AccountDisabled], fromAccountEvents)
+  async onAccountSnapshot(@Payload() account: AccountSnapshot): Promise<void> {
+    await this.storeAccount(account);
   }
 
-  async apply(message: IncomingMessage): Promise<void> {
-    const { routingKey, payload } = message;
-    if ((ACCOUNT_SNAPSHOT_KEYS as readonly string[]).includes(routingKey)) {
-      await this.storeAccount(parseMessagePayload(AccountSnapshot, routingKey, payload));
-    } else if (routingKey === RoutingKey.IntegrationUpserted) {
-      await this.storeIntegration(parseMessagePayload(IntegrationUpsertedEvent, routingKey, payload));
-    } else if (routingKey === RoutingKey.IntegrationDeleted) {
-      await this.removeIntegration(parseMessagePayload(IntegrationDeletedEvent, routingKey, payload));
-    } else {
-      // A binding added before this code knows the key: acknowledge rather than dead-letter.
-      this.logger.warn({ routingKey, messageId: message.messageId }, 'account event of an unknown kind ignored');
-    }
+  @EventPattern(RoutingKey.IntegrationUpserted, fromAccountEvents)
+  async onIntegrationUpserted(@Payload() integration: IntegrationUpsertedEvent): Promise<void> {
+    await this.storeIntegration(integration);
+  }
+
+  @EventPattern(RoutingKey.IntegrationDeleted, fromAccountEvents)
+  async onIntegrationDeleted(@Payload() deletion: IntegrationDeletedEvent): Promise<void> {
+    await this.removeIntegration(deletion);
   }
 
   private async storeAccount(account: AccountSnapshot): Promise<void> {

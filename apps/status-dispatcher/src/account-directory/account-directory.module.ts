@@ -6,6 +6,6 @@ import { AccountDirectoryConsumer } from './account-directory.consumer';
  * and integrations). The order lifecycle does not consult it; the platform status push will.
  */
 @Module({
-  providers: [AccountDirectoryConsumer],
+  controllers: [AccountDirectoryConsumer],
 })
 export class AccountDirectoryModule {}

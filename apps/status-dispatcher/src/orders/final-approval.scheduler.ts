@@ -1,7 +1,7 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { RoutingKey } from '@courier/contracts';
 import { isFinalApprovalDue, isFinalOrderStatus } from '@courier/domain';
-import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
+import { OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { orderFinalApprovalDueEvent } from './order-events';
 import { lockOrder, markFinalApproved } from './order.store';
 
@@ -20,16 +20,14 @@ export function finalApprovalDedupeKey(yemekKuryeOrderId: string): string {
  * at delivery time minus one hour, marks the approval and publishes order.final_approval_due.
  */
 @Injectable()
-export class FinalApprovalScheduler implements OnModuleInit {
+export class FinalApprovalScheduler {
   private readonly logger = new Logger('FinalApproval');
 
-  constructor(
-    private readonly messaging: Messaging,
-    private readonly unitOfWork: UnitOfWork,
-  ) {}
+  constructor(private readonly unitOfWork: UnitOfWork) {}
 
-  onModuleInit(): void {
-    this.messaging.registerTask<FinalApprovalTaskPayload>(FINAL_APPROVAL_TASK, (task) => this.markFinalApproval(task.payload.yemekKuryeOrderId));
+  @OnTask(FINAL_APPROVAL_TASK)
+  async onFinalApprovalDue(task: ScheduledTask<FinalApprovalTaskPayload>): Promise<TaskOutcome> {
+    return this.markFinalApproval(task.payload.yemekKuryeOrderId);
   }
 
   /** In the creating transaction, so that an order is never stored without its task. */

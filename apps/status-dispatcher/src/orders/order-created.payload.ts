@@ -1,6 +1,6 @@
 import { Equals, IsISO8601, IsNotEmpty, IsObject, IsString, IsUUID } from 'class-validator';
 import { RoutingKey, type OrderCreatedEvent } from '@courier/contracts';
-import { MalformedMessageError } from '../common/message-payload';
+import { MalformedMessageError } from '@courier/messaging';
 
 /**
  * What the dispatcher checks of an `order.created` payload before it stores the order. The order

@@ -1,8 +1,8 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { OrderOpenedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { finalApprovalDueAt, INITIAL_ORDER_STATUS, isScheduledOrder } from '@courier/domain';
-import { IncomingMessage, Messaging, TransactionContext, UnitOfWork } from '@courier/messaging';
-import { parseMessagePayload } from '../common/message-payload';
+import { MessageConsumer, MessageContext, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { FinalApprovalScheduler } from './final-approval.scheduler';
 import { OrderCreatedPayload, scheduledDeliveryTimeOf } from './order-created.payload';
 import { Order } from './order.model';
@@ -15,26 +15,18 @@ export const ORDER_CREATION_CONSUMER = 'status-dispatcher.order-creation';
  * and the per-restaurant counter lock plus an existence check drop a second message for the same
  * order. The order number comes from that counter, in the same transaction (no gaps, no repeats).
  */
-@Injectable()
-export class OrderCreationConsumer implements OnModuleInit {
+@MessageConsumer()
+export class OrderCreationConsumer {
   private readonly logger = new Logger('OrderCreation');
 
   constructor(
-    private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
     private readonly finalApproval: FinalApprovalScheduler,
   ) {}
 
-  onModuleInit(): void {
-    this.messaging.subscribe(Queues.dispatcherOrderEvents, (message) => this.apply(message));
-  }
-
-  async apply(message: IncomingMessage): Promise<void> {
-    if (message.routingKey !== RoutingKey.OrderCreated) {
-      this.logger.warn({ routingKey: message.routingKey, messageId: message.messageId }, 'order event of an unknown kind ignored');
-      return;
-    }
-    const event = parseMessagePayload(OrderCreatedPayload, message.routingKey, message.payload);
+  @EventPattern(RoutingKey.OrderCreated, { queue: Queues.dispatcherOrderEvents })
+  async onOrderCreated(@Payload() event: OrderCreatedPayload, @Ctx() context: MessageContext): Promise<void> {
+    const message = context.message;
     const scheduledDeliveryTime = scheduledDeliveryTimeOf(event.details);
     const applied = await this.unitOfWork.consumeOnce(ORDER_CREATION_CONSUMER, message, (tx) => this.create(tx, event, scheduledDeliveryTime));
     if (!applied) this.logger.log({ messageId: message.messageId, yemekKuryeOrderId: event.yemekKuryeOrderId }, 'order.created redelivered; already applied');

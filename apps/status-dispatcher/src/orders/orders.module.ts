@@ -8,7 +8,7 @@ import { OrdersController } from './orders.controller';
 /** Order lifecycle of THIRD_PARTY orders: creation from order.created, transitions, final approval. */
 @Module({
   imports: [InternalAuthModule],
-  controllers: [OrdersController],
-  providers: [OrderLifecycleService, OrderCreationConsumer, FinalApprovalScheduler],
+  controllers: [OrdersController, OrderCreationConsumer],
+  providers: [OrderLifecycleService, FinalApprovalScheduler],
 })
 export class OrdersModule {}

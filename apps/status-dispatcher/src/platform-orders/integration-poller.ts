@@ -1,7 +1,7 @@
-import { Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
-import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
+import { TaskOutcome, UnitOfWork } from '@courier/messaging';
 import type { IntegrationCredentials } from '@courier/platforms';
 import type { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 
@@ -25,11 +25,10 @@ export interface IntegrationPollSpec {
  * planner task that adds the task of every active integration (new or re-activated ones) each
  * interval. A poll task of an integration no longer active ends itself. Restarts lose nothing.
  */
-export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBootstrap {
+export abstract class IntegrationPoller implements OnApplicationBootstrap {
   protected readonly logger: Logger;
 
   protected constructor(
-    private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
     dataSource: DataSource,
     protected readonly directory: IntegrationDirectory,
@@ -40,12 +39,6 @@ export abstract class IntegrationPoller implements OnModuleInit, OnApplicationBo
 
   /** One poll of an active integration; its outcome reschedules the task. */
   abstract poll(integration: DirectoryIntegration): Promise<TaskOutcome>;
-
-  /** The task handlers. */
-  onModuleInit(): void {
-    this.messaging.registerTask<{ integrationId: string }>(this.spec.pollTask, (task) => this.pollIntegration(task.payload.integrationId));
-    this.messaging.registerTask(this.spec.plannerTask, () => this.plan());
-  }
 
   /** The planner, once for all replicas. */
   async onApplicationBootstrap(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
+import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { ParsedPlatformOrder, PlatformAAdapter, PlatformAdapters, PlatformOrder } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
@@ -27,7 +27,6 @@ export function platformAPollTaskKey(integrationId: string): string {
 @Injectable()
 export class PlatformAPoller extends IntegrationPoller {
   constructor(
-    messaging: Messaging,
     unitOfWork: UnitOfWork,
     @InjectDataSource() dataSource: DataSource,
     directory: IntegrationDirectory,
@@ -35,13 +34,23 @@ export class PlatformAPoller extends IntegrationPoller {
     private readonly adapters: PlatformAdapters,
     private readonly orders: PlatformOrdersService,
   ) {
-    super(messaging, unitOfWork, dataSource, directory, {
+    super(unitOfWork, dataSource, directory, {
       platform: PLATFORM,
       pollTask: PLATFORM_A_POLL_TASK,
       plannerTask: PLATFORM_A_POLL_PLANNER_TASK,
       taskKey: platformAPollTaskKey,
       intervalMs: () => config.PLATFORM_A_POLL_INTERVAL_MS,
     });
+  }
+
+  @OnTask(PLATFORM_A_POLL_PLANNER_TASK)
+  async onPlannerDue(): Promise<TaskOutcome> {
+    return this.plan();
+  }
+
+  @OnTask(PLATFORM_A_POLL_TASK)
+  async onPollDue(task: ScheduledTask<{ integrationId: string }>): Promise<TaskOutcome> {
+    return this.pollIntegration(task.payload.integrationId);
   }
 
   async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {

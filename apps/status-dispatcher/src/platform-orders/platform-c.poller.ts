@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Messaging, TaskOutcome, UnitOfWork } from '@courier/messaging';
+import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
@@ -27,7 +27,6 @@ export function pollTaskKey(integrationId: string): string {
 @Injectable()
 export class PlatformCPoller extends IntegrationPoller {
   constructor(
-    messaging: Messaging,
     unitOfWork: UnitOfWork,
     @InjectDataSource() private readonly dataSource: DataSource,
     directory: IntegrationDirectory,
@@ -35,13 +34,23 @@ export class PlatformCPoller extends IntegrationPoller {
     private readonly adapters: PlatformAdapters,
     private readonly orders: PlatformOrdersService,
   ) {
-    super(messaging, unitOfWork, dataSource, directory, {
+    super(unitOfWork, dataSource, directory, {
       platform: PLATFORM,
       pollTask: PLATFORM_C_POLL_TASK,
       plannerTask: PLATFORM_C_POLL_PLANNER_TASK,
       taskKey: pollTaskKey,
       intervalMs: () => config.PLATFORM_C_POLL_INTERVAL_MS,
     });
+  }
+
+  @OnTask(PLATFORM_C_POLL_PLANNER_TASK)
+  async onPlannerDue(): Promise<TaskOutcome> {
+    return this.plan();
+  }
+
+  @OnTask(PLATFORM_C_POLL_TASK)
+  async onPollDue(task: ScheduledTask<{ integrationId: string }>): Promise<TaskOutcome> {
+    return this.pollIntegration(task.payload.integrationId);
   }
 
   async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {

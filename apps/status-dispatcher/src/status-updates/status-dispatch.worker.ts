@@ -1,9 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { currentCorrelationId, withCorrelationId } from '@courier/logging';
-import { Messaging, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
+import { Messaging, OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
@@ -56,7 +56,7 @@ const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g,
  * is conditional on what it read, so no new update is missed).
  */
 @Injectable()
-export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShutdown {
+export class StatusDispatchWorker implements BeforeApplicationShutdown {
   private readonly logger = new Logger('StatusDispatch');
   /** Immediate sends under way (awaited at shutdown). */
   private readonly immediate = new Set<Promise<void>>();
@@ -79,8 +79,10 @@ export class StatusDispatchWorker implements OnModuleInit, BeforeApplicationShut
     this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => `${code}:${action}`));
   }
 
-  onModuleInit(): void {
-    this.messaging.registerTask<StatusUpdateTaskPayload>(STATUS_UPDATE_TASK, (task) => this.dispatch(task.payload.statusUpdateId));
+  /** The durable copy of every status update: sends it when no immediate send did (or retries it). */
+  @OnTask(STATUS_UPDATE_TASK)
+  async onStatusUpdateDue(task: ScheduledTask<StatusUpdateTaskPayload>): Promise<TaskOutcome> {
+    return this.dispatch(task.payload.statusUpdateId);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -7,7 +7,8 @@ import { WebhookAccountsService } from './webhook-accounts.service';
 /** The accounts read model (from account.* events) and the delivery log API's authentication. */
 @Module({
   imports: [RepositoriesModule],
-  providers: [WebhookAccountsService, AccountEventsConsumer, ApiCredentialsGuard],
+  controllers: [AccountEventsConsumer],
+  providers: [WebhookAccountsService, ApiCredentialsGuard],
   exports: [WebhookAccountsService, ApiCredentialsGuard],
 })
 export class AccountsModule {}

@@ -15,8 +15,8 @@ export class DeliveriesModule {
     return {
       module: DeliveriesModule,
       imports: [AccountsModule, RepositoriesModule, SendingModule.forRoot(sending)],
-      controllers: [DeliveriesController],
-      providers: [DeliveriesService, OrderEventsConsumer, DeliveryRetention, RedeliverRateLimitGuard],
+      controllers: [DeliveriesController, OrderEventsConsumer],
+      providers: [DeliveriesService, DeliveryRetention, RedeliverRateLimitGuard],
       exports: [DeliveryRetention],
     };
   }

@@ -1,10 +1,10 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Ctx, EventPattern } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { Queues } from '@courier/contracts';
+import { Queues, RoutingKey } from '@courier/contracts';
 import { currentCorrelationId } from '@courier/logging';
-import { IncomingMessage, Messaging } from '@courier/messaging';
+import { MessageConsumer, MessageContext } from '@courier/messaging';
 import { GroupCommit } from '../common/group-commit';
 import { allowanceSql, CLAIMED_COLUMNS, DeliveryPump } from '../sending/delivery-pump';
 import { ClaimedDelivery } from '../sending/delivery-worker';
@@ -34,22 +34,19 @@ interface Arrival {
  * log; a redelivery sends it once a URL is set). An account the sender does not know yet (its
  * events lag) gets a pending delivery: the attempt finds out and retries.
  */
-@Injectable()
-export class OrderEventsConsumer implements OnModuleInit {
+@MessageConsumer()
+export class OrderEventsConsumer {
   private readonly batches = new GroupCommit<Arrival>({ maxBatch: 100, maxConcurrent: 3, splitOnFailure: true, write: (arrivals) => this.store(arrivals) });
 
   constructor(
-    private readonly messaging: Messaging,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly pump: DeliveryPump,
   ) {}
 
-  onModuleInit(): void {
-    // A deep prefetch lets the messages that arrive together be stored together (bigger batches).
-    this.messaging.subscribe(Queues.senderOrderEvents, (message) => this.handle(message), { prefetch: PREFETCH });
-  }
-
-  async handle(message: IncomingMessage): Promise<void> {
+  // A deep prefetch lets the messages that arrive together be stored together (bigger batches).
+  @EventPattern([RoutingKey.OrderStatusChanged, RoutingKey.OrderCanceled], { queue: Queues.senderOrderEvents, prefetch: PREFETCH })
+  async onOrderEvent(@Ctx() context: MessageContext): Promise<void> {
+    const message = context.message;
     // An event that cannot become a webhook throws: after the delivery limit it is dead-lettered.
     const webhook = webhookFromOrderEvent(message.routingKey, message.payload);
     // Read here: the batch is written later, outside this message's scope.
