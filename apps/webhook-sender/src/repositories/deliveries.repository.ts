@@ -10,7 +10,7 @@ import { WebhookAttemptEntity } from '../deliveries/webhook-attempt.entity';
 import { DeliveryStatus, WebhookDeliveryEntity, WebhookEvent } from '../deliveries/webhook-delivery.entity';
 import type { WebhookDraft } from '../deliveries/webhook-payload';
 import type { AttemptRecord } from '../sending/delivery-worker';
-import { hostKey, hostKeySql } from '../sending/host-limiter';
+import { hostKey } from '../sending/host-limiter';
 
 /** A webhook as the delivery log shows it. */
 export interface Delivery {
@@ -108,12 +108,15 @@ export interface DeliveryBacklog {
 export const OPEN_DELIVERIES_COUNT_CAP = 100_000;
 
 /** Columns of a delivery as a claim returns it (with `a` the account, `d` the delivery), as ClaimedDelivery. */
-export const CLAIMED_COLUMNS = `d.id, d.restaurant_id AS "restaurantId", d.event, d.order_id AS "orderId", d.body, d.correlation_id AS "correlationId", d.status, d.attempts, d.cycle,
+const CLAIMED_COLUMNS = `d.id, d.restaurant_id AS "restaurantId", d.event, d.order_id AS "orderId", d.body, d.correlation_id AS "correlationId", d.status, d.attempts, d.cycle,
   d.cycle_started_at AS "cycleStartedAt", d.cycle_failures AS "cycleFailures", d.alert_raised_at IS NOT NULL AS "alertRaised", a.restaurant_id IS NOT NULL AS "accountKnown",
   a.status_url AS "statusUrl", a.cancel_url AS "cancelUrl", a.signing_secret_ciphertext AS "signingSecretCiphertext"`;
 
+/** HostLimiter's hostKey in SQL, for a column holding a URL. */
+export const hostKeySql = (column: string) => `lower(substring(${column} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)'))`;
+
 /** How many deliveries of `host` a claim may take: the allowance in the limits parameter, else the default. */
-export const allowanceSql = (host: string, limits: string, fallback: string) => `coalesce((${limits}::jsonb -> ${host} ->> 'allowance')::int, ${fallback})`;
+const allowanceSql = (host: string, limits: string, fallback: string) => `coalesce((${limits}::jsonb -> ${host} ->> 'allowance')::int, ${fallback})`;
 
 /**
  * webhook_deliveries, webhook_delivery_queue (a narrow row per open delivery: due time, lease) and

@@ -10,8 +10,6 @@ import { HostLimiter } from './host-limiter';
 import { ReceiverClient } from './receiver-client';
 import { WebhookMetrics } from './webhook-metrics';
 
-export { allowanceSql, CLAIMED_COLUMNS } from '../repositories/deliveries.repository';
-
 const CLAIM_BATCH = 100;
 const COALESCE_BELOW = 8;
 const COALESCE_MS = 2;

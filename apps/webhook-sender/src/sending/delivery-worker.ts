@@ -7,9 +7,6 @@ import { HostLimiter, hostKey } from './host-limiter';
 import { ReceiverClient, ReceiverOutcome } from './receiver-client';
 import { webhookHeaders } from './webhook-headers';
 
-// Until the order-events consumer reads it from the repository.
-export type { ClaimedDelivery };
-
 /** What one turn of a claimed delivery comes to, for the pump to record. */
 export type AttemptRecord =
   | {
