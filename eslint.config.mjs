@@ -51,6 +51,39 @@ export default tseslint.config(
     },
   },
   {
+    // The platform simulators are test and one-machine equipment (@courier/platforms/simulators):
+    // production code reaches the platforms through the adapters only.
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['apps/local-suite/**', 'apps/*/test/**', 'libs/testing/**', 'libs/platforms/src/simulators/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@courier/platforms/simulators', '@courier/platforms/simulators/**', '**/simulators', '**/simulators/**'],
+              message: 'Simulators are for tests and the one-machine suite (apps/local-suite); production code uses the adapters of @courier/platforms.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // status-dispatcher and webhook-sender reach their tables through their repositories only (one per table group, *.repository.ts).
+    files: ['apps/status-dispatcher/src/**/*.ts', 'apps/webhook-sender/src/**/*.ts'],
+    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|createQueryRunner)$/]',
+          message: 'SQL belongs in a repository (*.repository.ts) that returns camelCase types; call its methods instead.',
+        },
+      ],
+    },
+  },
+  {
     // The repository's own scripts (build, tests runner, benchmarks, broker cleanup, this file): plain Node ES modules.
     files: ['**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },

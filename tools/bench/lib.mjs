@@ -235,10 +235,10 @@ export function runNodeScript(source, args) {
   });
 }
 
-/** A built library of this repository (`dist/libs/<name>`; run a build first). */
-export function requireDist(name) {
+/** A built library of this repository (`dist/libs/<name>`, or its secondary entry point `entry`; run a build first). */
+export function requireDist(name, entry = '') {
   require('reflect-metadata'); // the dist libs carry decorators
-  return require(path.join(ROOT, `dist/libs/${name}/src/index.js`));
+  return require(path.join(ROOT, 'dist/libs', name, 'src', entry, 'index.js'));
 }
 
 /** A publisher on the suite's topology in `namespace` (the messaging lib's AmqpTransport, silent); start it with `startPublisher`. */

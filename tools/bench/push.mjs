@@ -178,7 +178,8 @@ function benchSimulator(PlatformDSimulator) {
 
 async function bench(logFile) {
   const { SecretBox, generateEncryptionKeyEntry } = requireDist('crypto');
-  const { PlatformDSimulator, PLATFORM_D_STEP_STATUS, encryptPlatformDBody } = requireDist('platforms');
+  const { PLATFORM_D_STEP_STATUS, encryptPlatformDBody } = requireDist('platforms');
+  const { PlatformDSimulator } = requireDist('platforms', 'simulators');
   const keys = generateEncryptionKeyEntry('bench');
   const Simulator = benchSimulator(PlatformDSimulator);
   const simulator = new Simulator({ stores: [STORE] });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from '
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
-import { generateLocalPlatformSecrets, isLocalPlatformSecrets, LocalPlatformSecrets } from '@courier/platforms';
+import { generateLocalPlatformSecrets, isLocalPlatformSecrets, LocalPlatformSecrets } from '@courier/platforms/simulators';
 
 /** Keys the one-machine mode generates once and keeps in `<LOCAL_DATA_DIR>/local-secrets.json`. */
 export interface LocalSecrets {

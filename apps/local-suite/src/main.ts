@@ -10,7 +10,7 @@ import { AppModule as IntegrationsModule, SERVICE_DESCRIPTION as INTEGRATIONS_AP
 import { AppModule as DispatcherModule, SERVICE_DESCRIPTION as DISPATCHER_API } from '@courier/status-dispatcher';
 import { AppModule as SenderModule, SERVICE_DESCRIPTION as SENDER_API } from '@courier/webhook-sender';
 import { createReceiverApp } from '@courier/mock-receiver';
-import { startLocalPlatforms } from '@courier/platforms';
+import { startLocalPlatforms } from '@courier/platforms/simulators';
 import { ensureDemoRestaurant, ensurePlatformIntegrations, writeDemo } from './demo-restaurant';
 import { loadLocalSettings } from './local-settings';
 import { createPosGateway } from './pos-gateway';

@@ -2,7 +2,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
 import { SecretBox, secretBinding } from '@courier/crypto';
-import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms';
+import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms/simulators';
 import { sleep, waitFor } from '@courier/testing';
 import { internal, newRestaurantId, SECRETS_KEYS, startTestApp, TestApp, TestAppOptions } from './harness';
 

@@ -10,3 +10,4 @@ export * from './correlation-headers';
 export * from './page-query.dto';
 export * from './list-cursor';
 export * from './request-input';
+export * from './problem.dto';

@@ -214,6 +214,9 @@ function isPostgres(pid: number): boolean {
   }
 }
 
+/** How long a stop waits for the sessions to end by themselves before it cuts them. */
+const SMART_SHUTDOWN_MS = 5_000;
+
 function startServer(binDir: string, dataDir: string, port: number, owner: Owner | undefined, log: (line: string) => void): Promise<{ stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     // detached: a process group of its own, out of reach of the terminal's Ctrl+C (see above).
@@ -231,8 +234,14 @@ function startServer(binDir: string, dataDir: string, port: number, owner: Owner
     process.once('exit', onExit);
     const stop = async () => {
       process.removeListener('exit', onExit);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // Smart shutdown (SIGTERM) first: a closed pool resolves before its sockets are gone, and a
+      // fast shutdown then would terminate those sessions, which each pool reports as an error.
+      // Sessions still open after SMART_SHUTDOWN_MS are a leak: fast shutdown (SIGINT) then.
+      child.kill('SIGTERM');
+      const lingering = setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill('SIGINT'), SMART_SHUTDOWN_MS);
       await exited;
+      clearTimeout(lingering);
     };
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');

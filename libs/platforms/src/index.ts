@@ -1,3 +1,2 @@
 export * from './registry';
 export * from './adapters';
-export * from './simulators';

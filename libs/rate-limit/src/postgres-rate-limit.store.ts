@@ -12,17 +12,13 @@ interface Hit {
  * Counters in the app's UNLOGGED table rate_limit_counters, so the one-machine mode and deployments
  * without Redis still share a limit across replicas. Each request is counted by an upsert;
  * concurrent ones share a statement (`count + n`), and each learns its own position in the
- * window's count, exactly as if they had run one by one. Old windows are deleted once a minute.
+ * window's count, exactly as if they had run one by one. Old windows are deleted by RateLimitSweep.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   readonly kind = 'postgres' as const;
-  private readonly purgeTimer: NodeJS.Timeout;
   private readonly hits = new WriteCoalescer<Hit, number>((hits) => this.countBatch(hits), { maxBatch: 500, maxInFlight: 2 });
 
-  constructor(private readonly dataSource: DataSource) {
-    this.purgeTimer = setInterval(() => void this.purge().catch(() => undefined), RATE_LIMIT_WINDOW_MS);
-    this.purgeTimer.unref();
-  }
+  constructor(private readonly dataSource: DataSource) {}
 
   increment(scope: string, key: string, windowStart: number): Promise<number> {
     return this.hits.submit({ scope, keyHash: key, windowStart });
@@ -41,9 +37,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
     await this.dataSource.query('DELETE FROM rate_limit_counters WHERE window_start < $1', [now - 2 * RATE_LIMIT_WINDOW_MS]);
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.purgeTimer);
-  }
+  async close(): Promise<void> {}
 
   private async countBatch(hits: Hit[]): Promise<number[]> {
     // One row per counter (an upsert may touch a row once per statement), with its number of hits.

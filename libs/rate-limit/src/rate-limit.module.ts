@@ -5,6 +5,7 @@ import { BaseConfig } from '@courier/config';
 import { AUTH_FAILURE_THROTTLE_OPTIONS, AuthFailureThrottleGuard, AuthFailureThrottleOptions } from './auth-failure-throttle.guard';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store';
 import { RateLimiter } from './rate-limiter';
+import { RateLimitSweep } from './rate-limit.sweep';
 import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit.store';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 
@@ -15,7 +16,10 @@ export interface RateLimitModuleOptions {
   authFailures?: AuthFailureThrottleOptions;
 }
 
-/** The app's shared counters (Redis when REDIS_URL is set, else its PostgreSQL table) and the RateLimiter over them. */
+/**
+ * The app's shared counters (Redis when REDIS_URL is set, else its PostgreSQL table) and the
+ * RateLimiter over them. The app imports ScheduleModule.forRoot() once, for RateLimitSweep.
+ */
 @Module({})
 export class RateLimitModule {
   static forRoot(options: RateLimitModuleOptions): DynamicModule {
@@ -33,6 +37,7 @@ export class RateLimitModule {
             config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, new Logger('RedisRateLimitStore'), options.service) : new PostgresRateLimitStore(dataSource),
         },
         RateLimiter,
+        RateLimitSweep,
         ...throttle,
       ],
       exports: [RATE_LIMIT_STORE, RateLimiter],

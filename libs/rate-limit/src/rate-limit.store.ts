@@ -9,6 +9,8 @@ export interface RateLimitStore {
   increment(scope: string, key: string, windowStart: number): Promise<number>;
   /** The window's counts of these keys without counting (0 for a key never hit), in the same order. */
   read(scope: string, keys: string[], windowStart: number): Promise<number[]>;
+  /** Deletes the counters of past windows (RateLimitSweep, once a window); absent where counters expire by themselves. */
+  purge?(now?: number): Promise<void>;
   close(): Promise<void>;
 }
 

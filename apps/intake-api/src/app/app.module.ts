@@ -1,4 +1,5 @@
 import { Module, Type } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
 import { AppConfigModule } from '@courier/config';
 import { HealthModule } from '@courier/health';
@@ -30,6 +31,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       MetricsModule.forRoot({ service: 'intake-api' }),
       // Per-key request counters; intake does not throttle failed authentication (only the other apps do).
       RateLimitModule.forRoot({ service: 'intake' }),
+      // Periodic work as @Interval methods: the stuck-order sweep and RateLimitModule's counter sweep.
+      ScheduleModule.forRoot(),
       OrdersModule,
     ],
   })

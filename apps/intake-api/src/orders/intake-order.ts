@@ -1,27 +1,39 @@
-/** Lifecycle of an intake row: accepted (202 given), then processed into a NEW order, or failed. */
+/** Lifecycle of an intake order: accepted (202 given), then processed into a NEW order, or failed. */
 export type IntakeOrderState = 'ACCEPTED' | 'PROCESSED' | 'FAILED';
 
 export type CoordinatesSource = 'sender' | 'geocoder';
 
-export interface IntakeOrderRow {
-  restaurant_id: string;
-  order_id: string;
-  yemek_kurye_order_id: string;
-  payload_hash: string;
+/** An order as intake stored it (OrdersRepository maps its row to this). */
+export interface IntakeOrder {
+  restaurantId: string;
+  orderId: string;
+  yemekKuryeOrderId: string;
+  payloadHash: string;
   payload: Record<string, unknown>;
   state: IntakeOrderState;
   attempt: number;
-  received_at: Date;
-  processed_at: Date | null;
-  failed_at: Date | null;
-  failure_reason: string | null;
-  order_number: string | null;
-  delivery_latitude: number | null;
-  delivery_longitude: number | null;
-  coordinates_source: CoordinatesSource | null;
+  receivedAt: Date;
+  processedAt: Date | null;
+  failedAt: Date | null;
+  failureReason: string | null;
+  orderNumber: string | null;
+  deliveryLatitude: number | null;
+  deliveryLongitude: number | null;
+  coordinatesSource: CoordinatesSource | null;
 }
 
-/** The 202 body of decisions.md; a replay rebuilds it from the row, so it is exactly the first one. */
+/** One entry of an order's status history (order.opened, order.status_changed, order.canceled). */
+export interface OrderStatusChange {
+  yemekKuryeOrderId: string;
+  /** 0 for order.opened (NEW), then counting up: the newest status is the highest sequence. */
+  sequence: number;
+  status: string;
+  previousStatus: string | null;
+  orderNumber: string | null;
+  occurredAt: Date;
+}
+
+/** The 202 body of decisions.md; a replay rebuilds it from the stored order, so it is exactly the first one. */
 export interface AcceptedOrderBody {
   status: 'accepted';
   orderId: string;
@@ -29,6 +41,6 @@ export interface AcceptedOrderBody {
   receivedAt: string;
 }
 
-export function acceptedBody(row: Pick<IntakeOrderRow, 'order_id' | 'yemek_kurye_order_id' | 'received_at'>): AcceptedOrderBody {
-  return { status: 'accepted', orderId: row.order_id, yemekKuryeOrderId: row.yemek_kurye_order_id, receivedAt: row.received_at.toISOString() };
+export function acceptedBody(order: Pick<IntakeOrder, 'orderId' | 'yemekKuryeOrderId' | 'receivedAt'>): AcceptedOrderBody {
+  return { status: 'accepted', orderId: order.orderId, yemekKuryeOrderId: order.yemekKuryeOrderId, receivedAt: order.receivedAt.toISOString() };
 }

@@ -114,6 +114,8 @@ describe('order processing in the accepting process (fast path)', () => {
     const answers = await Promise.all(orders.map((order) => post(order)));
     expect(answers.map((answer) => answer.status)).toEqual([202, 202, 202, 202, 202]);
     for (const order of orders) expect((await processed(order.orderId)).state).toBe('PROCESSED');
+    // The in-process broker delivers before the relay has recorded its publication: wait for that record.
+    await waitFor('every order.received settled', async () => (await Promise.all(orders.map((order) => receivedEvent(order.orderId)))).every((event) => event.published_at !== null));
     const events = await Promise.all(orders.map((order) => receivedEvent(order.orderId)));
     expect(events.filter((event) => event.attempts === 0)).toHaveLength(2);
     expect(events.filter((event) => event.attempts === 1)).toHaveLength(3);

@@ -1,7 +1,9 @@
-import { Ctx, EventPattern } from '@nestjs/microservices';
+import { Ctx, EventPattern, Payload } from '@nestjs/microservices';
 import { Queues, RoutingKey } from '@courier/contracts';
+import { CORRELATION_HEADER } from '@courier/logging';
 import { MessageConsumer, MessageContext } from '@courier/messaging';
 import { OrderProcessingService } from './order-processing.service';
+import { OrderReceivedEvent } from './order-received.event';
 import { OrderStatusHistoryService } from './order-status-history.service';
 
 const fromOrderEvents = { queue: Queues.intakeOrderEvents };
@@ -16,12 +18,13 @@ export class OrderEventsConsumer {
 
   /** An order accepted by another process (or redelivered): processed once. */
   @EventPattern(RoutingKey.OrderReceived, fromOrderEvents)
-  async onOrderReceived(@Ctx() context: MessageContext): Promise<void> {
-    await this.processing.process(context.message);
+  async onOrderReceived(@Payload() event: OrderReceivedEvent, @Ctx() context: MessageContext): Promise<void> {
+    await this.processing.process(event, { deliveryCount: context.deliveryCount, correlationId: context.headers[CORRELATION_HEADER] });
   }
 
+  /** The status events carry no contract class: the history checks what an entry needs (statusChangeOf). */
   @EventPattern([RoutingKey.OrderOpened, RoutingKey.OrderStatusChanged, RoutingKey.OrderCanceled], fromOrderEvents)
-  async onStatusEvent(@Ctx() context: MessageContext): Promise<void> {
-    await this.history.record(context.message);
+  async onStatusEvent(@Payload() event: unknown, @Ctx() context: MessageContext): Promise<void> {
+    await this.history.record(context.routingKey, event, context.messageId);
   }
 }

@@ -1,10 +1,11 @@
+import { SchedulerRegistry } from '@nestjs/schedule';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { RoutingKey } from '@courier/contracts';
 import { waitFor } from '@courier/testing';
 import { IntakeTestApp, keyHeader, startIntakeApp, TestAccount, validOrder } from '../../test/harness';
-import { OrderProcessingService } from './order-processing.service';
+import { OrderProcessingService, STUCK_ORDER_SWEEP } from './order-processing.service';
 
 const ORDER = '/webhook/third-party/order';
 
@@ -128,9 +129,9 @@ describe('order processing (order.received)', () => {
     const original = processing.process.bind(processing);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const spy = jest.spyOn(processing, 'process').mockImplementation(async (message) => {
-      if ((message.payload as any)?.orderId === order.orderId) await held;
-      return original(message);
+    const spy = jest.spyOn(processing, 'process').mockImplementation(async (event, delivery) => {
+      if (event.orderId === order.orderId) await held;
+      return original(event, delivery);
     });
     try {
       const accepted = (await post(order, victim)).body;
@@ -204,5 +205,9 @@ describe('order processing (order.received)', () => {
     expect(await processing.requeueStuckOrders()).toBe(0);
     await t.transport.publish([{ messageId: randomUUID(), routingKey: RoutingKey.OrderReceived, payload: { yemekKuryeOrderId, restaurantId: account.restaurantId, orderId: order.orderId } }]);
     expect(created(yemekKuryeOrderId)).toHaveLength(1);
+  });
+
+  it('schedules the stuck-order sweep on every replica', () => {
+    expect(t.app.get(SchedulerRegistry).getIntervals()).toContain(STUCK_ORDER_SWEEP);
   });
 });

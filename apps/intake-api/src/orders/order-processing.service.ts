@@ -1,26 +1,25 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Interval } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
-import { OrderCanceledEvent, OrderCreatedEvent, RoutingKey } from '@courier/contracts';
-import { PROCESSING_FAILURE_CANCELLATION } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, IncomingMessage, Messaging, OutboxRelay } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, Messaging, OutboxRelay } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
-import { Coordinates, Geocoder } from '../geocoding/geocoder';
-import { CoordinatesSource, IntakeOrderRow } from './intake-order';
-import { orderDetails, senderCoordinates } from './order-details';
-import { isOrderReceivedEvent } from './order-received.event';
+import { Geocoder } from '../geocoding/geocoder';
 import { IntakeConfig } from '../app/intake-api.config';
-import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess, ProcessingOutcome } from './orders.repository';
+import { IntakeOrder } from './intake-order';
+import { senderCoordinates } from './order-details';
+import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, processingPath, success } from './order-processing.decisions';
+import { OrderReceivedEvent } from './order-received.event';
+import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
-const THIRD_PARTY = 'THIRD_PARTY';
+/** The sweep's name in the SchedulerRegistry. */
+export const STUCK_ORDER_SWEEP = 'intake-stuck-order-sweep';
 
 /** The reason order.canceled carries: it reaches the customer, so it names no internals. */
 const UNEXPECTED_FAILURE = 'The order could not be processed.';
-
-type LocatedCoordinates = Coordinates & { source: CoordinatesSource };
 
 /**
  * The asynchronous half of intake, consumer of order.received: geocodes when needed, then moves
@@ -30,9 +29,8 @@ type LocatedCoordinates = Coordinates & { source: CoordinatesSource };
  * (a redelivery or the sweeper's re-publication alike), so no inbox table is needed.
  */
 @Injectable()
-export class OrderProcessingService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrderProcessingService implements OnApplicationShutdown {
   private readonly logger = new Logger('OrderProcessing');
-  private sweepTimer?: NodeJS.Timeout;
   /** Orders taken into local processing (reserved before their insert) and not finished yet. */
   private localInFlight = 0;
   private stopping = false;
@@ -49,9 +47,10 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
     messaging.onShutdownDrain(() => this.drainLocal());
   }
 
-  onApplicationBootstrap(): void {
-    this.sweepTimer = setInterval(() => void this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed')), SWEEP_INTERVAL_MS);
-    this.sweepTimer.unref();
+  /** Every replica sweeps; SKIP LOCKED in the statement keeps them from taking the same orders. */
+  @Interval(STUCK_ORDER_SWEEP, SWEEP_INTERVAL_MS)
+  async sweepStuckOrders(): Promise<void> {
+    await this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed'));
   }
 
   /**
@@ -66,7 +65,6 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.sweepTimer);
     if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopped with orders in local processing; the broker path takes them when their claims run out');
   }
 
@@ -76,7 +74,7 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
    * goes through the broker). Each reservation ends with `processAccepted` or `releaseLocal`.
    */
   reserveLocal(): LocalClaim | undefined {
-    if (this.stopping || this.localInFlight >= this.config.INTAKE_LOCAL_PROCESSING_LIMIT) return undefined;
+    if (processingPath({ stopping: this.stopping, inLocalProcessing: this.localInFlight, limit: this.config.INTAKE_LOCAL_PROCESSING_LIMIT }) === 'broker') return undefined;
     this.localInFlight += 1;
     return { receivedEventId: randomUUID(), leaseMs: this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS };
   }
@@ -98,24 +96,7 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
    * failure the claim runs out and the broker path processes the order.
    */
   processAccepted(order: AcceptedOrder, claim: LocalClaim, account: IntakeAccount): void {
-    const row: IntakeOrderRow = {
-      restaurant_id: order.restaurantId,
-      order_id: order.orderId,
-      yemek_kurye_order_id: order.yemekKuryeOrderId,
-      payload_hash: order.payloadHash,
-      payload: order.payload,
-      state: 'ACCEPTED',
-      attempt: 1,
-      received_at: order.receivedAt,
-      processed_at: null,
-      failed_at: null,
-      failure_reason: null,
-      order_number: null,
-      delivery_latitude: null,
-      delivery_longitude: null,
-      coordinates_source: null,
-    };
-    this.complete({ row, account }, eventHeaders(order), claim.receivedEventId)
+    this.complete({ order: { ...order, state: 'ACCEPTED' }, account }, eventHeaders(order), claim.receivedEventId)
       .catch((error) =>
         this.logger.warn(
           { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },
@@ -125,36 +106,38 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
       .finally(() => this.releaseLocal());
   }
 
-  async process(message: IncomingMessage): Promise<void> {
-    if (!isOrderReceivedEvent(message.payload)) throw new Error(`malformed order.received ${message.messageId}`);
-    const { yemekKuryeOrderId } = message.payload;
-    const headers: Record<string, string> = message.headers[CORRELATION_HEADER] ? { [CORRELATION_HEADER]: message.headers[CORRELATION_HEADER] } : {};
-    let found: Awaited<ReturnType<OrdersRepository['loadForProcessing']>>;
+  /** Processes the order an order.received names, on its `deliveryCount`th delivery. */
+  async process(event: OrderReceivedEvent, delivery: { deliveryCount: number; correlationId?: string }): Promise<void> {
+    const { yemekKuryeOrderId } = event;
+    const headers: Record<string, string> = delivery.correlationId ? { [CORRELATION_HEADER]: delivery.correlationId } : {};
+    let found: OrderToProcess | undefined;
     try {
       found = await this.orders.loadForProcessing(yemekKuryeOrderId);
-      // Processed or failed already, or replaced by a retry with a new id: nothing to do.
-      if (!found || found.row.state !== 'ACCEPTED') return;
       await this.complete(found, headers);
     } catch (error) {
-      // Redelivered with backoff until the queue's last delivery; that one ends the order FAILED
-      // rather than leaving it ACCEPTED in a dead-letter queue.
-      if (message.deliveryCount < DEFAULT_DELIVERY_LIMIT || !found || found.row.state !== 'ACCEPTED') throw error;
-      this.logger.error({ err: error, yemekKuryeOrderId, deliveryCount: message.deliveryCount }, 'order processing failed on its last delivery; order FAILED');
-      await this.orders.completeProcessing(failure(found.row, found.account, UNEXPECTED_FAILURE, headers));
+      if (afterProcessingError({ deliveryCount: delivery.deliveryCount, deliveryLimit: DEFAULT_DELIVERY_LIMIT, state: found?.order.state }) === 'redeliver') throw error;
+      this.logger.error({ err: error, yemekKuryeOrderId, deliveryCount: delivery.deliveryCount }, 'order processing failed on its last delivery; order FAILED');
+      await this.orders.completeProcessing(failure(found!.order, found!.account, UNEXPECTED_FAILURE, headers, new Date()));
     }
   }
 
   /** Geocodes if needed, then ends the ACCEPTED order PROCESSED (or FAILED when it cannot be processed) with its event. */
-  private async complete(found: OrderToProcess, headers: Record<string, string>, receivedEventId?: string): Promise<void> {
-    const refusal = refusalOf(found.account);
-    if (refusal) {
-      this.logger.warn({ yemekKuryeOrderId: found.row.yemek_kurye_order_id, restaurantId: found.row.restaurant_id, refusal }, 'order cannot be processed; order FAILED');
-      if (await this.orders.completeProcessing({ ...failure(found.row, found.account, refusal, headers), receivedEventId })) this.relay.nudge();
+  private async complete(
+    found: { order: OrderFacts & Pick<IntakeOrder, 'state'>; account: IntakeAccount | null } | undefined,
+    headers: Record<string, string>,
+    receivedEventId?: string,
+  ): Promise<void> {
+    const decision = processingDecision(found?.order, found?.account ?? null);
+    if (!found || decision.decision === 'skip') return;
+    const { order, account } = found;
+    if (decision.decision === 'fail') {
+      this.logger.warn({ yemekKuryeOrderId: order.yemekKuryeOrderId, restaurantId: order.restaurantId, refusal: decision.reason }, 'order cannot be processed; order FAILED');
+      if (await this.orders.completeProcessing({ ...failure(order, account, decision.reason, headers, new Date()), receivedEventId })) this.relay.nudge();
       return;
     }
-    const coordinates = await this.coordinatesFor(found.row);
+    const coordinates = await this.coordinatesFor(order);
     // Its event is committed: publish it now rather than at the relay's next poll.
-    if (await this.orders.completeProcessing({ ...success(found.row, found.account!, coordinates, headers), receivedEventId })) this.relay.nudge();
+    if (await this.orders.completeProcessing({ ...success(order, account!, coordinates, headers, new Date()), receivedEventId })) this.relay.nudge();
   }
 
   /** Re-publishes order.received for orders stuck in ACCEPTED; returns how many. */
@@ -167,57 +150,11 @@ export class OrderProcessingService implements OnApplicationBootstrap, OnApplica
     return requeued;
   }
 
-  private async coordinatesFor(order: IntakeOrderRow): Promise<LocatedCoordinates | undefined> {
+  private async coordinatesFor(order: OrderFacts): Promise<LocatedCoordinates | undefined> {
     const given = senderCoordinates(order.payload);
     if (given) return { ...given, source: 'sender' };
     if (!this.geocoder.enabled) return undefined;
     const found = await this.geocoder.geocode(String(order.payload.deliveryAddress));
     return found ? { ...found, source: 'geocoder' } : undefined;
   }
-}
-
-/** The order as a NEW courier order: PROCESSED with order.created. */
-export function success(row: IntakeOrderRow, account: IntakeAccount, coordinates: LocatedCoordinates | undefined, headers: Record<string, string>): ProcessingOutcome {
-  const event: OrderCreatedEvent = {
-    yemekKuryeOrderId: row.yemek_kurye_order_id,
-    orderId: row.order_id,
-    restaurantId: row.restaurant_id,
-    provider: THIRD_PARTY,
-    providerRestaurantId: account.thirdParty!.providerRestaurantId,
-    receivedAt: row.received_at.toISOString(),
-    details: orderDetails(row.payload, coordinates),
-  };
-  return { yemekKuryeOrderId: row.yemek_kurye_order_id, state: 'PROCESSED', at: new Date(), coordinates, event: { routingKey: RoutingKey.OrderCreated, payload: event, headers } };
-}
-
-/** The order FAILED, with the order.canceled (OTHER, System) that tells the restaurant's receiver. */
-export function failure(row: IntakeOrderRow, account: IntakeAccount | null, reason: string, headers: Record<string, string>): ProcessingOutcome {
-  const at = new Date();
-  const event: OrderCanceledEvent = {
-    yemekKuryeOrderId: row.yemek_kurye_order_id,
-    orderId: row.order_id,
-    restaurantId: row.restaurant_id,
-    orderNumber: null,
-    previousStatus: null,
-    reason,
-    ...PROCESSING_FAILURE_CANCELLATION,
-    timestamp: at.toISOString(),
-    provider: THIRD_PARTY,
-    // integrations-api defaults providerRestaurantId to the restaurantId; without an account that is the best name.
-    providerRestaurantId: account?.thirdParty?.providerRestaurantId ?? row.restaurant_id,
-    // The order's first and only change: the courier system never heard of it.
-    sequence: 1,
-  };
-  return { yemekKuryeOrderId: row.yemek_kurye_order_id, state: 'FAILED', at, failureReason: reason, event: { routingKey: RoutingKey.OrderCanceled, payload: event, headers } };
-}
-
-/**
- * Why an accepted order cannot become a courier order, if it cannot. An inactive THIRD_PARTY
- * integration is not a reason: the order was valid when accepted, deactivation pauses new intake.
- */
-export function refusalOf(account: IntakeAccount | null): string | undefined {
-  if (!account) return 'The restaurant account is unknown.';
-  if (account.status !== 'active') return 'The restaurant account is disabled.';
-  if (!account.thirdParty) return 'The restaurant has no THIRD_PARTY integration.';
-  return undefined;
 }

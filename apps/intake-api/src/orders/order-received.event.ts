@@ -1,20 +1,17 @@
+import { IsString } from 'class-validator';
+
 /**
  * `order.received`: an order was accepted (stored with state ACCEPTED). Produced and consumed by
  * intake-api alone, to do the processing after the 202; it names the row, which holds the rest.
+ * Its consumer's payload pipe validates it against this class.
  */
-export interface OrderReceivedEvent {
-  yemekKuryeOrderId: string;
-  restaurantId: string;
-  orderId: string;
-}
+export class OrderReceivedEvent {
+  @IsString()
+  yemekKuryeOrderId!: string;
 
-export function isOrderReceivedEvent(payload: unknown): payload is OrderReceivedEvent {
-  const event = payload as Partial<OrderReceivedEvent> | null;
-  return (
-    typeof event === 'object' &&
-    event !== null &&
-    typeof event.yemekKuryeOrderId === 'string' &&
-    typeof event.restaurantId === 'string' &&
-    typeof event.orderId === 'string'
-  );
+  @IsString()
+  restaurantId!: string;
+
+  @IsString()
+  orderId!: string;
 }

@@ -1,11 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { OrderCanceledEvent, OrderStatusChangedEvent, RoutingKey } from '@courier/contracts';
-import { IncomingMessage } from '@courier/messaging';
-import { OrdersRepository } from './orders.repository';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-type StatusEvent = Partial<OrderStatusChangedEvent & OrderCanceledEvent>;
+import { MalformedMessageError } from '@courier/messaging';
+import { statusChangeOf } from './order-status-history.decisions';
+import { OrderStatusHistoryRepository } from './order-status-history.repository';
 
 /**
  * Keeps the status history GET /api/v1/orders/{orderId} shows, from order.opened (the lifecycle
@@ -16,31 +12,13 @@ type StatusEvent = Partial<OrderStatusChangedEvent & OrderCanceledEvent>;
 export class OrderStatusHistoryService {
   private readonly logger = new Logger('OrderStatusHistory');
 
-  constructor(private readonly orders: OrdersRepository) {}
+  constructor(private readonly history: OrderStatusHistoryRepository) {}
 
-  async record(message: IncomingMessage): Promise<void> {
-    const event = (message.payload ?? {}) as StatusEvent;
-    const canceled = message.routingKey === RoutingKey.OrderCanceled;
-    const status = canceled ? 'CANCELED' : event.status;
-    const occurredAt = typeof event.timestamp === 'string' ? new Date(event.timestamp) : undefined;
-    if (
-      typeof event.yemekKuryeOrderId !== 'string' ||
-      !UUID.test(event.yemekKuryeOrderId) ||
-      !Number.isSafeInteger(event.sequence) ||
-      typeof status !== 'string' ||
-      !occurredAt ||
-      Number.isNaN(occurredAt.getTime())
-    ) {
-      throw new Error(`malformed ${message.routingKey} event ${message.messageId}`);
-    }
-    const recorded = await this.orders.recordStatus({
-      yemekKuryeOrderId: event.yemekKuryeOrderId,
-      sequence: event.sequence as number,
-      status,
-      previousStatus: typeof event.previousStatus === 'string' ? event.previousStatus : null,
-      orderNumber: typeof event.orderNumber === 'string' ? event.orderNumber : null,
-      occurredAt,
-    });
-    this.logger.debug({ routingKey: message.routingKey, yemekKuryeOrderId: event.yemekKuryeOrderId, sequence: event.sequence, recorded }, 'order status event');
+  /** Records the change an event of `routingKey` says; throws (redelivery, then dead letter) when it says none. */
+  async record(routingKey: string, event: unknown, messageId: string): Promise<void> {
+    const change = statusChangeOf(routingKey, event);
+    if (!change) throw new MalformedMessageError(`${routingKey} event ${messageId}`, ['needs a UUID yemekKuryeOrderId, an integer sequence, a status and an ISO 8601 timestamp']);
+    const recorded = await this.history.record(change);
+    this.logger.debug({ routingKey, yemekKuryeOrderId: change.yemekKuryeOrderId, sequence: change.sequence, recorded }, 'order status event');
   }
 }

@@ -1,11 +1,12 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBasicAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiProblem } from '@courier/http';
 import { CurrentCaller, IntakeAuthGuard, IntakeCaller, IntakeRequest } from '../accounts/intake-auth.guard';
 import { RateLimitGuard, RateLimitScope } from '../rate-limit/rate-limit.guard';
 import { AcceptedOrderDto } from './dto/accepted-order.dto';
 import { OrderStatusDto } from './dto/order-status.dto';
-import { ApiProblem, INTERNAL_ERROR, RATE_LIMITED, UNAUTHORIZED } from './dto/problem.dto';
+import { INTERNAL_ERROR, RATE_LIMITED, UNAUTHORIZED } from './api-problems';
 import { ThirdPartyOrderDto } from './dto/third-party-order.dto';
 import { readOrderBody } from './order-request-body';
 import { OrdersService } from './orders.service';

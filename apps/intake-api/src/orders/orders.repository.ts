@@ -3,8 +3,10 @@ import { DataSource } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
 import { CORRELATION_HEADER } from '@courier/logging';
 import { WriteCoalescer } from '@courier/persistence';
-import { AccountRow, accountFromRow, IntakeAccount } from '../accounts/intake-account';
-import { CoordinatesSource, IntakeOrderRow } from './intake-order';
+import { AccountRow, accountFromRow } from '../accounts/accounts.repository';
+import { IntakeAccount } from '../accounts/intake-account';
+import { CoordinatesSource, IntakeOrder, IntakeOrderState } from './intake-order';
+import type { ProcessingOutcome } from './order-processing.decisions';
 
 /** An order about to be accepted (first time, or again after a failure). */
 export interface AcceptedOrder {
@@ -26,20 +28,9 @@ export interface LocalClaim {
   leaseMs: number;
 }
 
-/** How an order's processing ended, with the event that says so. */
-export interface ProcessingOutcome {
-  yemekKuryeOrderId: string;
-  state: 'PROCESSED' | 'FAILED';
-  at: Date;
-  failureReason?: string;
-  coordinates?: { latitude: number; longitude: number; source: CoordinatesSource };
-  event: { routingKey: RoutingKey; payload: unknown; headers: Record<string, string> };
-  /** Processed in the accepting process: its claimed order.received row, marked done with the state move. */
-  receivedEventId?: string;
-}
-
+/** An order to process, with its restaurant's account (null when intake does not know it). */
 export interface OrderToProcess {
-  row: IntakeOrderRow;
+  order: IntakeOrder;
   account: IntakeAccount | null;
 }
 
@@ -47,11 +38,43 @@ export interface OrderToProcess {
 const INSERT_BATCHING = { maxBatch: 100, maxInFlight: 3 };
 const PROCESSING_BATCHING = { maxBatch: 100, maxInFlight: 2 };
 
-export interface StatusHistoryRow {
-  sequence: number;
-  status: string;
-  previous_status: string | null;
-  occurred_at: Date;
+/** An `orders` row as SQL returns it; mapped to IntakeOrder at the repository's edge. */
+interface OrderRow {
+  restaurant_id: string;
+  order_id: string;
+  yemek_kurye_order_id: string;
+  payload_hash: string;
+  payload: Record<string, unknown>;
+  state: IntakeOrderState;
+  attempt: number;
+  received_at: Date;
+  processed_at: Date | null;
+  failed_at: Date | null;
+  failure_reason: string | null;
+  order_number: string | null;
+  delivery_latitude: number | null;
+  delivery_longitude: number | null;
+  coordinates_source: CoordinatesSource | null;
+}
+
+function orderFromRow(row: OrderRow): IntakeOrder {
+  return {
+    restaurantId: row.restaurant_id,
+    orderId: row.order_id,
+    yemekKuryeOrderId: row.yemek_kurye_order_id,
+    payloadHash: row.payload_hash,
+    payload: row.payload,
+    state: row.state,
+    attempt: row.attempt,
+    receivedAt: row.received_at,
+    processedAt: row.processed_at,
+    failedAt: row.failed_at,
+    failureReason: row.failure_reason,
+    orderNumber: row.order_number,
+    deliveryLatitude: row.delivery_latitude,
+    deliveryLongitude: row.delivery_longitude,
+    coordinatesSource: row.coordinates_source,
+  };
 }
 
 const ORDER_COLUMNS = `restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, state, attempt, received_at, processed_at,
@@ -69,7 +92,11 @@ export function eventHeaders(order: AcceptedOrder): Record<string, string> {
   return order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {};
 }
 
-/** intake's orders table and status history, in SQL: the hot paths are one statement per batch of concurrent requests. */
+/**
+ * intake's `orders` table (with the outbox rows its state moves write), in SQL: the hot paths are
+ * one statement per batch of concurrent requests (WriteCoalescer), and each state move writes its
+ * event in the same statement, so no order changes state without its event.
+ */
 @Injectable()
 export class OrdersRepository {
   private readonly inserts = new WriteCoalescer<AcceptedOrder, boolean>((orders) => this.insertBatch(orders), INSERT_BATCHING);
@@ -87,7 +114,10 @@ export class OrdersRepository {
     return this.inserts.submit(order);
   }
 
-  /** Accepts a FAILED order again (new id, payload and time), with its event; false when it is no longer FAILED. */
+  /**
+   * Accepts a FAILED order again (new id, payload and time), with its event; false when it is no
+   * longer FAILED. One CTE: the order is ACCEPTED again only together with its order.received.
+   */
   async acceptFailedAgain(order: AcceptedOrder): Promise<boolean> {
     const rows: Array<{ changed: number }> = await this.dataSource.query(
       `WITH changed AS (
@@ -115,9 +145,9 @@ export class OrdersRepository {
     return rows[0].changed > 0;
   }
 
-  async find(restaurantId: string, orderId: string): Promise<IntakeOrderRow | undefined> {
-    const rows: IntakeOrderRow[] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE restaurant_id = $1 AND order_id = $2`, [restaurantId, orderId]);
-    return rows[0];
+  async find(restaurantId: string, orderId: string): Promise<IntakeOrder | undefined> {
+    const rows: OrderRow[] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE restaurant_id = $1 AND order_id = $2`, [restaurantId, orderId]);
+    return rows[0] && orderFromRow(rows[0]);
   }
 
   /** The order of `yemekKuryeOrderId` with its account, for processing (concurrent reads share a statement). */
@@ -137,7 +167,8 @@ export class OrdersRepository {
   /**
    * Publishes order.received again for orders ACCEPTED (or last re-published) longer ago than
    * `olderThanMs`: the cure for an event dead-lettered while the database was down. Rows are
-   * claimed with SKIP LOCKED so replicas sweeping at once take different ones. Returns how many.
+   * claimed with SKIP LOCKED so replicas sweeping at once take different ones. One CTE: an order
+   * is marked re-published (requeued_at) only together with its new event. Returns how many.
    */
   async requeueStuck(olderThanMs: number, limit = 100): Promise<number> {
     const rows: unknown[] = await this.dataSource.query(
@@ -156,31 +187,6 @@ export class OrdersRepository {
       [olderThanMs, limit, RoutingKey.OrderReceived],
     );
     return rows.length;
-  }
-
-  /** Records a status change of an order intake knows; false when it was already recorded or the order is not intake's. */
-  async recordStatus(entry: { yemekKuryeOrderId: string; sequence: number; status: string; previousStatus: string | null; orderNumber: string | null; occurredAt: Date }): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `WITH recorded AS (
-         INSERT INTO order_status_history (yemek_kurye_order_id, sequence, status, previous_status, order_number, occurred_at)
-         SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM orders WHERE yemek_kurye_order_id = $1)
-         ON CONFLICT (yemek_kurye_order_id, sequence) DO NOTHING
-         RETURNING 1
-       ), numbered AS (
-         UPDATE orders SET order_number = $5
-          WHERE yemek_kurye_order_id = $1 AND $5::text IS NOT NULL AND order_number IS DISTINCT FROM $5::text
-       )
-       SELECT 1 FROM recorded`,
-      [entry.yemekKuryeOrderId, entry.sequence, entry.status, entry.previousStatus, entry.orderNumber, entry.occurredAt],
-    );
-    return rows.length > 0;
-  }
-
-  async history(yemekKuryeOrderId: string): Promise<StatusHistoryRow[]> {
-    return this.dataSource.query(
-      'SELECT sequence, status, previous_status, occurred_at FROM order_status_history WHERE yemek_kurye_order_id = $1 ORDER BY sequence',
-      [yemekKuryeOrderId],
-    );
   }
 
   /**
@@ -226,13 +232,14 @@ export class OrdersRepository {
   }
 
   private async loadBatch(ids: string[]): Promise<Array<OrderToProcess | undefined>> {
-    const rows: Array<IntakeOrderRow & { account: AccountRow | null }> = await this.dataSource.query(
+    // The account is read with the order (one statement per batch): processing needs both.
+    const rows: Array<OrderRow & { account: AccountRow | null }> = await this.dataSource.query(
       `SELECT ${ORDER_COLUMNS.replace(/(\w+)/g, 'o.$1')}, CASE WHEN a.restaurant_id IS NULL THEN NULL ELSE to_jsonb(a) END AS account
          FROM orders o LEFT JOIN accounts a ON a.restaurant_id = o.restaurant_id
         WHERE o.yemek_kurye_order_id = ANY($1::uuid[])`,
       [[...new Set(ids)]],
     );
-    const byId = new Map(rows.map(({ account, ...row }) => [row.yemek_kurye_order_id, { row, account: account ? accountFromRow(account) : null }]));
+    const byId = new Map(rows.map(({ account, ...row }) => [row.yemek_kurye_order_id, { order: orderFromRow(row), account: account ? accountFromRow(account) : null }]));
     return ids.map((id) => byId.get(id));
   }
 

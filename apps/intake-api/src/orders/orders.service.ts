@@ -9,10 +9,12 @@ import { IntakeCaller } from '../accounts/intake-auth.guard';
 import { ORDER_LIMITS } from './dto/third-party-order.dto';
 import { OrderStatusDto } from './dto/order-status.dto';
 import { payloadHash } from './canonical-json';
-import { acceptedBody, AcceptedOrderBody, IntakeOrderRow } from './intake-order';
+import { acceptedBody, AcceptedOrderBody, IntakeOrder, OrderStatusChange } from './intake-order';
+import { OrderStatusHistoryRepository } from './order-status-history.repository';
 import { requireOrderIdentity, validateOrder } from './order-validation';
 import { OrderProcessingService } from './order-processing.service';
-import { AcceptedOrder, OrdersRepository, StatusHistoryRow } from './orders.repository';
+import { takenOrderIdDecision } from './orders.decisions';
+import { AcceptedOrder, OrdersRepository } from './orders.repository';
 
 export interface AcceptResult {
   body: AcceptedOrderBody;
@@ -28,6 +30,7 @@ const MAX_ACCEPT_ROUNDS = 3;
 export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
+    private readonly statusHistory: OrderStatusHistoryRepository,
     private readonly relay: OutboxRelay,
     private readonly processing: OrderProcessingService,
   ) {}
@@ -56,8 +59,9 @@ export class OrdersService {
       };
       if (await this.insertNew(order, caller.account)) return this.accepted(order);
       const existing = await this.orders.find(restaurantId, orderId);
-      if (!existing) continue;
-      if (existing.state === 'FAILED') {
+      const decision = takenOrderIdDecision(existing, hash);
+      if (decision === 'read-again') continue;
+      if (decision === 'accept-again') {
         // Accepted again through the broker: its order.received goes out with the relay.
         if (await this.orders.acceptFailedAgain(order)) {
           this.relay.nudge();
@@ -65,7 +69,7 @@ export class OrdersService {
         }
         continue; // another request retried it first: read it again
       }
-      if (existing.payload_hash === hash) return { body: acceptedBody(existing), replayed: true };
+      if (decision === 'replay') return { body: acceptedBody(existing!), replayed: true };
       throw new ProblemException(409, ErrorCode.DuplicateOrderId, 'This orderId was already used for a different order of this restaurant.');
     }
     throw new Error(`order ${orderId} could not be stored after ${MAX_ACCEPT_ROUNDS} rounds`);
@@ -74,10 +78,10 @@ export class OrdersService {
   async status(caller: IntakeCaller, orderId: string): Promise<OrderStatusDto> {
     // An id intake could never have stored (too long, NUL, broken UTF-16) is simply not found.
     const storable = orderId.length <= ORDER_LIMITS.id && !orderId.includes('\u0000') && (orderId as string & { isWellFormed(): boolean }).isWellFormed();
-    const row = storable ? await this.orders.find(caller.account.restaurantId, orderId) : undefined;
-    if (!row) throw new ProblemException(404, ErrorCode.OrderNotFound, 'No order with this orderId for this restaurant.');
-    const changes = row.state === 'ACCEPTED' ? [] : await this.orders.history(row.yemek_kurye_order_id);
-    return orderStatusView(row, changes);
+    const order = storable ? await this.orders.find(caller.account.restaurantId, orderId) : undefined;
+    if (!order) throw new ProblemException(404, ErrorCode.OrderNotFound, 'No order with this orderId for this restaurant.');
+    const changes = order.state === 'ACCEPTED' ? [] : await this.statusHistory.history(order.yemekKuryeOrderId);
+    return orderStatusView(order, changes);
   }
 
   /**
@@ -100,7 +104,7 @@ export class OrdersService {
 
   private accepted(order: AcceptedOrder): AcceptResult {
     return {
-      body: acceptedBody({ order_id: order.orderId, yemek_kurye_order_id: order.yemekKuryeOrderId, received_at: order.receivedAt }),
+      body: acceptedBody(order),
       replayed: false,
     };
   }
@@ -111,17 +115,17 @@ export class OrdersService {
  * processing, else the newest entry of its history. The history starts with the lifecycle's NEW
  * (order.opened), so once this says NEW a transition of the order finds it (read-your-writes).
  */
-export function orderStatusView(row: IntakeOrderRow, changes: StatusHistoryRow[]): OrderStatusDto {
-  const history = changes.map((change) => ({ status: change.status, previousStatus: change.previous_status, timestamp: change.occurred_at.toISOString() }));
-  const status = row.state === 'FAILED' ? 'FAILED' : row.state === 'ACCEPTED' ? 'RECEIVED' : (changes.at(-1)?.status ?? 'RECEIVED');
+export function orderStatusView(order: IntakeOrder, changes: Array<Pick<OrderStatusChange, 'sequence' | 'status' | 'previousStatus' | 'occurredAt'>>): OrderStatusDto {
+  const history = changes.map((change) => ({ status: change.status, previousStatus: change.previousStatus, timestamp: change.occurredAt.toISOString() }));
+  const status = order.state === 'FAILED' ? 'FAILED' : order.state === 'ACCEPTED' ? 'RECEIVED' : (changes.at(-1)?.status ?? 'RECEIVED');
   return {
-    orderId: row.order_id,
-    restaurantId: row.restaurant_id,
-    yemekKuryeOrderId: row.yemek_kurye_order_id,
-    orderNumber: row.order_number,
+    orderId: order.orderId,
+    restaurantId: order.restaurantId,
+    yemekKuryeOrderId: order.yemekKuryeOrderId,
+    orderNumber: order.orderNumber,
     status,
     history,
-    receivedAt: row.received_at.toISOString(),
-    ...(row.state === 'FAILED' && row.failure_reason ? { failureReason: row.failure_reason } : {}),
+    receivedAt: order.receivedAt.toISOString(),
+    ...(order.state === 'FAILED' && order.failureReason ? { failureReason: order.failureReason } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { ApiCredentialsGuard, CurrentRestaurant } from './api-credentials.guard';
 import { accountView } from './account.presenter';
 import { AccountsService } from './accounts.service';

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, In } from 'typeorm';
 import { AccountStatus, ErrorCode, RoutingKey } from '@courier/contracts';
 import { constantTimeEqual, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, encodeCursor, ProblemException } from '@courier/http';
@@ -11,7 +9,8 @@ import { isRestaurantId, newRestaurantId } from '../common/ids';
 import { WebhookUrlPolicy } from '../common/webhook-url.policy';
 import { IntegrationEntity } from '../integrations/integration.entity';
 import { integrationUpsertedEvent } from '../integrations/integration-events';
-import { changeAccount, publishAccountSnapshot } from './account-snapshot';
+import { AccountsRepository } from '../repositories/accounts.repository';
+import { IntegrationsRepository } from '../repositories/integrations.repository';
 import { ApiKeyPair, newApiKeyPair } from './credentials';
 import { RestaurantEntity } from './restaurant.entity';
 
@@ -53,7 +52,8 @@ export function restaurantNotFound(): ProblemException {
 @Injectable()
 export class AccountsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly integrations: IntegrationsRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly secretBox: SecretBox,
     private readonly urlPolicy: WebhookUrlPolicy,
@@ -95,23 +95,20 @@ export class AccountsService {
       updatedAt: now,
     };
     await this.unitOfWork.run(async (tx) => {
-      await tx.manager.insert(RestaurantEntity, restaurant);
-      await tx.manager.insert(IntegrationEntity, thirdParty);
-      await publishAccountSnapshot(tx, RoutingKey.AccountCreated, restaurant, now);
+      await this.accounts.insert(tx, restaurant);
+      await this.integrations.insert(tx, thirdParty);
+      await this.accounts.publishSnapshot(tx, RoutingKey.AccountCreated, restaurant, now);
       await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(thirdParty, now));
     });
     return { restaurant, thirdParty, ...keys, ...(signingSecret ? { signingSecret } : {}) };
   }
 
   async list(options: { limit: number; cursor?: string; status?: AccountStatus }): Promise<AccountPage> {
-    const query = this.dataSource.getRepository(RestaurantEntity).createQueryBuilder('r').orderBy('r.createdAt', 'ASC').addOrderBy('r.id', 'ASC').limit(options.limit + 1);
-    if (options.status) query.andWhere('r.status = :status', { status: options.status });
-    if (options.cursor !== undefined) {
-      const position = decodeCursor(options.cursor, isRestaurantId);
-      if (!position) throw new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', [{ field: 'cursor', message: 'is not a cursor of this list' }]);
-      query.andWhere('(r.created_at, r.id) > (:createdAt, :id)', { createdAt: position.createdAt, id: position.id });
+    const after = options.cursor !== undefined ? decodeCursor(options.cursor, isRestaurantId) : undefined;
+    if (options.cursor !== undefined && !after) {
+      throw new ProblemException(422, ErrorCode.ValidationError, 'The request has invalid fields.', [{ field: 'cursor', message: 'is not a cursor of this list' }]);
     }
-    const rows = await query.getMany();
+    const rows = await this.accounts.page({ take: options.limit + 1, status: options.status, after });
     const page = rows.slice(0, options.limit);
     const last = page[page.length - 1];
     return { accounts: await this.withThirdParty(page), nextCursor: rows.length > options.limit && last ? encodeCursor(last) : null };
@@ -119,7 +116,7 @@ export class AccountsService {
 
   async get(restaurantId: string): Promise<AccountState> {
     if (!isRestaurantId(restaurantId)) throw restaurantNotFound();
-    const restaurant = await this.dataSource.getRepository(RestaurantEntity).findOne({ where: { id: restaurantId } });
+    const restaurant = await this.accounts.findById(restaurantId);
     if (!restaurant) throw restaurantNotFound();
     const [state] = await this.withThirdParty([restaurant]);
     return state;
@@ -130,7 +127,7 @@ export class AccountsService {
     if (!isRestaurantId(restaurantId)) throw restaurantNotFound();
     const key = status === 'disabled' ? RoutingKey.AccountDisabled : RoutingKey.AccountUpdated;
     const changed = await this.unitOfWork.run((tx) =>
-      changeAccount(tx, key, restaurantId, (restaurant) => {
+      this.accounts.change(tx, key, restaurantId, (restaurant) => {
         if (restaurant.status === status) return false;
         restaurant.status = status;
       }),
@@ -144,7 +141,7 @@ export class AccountsService {
     if (!isRestaurantId(restaurantId)) throw restaurantNotFound();
     const keys = newApiKeyPair();
     const changed = await this.unitOfWork.run((tx) =>
-      changeAccount(tx, RoutingKey.AccountKeysRotated, restaurantId, (restaurant) => {
+      this.accounts.change(tx, RoutingKey.AccountKeysRotated, restaurantId, (restaurant) => {
         restaurant.apiKeyHash = hashCredential(keys.apiKey);
         restaurant.apiSecretHash = hashCredential(keys.apiSecret);
       }),
@@ -158,16 +155,14 @@ export class AccountsService {
    * secret's hash is compared in constant time, also when no account has the key.
    */
   async authenticate(apiKey: string, apiSecret: string): Promise<RestaurantEntity | undefined> {
-    const restaurant = await this.dataSource.getRepository(RestaurantEntity).findOne({ where: { apiKeyHash: hashCredential(apiKey) } });
+    const restaurant = await this.accounts.findByApiKeyHash(hashCredential(apiKey));
     const secretMatches = constantTimeEqual(hashCredential(apiSecret), restaurant?.apiSecretHash ?? ABSENT_SECRET_HASH);
     return restaurant && secretMatches && restaurant.status === 'active' ? restaurant : undefined;
   }
 
   private async withThirdParty(restaurants: RestaurantEntity[]): Promise<AccountState[]> {
     if (restaurants.length === 0) return [];
-    const integrations = await this.dataSource
-      .getRepository(IntegrationEntity)
-      .find({ where: { restaurantId: In(restaurants.map((restaurant) => restaurant.id)), platform: THIRD_PARTY_CODE } });
+    const integrations = await this.integrations.thirdParties(restaurants.map((restaurant) => restaurant.id));
     const byRestaurant = new Map(integrations.map((integration) => [integration.restaurantId, integration]));
     return restaurants.map((restaurant) => ({ restaurant, thirdParty: byRestaurant.get(restaurant.id) ?? null }));
   }

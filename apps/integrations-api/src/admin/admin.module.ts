@@ -5,10 +5,11 @@ import { AdminService } from './admin.service';
 import { AdminTokenGuard } from './admin-token.guard';
 import { PlatformRestaurantsController } from './platform-restaurants.controller';
 import { PlatformRestaurantsService } from './platform-restaurants.service';
+import { RepositoriesModule } from '../repositories/repositories.module';
 
 /** The operator's API over accounts, claimed platform restaurants (and the secrets re-encryption). */
 @Module({
-  imports: [AccountsModule],
+  imports: [RepositoriesModule, AccountsModule],
   controllers: [AdminController, PlatformRestaurantsController],
   providers: [AdminService, AdminTokenGuard, PlatformRestaurantsService],
 })

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { SecretBox } from '@courier/crypto';
 import { UnitOfWork } from '@courier/messaging';
 import { thirdPartyView } from '../accounts/account.presenter';
 import { AccountsService, AccountState } from '../accounts/accounts.service';
 import { DEFAULT_PAGE_SIZE } from '@courier/http';
+import { AccountsRepository } from '../repositories/accounts.repository';
+import { IntegrationsRepository } from '../repositories/integrations.repository';
 import { ReencryptionReport, SecretsReencryption } from '../secrets/secrets-reencryption';
 import { CreateRestaurantDto } from './dto/create-restaurant.dto';
 import { ListRestaurantsQuery } from './dto/list-restaurants.query';
@@ -29,7 +29,8 @@ export function restaurantView({ restaurant, thirdParty }: AccountState): Restau
 export class AdminService {
   constructor(
     private readonly accounts: AccountsService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accountRows: AccountsRepository,
+    private readonly integrations: IntegrationsRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly secretBox: SecretBox,
   ) {}
@@ -63,6 +64,6 @@ export class AdminService {
   }
 
   reencryptSecrets(): Promise<ReencryptionReport> {
-    return new SecretsReencryption(this.dataSource, this.unitOfWork, this.secretBox).run();
+    return new SecretsReencryption(this.accountRows, this.integrations, this.unitOfWork, this.secretBox).run();
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { AdminTokenGuard } from './admin-token.guard';
 import { PlatformRestaurantDto, PlatformRestaurantQuery, TransferPlatformRestaurantDto, VerifyPlatformRestaurantDto } from './dto/platform-restaurant.dto';
 import { PlatformRestaurantsService } from './platform-restaurants.service';

@@ -1,4 +1,5 @@
 import { Module, Type } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
 import { AppConfigModule } from '@courier/config';
 import { HealthModule } from '@courier/health';
@@ -29,6 +30,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
   @Module({
     imports: [
       AppConfigModule.forRoot(IntegrationsConfig),
+      // Periodic work of the app's providers (@Interval): RateLimitSweep.
+      ScheduleModule.forRoot(),
       LoggingModule.forRoot({ service: 'integrations-api', destination: options.logDestination }),
       PersistenceModule.forRoot(PERSISTENCE),
       MessagingModule.forRoot({ service: 'integrations-api' }),

@@ -7,6 +7,8 @@ import { UnitOfWork } from '@courier/messaging';
 import { appDataSourceOptions } from '@courier/persistence';
 import { IsEncryptionKeyList } from '../app/integrations-api.config';
 import { PERSISTENCE } from '../app/persistence';
+import { AccountsRepository } from '../repositories/accounts.repository';
+import { IntegrationsRepository } from '../repositories/integrations.repository';
 import { SecretsReencryption } from '../secrets/secrets-reencryption';
 
 /** What the command needs: the database and the keyring (first key encrypts). */
@@ -36,7 +38,9 @@ export async function main(env: NodeJS.ProcessEnv = process.env): Promise<number
   try {
     await dataSource.initialize();
     const unitOfWork = new UnitOfWork(dataSource, { onEnqueued: () => undefined, onScheduled: () => undefined });
-    const report = await new SecretsReencryption(dataSource, unitOfWork, SecretBox.fromKeyList(config.SECRETS_ENCRYPTION_KEYS)).run();
+    const integrations = new IntegrationsRepository(dataSource);
+    const accounts = new AccountsRepository(dataSource, integrations);
+    const report = await new SecretsReencryption(accounts, integrations, unitOfWork, SecretBox.fromKeyList(config.SECRETS_ENCRYPTION_KEYS)).run();
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return report.failures.length > 0 ? 1 : 0;
   } catch (error) {

@@ -2,7 +2,7 @@ import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentRestaurant } from '../accounts/api-credentials.guard';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { IntegrationCheckDto } from './dto/integration-check.dto';
 import { IntegrationCheckService } from './integration-check.service';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms';
+import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms/simulators';
 import { credentials, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);

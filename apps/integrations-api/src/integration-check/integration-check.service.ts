@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ErrorCode } from '@courier/contracts';
 import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
@@ -8,6 +6,7 @@ import { CredentialCheck, PlatformAdapters, PlatformRegistry } from '@courier/pl
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { isUuid } from '../common/ids';
 import { IntegrationEntity } from '../integrations/integration.entity';
+import { IntegrationsRepository } from '../repositories/integrations.repository';
 import { IntegrationCheckDto } from './dto/integration-check.dto';
 
 /**
@@ -20,7 +19,7 @@ export class IntegrationCheckService {
   private readonly logger = new Logger('IntegrationCheck');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly integrations: IntegrationsRepository,
     private readonly adapters: PlatformAdapters,
     private readonly registry: PlatformRegistry,
     private readonly secretBox: SecretBox,
@@ -29,7 +28,7 @@ export class IntegrationCheckService {
   async check(restaurant: RestaurantEntity, id: string): Promise<IntegrationCheckDto> {
     const notFound = new ProblemException(404, ErrorCode.IntegrationNotFound, 'No integration with this id.');
     if (!isUuid(id)) throw notFound;
-    const integration = await this.dataSource.getRepository(IntegrationEntity).findOne({ where: { id: id.toLowerCase(), restaurantId: restaurant.id } });
+    const integration = await this.integrations.findOwn(restaurant.id, id);
     if (!integration) throw notFound;
 
     const verdict = await this.verdict(integration);

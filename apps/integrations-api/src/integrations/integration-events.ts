@@ -1,31 +1,5 @@
-import { IntegrationDeletedEvent, IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
-import { TransactionContext } from '@courier/messaging';
+import { IntegrationDeletedEvent, IntegrationUpsertedEvent } from '@courier/contracts';
 import { IntegrationEntity } from './integration.entity';
-
-/**
- * Stores a changed integration (in memory) with the next version and announces it, in `tx`: the
- * one way a change of an existing integration reaches the table and integration.upserted.
- */
-export async function storeIntegrationChange(tx: TransactionContext, integration: IntegrationEntity, now: Date): Promise<void> {
-  integration.version += 1;
-  integration.updatedAt = now;
-  await tx.manager.update(
-    IntegrationEntity,
-    { id: integration.id },
-    {
-      providerRestaurantId: integration.providerRestaurantId,
-      isActive: integration.isActive,
-      settings: integration.settings,
-      secrets: integration.secrets,
-      displacedAt: integration.displacedAt,
-      verifiedAt: integration.verifiedAt,
-      verifiedBy: integration.verifiedBy,
-      version: integration.version,
-      updatedAt: now,
-    },
-  );
-  await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
-}
 
 /** integration.upserted payload: the whole record, secrets as ciphertexts only. */
 export function integrationUpsertedEvent(integration: IntegrationEntity, occurredAt: Date): IntegrationUpsertedEvent {

@@ -3,7 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOp
 import type { Response } from 'express';
 import { ApiCredentialsGuard, CurrentRestaurant } from '../accounts/api-credentials.guard';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { ListIntegrationsQuery } from './dto/list-integrations.query';
 import { INTEGRATION_CREATE_BODY, INTEGRATION_PAGE, INTEGRATION_RECORD, INTEGRATION_UPDATE_BODY } from './integration-schemas';
 import { IntegrationRecord } from './integration.presenter';

@@ -5,10 +5,11 @@ import { IntegrationPresenter } from './integration.presenter';
 import { describeIntegrationSchemas } from './integration-schemas';
 import { IntegrationsController } from './integrations.controller';
 import { IntegrationsService } from './integrations.service';
+import { RepositoriesModule } from '../repositories/repositories.module';
 
 /** The seven integration endpoints of interface.md. */
 @Module({
-  imports: [AccountsModule],
+  imports: [RepositoriesModule, AccountsModule],
   controllers: [IntegrationsController],
   providers: [
     IntegrationsService,

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
 import { isMaskedSecret, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProblemException } from '@courier/http';
 import { isUniqueViolation } from '@courier/persistence';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { holdsPlatformRestaurant, PlatformRegistry, THIRD_PARTY_CODE, validateIntegrationCreate, validateIntegrationUpdate } from '@courier/platforms';
-import { changeAccount } from '../accounts/account-snapshot';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { isUuid } from '../common/ids';
 import { ListIntegrationsQuery } from './dto/list-integrations.query';
 import { IntegrationEntity } from './integration.entity';
-import { integrationDeletedEvent, integrationUpsertedEvent, storeIntegrationChange } from './integration-events';
+import { AccountsRepository } from '../repositories/accounts.repository';
+import { IntegrationsRepository } from '../repositories/integrations.repository';
+import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
 import { IntegrationPresenter, IntegrationRecord } from './integration.presenter';
 
 export interface IntegrationPage {
@@ -59,7 +58,8 @@ const VALIDATION_OPTIONS = {
 @Injectable()
 export class IntegrationsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly integrations: IntegrationsRepository,
+    private readonly accounts: AccountsRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly registry: PlatformRegistry,
     private readonly secretBox: SecretBox,
@@ -68,27 +68,18 @@ export class IntegrationsService {
 
   async list(restaurant: RestaurantEntity, query: ListIntegrationsQuery): Promise<IntegrationPage> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const builder = this.dataSource
-      .getRepository(IntegrationEntity)
-      .createQueryBuilder('i')
-      .where('i.restaurant_id = :restaurantId', { restaurantId: restaurant.id })
-      .orderBy('i.createdAt', 'ASC')
-      .addOrderBy('i.id', 'ASC')
-      .limit(limit + 1);
     const errors: FieldError[] = [];
-    if (query.platform !== undefined) {
-      const platform = this.registry.byWireCode(query.platform);
-      if (platform) builder.andWhere('i.platform = :platform', { platform: platform.code });
-      else errors.push({ field: 'platform', message: `must be one of ${this.registry.list().map((entry) => entry.wireCode).join(', ')}` });
-    }
-    if (query.isActive !== undefined) builder.andWhere('i.is_active = :isActive', { isActive: query.isActive === 'true' });
-    if (query.cursor !== undefined) {
-      const position = decodeCursor(query.cursor, isUuid);
-      if (position) builder.andWhere('(i.created_at, i.id) > (:createdAt, :id)', { createdAt: position.createdAt, id: position.id });
-      else errors.push({ field: 'cursor', message: 'is not a cursor of this list' });
-    }
+    const platform = query.platform !== undefined ? this.registry.byWireCode(query.platform) : undefined;
+    if (query.platform !== undefined && !platform) errors.push({ field: 'platform', message: `must be one of ${this.registry.list().map((entry) => entry.wireCode).join(', ')}` });
+    const after = query.cursor !== undefined ? decodeCursor(query.cursor, isUuid) : undefined;
+    if (query.cursor !== undefined && !after) errors.push({ field: 'cursor', message: 'is not a cursor of this list' });
     if (errors.length > 0) throw invalid(errors);
-    const rows = await builder.getMany();
+    const rows = await this.integrations.page(restaurant.id, {
+      take: limit + 1,
+      platform: platform?.code,
+      isActive: query.isActive === undefined ? undefined : query.isActive === 'true',
+      after,
+    });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return { data: page.map((row) => this.presenter.toRecord(row)), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
@@ -96,7 +87,7 @@ export class IntegrationsService {
 
   async get(restaurant: RestaurantEntity, id: string): Promise<IntegrationRecord> {
     if (!isUuid(id)) throw notFound();
-    const integration = await this.dataSource.getRepository(IntegrationEntity).findOne({ where: { id: id.toLowerCase(), restaurantId: restaurant.id } });
+    const integration = await this.integrations.findOwn(restaurant.id, id);
     if (!integration) throw notFound();
     return this.presenter.toRecord(integration);
   }
@@ -124,12 +115,9 @@ export class IntegrationsService {
       updatedAt: now,
     };
     await this.writeOrConflict(async (tx) => {
-      // ON CONFLICT DO NOTHING (every unique index, the platform restaurant's across accounts included):
-      // a duplicate is an expected answer (409), not a failed query to log.
-      const inserted = await tx.manager.createQueryBuilder().insert().into(IntegrationEntity).values(integration).orIgnore().returning('id').execute();
-      if ((inserted.raw as unknown[]).length === 0) throw integrationExists();
+      if (!(await this.integrations.insertIfFree(tx, integration))) throw integrationExists();
       await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
-      if (integration.platform === THIRD_PARTY_CODE) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
+      if (integration.platform === THIRD_PARTY_CODE) await this.accounts.change(tx, RoutingKey.AccountUpdated, restaurant.id);
     });
     return this.presenter.toRecord(integration);
   }
@@ -179,9 +167,9 @@ export class IntegrationsService {
     if (!isUuid(id)) throw notFound();
     await this.unitOfWork.run(async (tx) => {
       const integration = await this.lockOwn(tx, restaurant, id);
-      await tx.manager.delete(IntegrationEntity, { id: integration.id });
+      await this.integrations.delete(tx, integration.id);
       await tx.publish(RoutingKey.IntegrationDeleted, integrationDeletedEvent(integration, new Date()));
-      if (integration.platform === THIRD_PARTY_CODE) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
+      if (integration.platform === THIRD_PARTY_CODE) await this.accounts.change(tx, RoutingKey.AccountUpdated, restaurant.id);
     });
   }
 
@@ -201,19 +189,16 @@ export class IntegrationsService {
       if (integration.displacedAt !== null && (integration.isActive || newRestaurant)) integration.displacedAt = null;
       const claims = newRestaurant || (before.displacedAt !== null && integration.displacedAt === null);
       if (claims && (await this.taken(tx, integration))) throw integrationExists();
-      await storeIntegrationChange(tx, integration, new Date());
+      await this.integrations.storeChange(tx, integration, new Date());
       const accountVisible = before.providerRestaurantId !== integration.providerRestaurantId || before.isActive !== integration.isActive;
-      if (integration.platform === THIRD_PARTY_CODE && accountVisible) await changeAccount(tx, RoutingKey.AccountUpdated, restaurant.id);
+      if (integration.platform === THIRD_PARTY_CODE && accountVisible) await this.accounts.change(tx, RoutingKey.AccountUpdated, restaurant.id);
       return integration;
     });
     return this.presenter.toRecord(result);
   }
 
   private async lockOwn(tx: TransactionContext, restaurant: RestaurantEntity, id: string): Promise<IntegrationEntity> {
-    const integration = await tx.manager.findOne(IntegrationEntity, {
-      where: { id: id.toLowerCase(), restaurantId: restaurant.id },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const integration = await this.integrations.lockOwn(tx, restaurant.id, id);
     if (!integration) throw notFound();
     return integration;
   }
@@ -234,14 +219,8 @@ export class IntegrationsService {
    * (not displaced) integration of any account with its platform restaurant, and any of this account's
    * own; for THIRD_PARTY (the customer's own label), one of this account's only.
    */
-  private async taken(tx: TransactionContext, integration: IntegrationEntity): Promise<boolean> {
-    const acrossAccounts = holdsPlatformRestaurant(this.registry.byCode(integration.platform) ?? {});
-    const rows: unknown[] = await tx.manager.query(
-      `SELECT 1 FROM integrations WHERE platform = $2 AND provider_restaurant_id = $3 AND id <> $4
-          AND (restaurant_id = $1 ${acrossAccounts ? 'OR displaced_at IS NULL' : ''}) LIMIT 1`,
-      [integration.restaurantId, integration.platform, integration.providerRestaurantId, integration.id],
-    );
-    return rows.length > 0;
+  private taken(tx: TransactionContext, integration: IntegrationEntity): Promise<boolean> {
+    return this.integrations.isClaimedByAnother(tx, integration, holdsPlatformRestaurant(this.registry.byCode(integration.platform) ?? {}));
   }
 
   private async writeOrConflict<T>(work: (tx: TransactionContext) => Promise<T>): Promise<T> {

@@ -1,11 +1,10 @@
-import { DataSource, In } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
 import { SecretBox, secretBinding } from '@courier/crypto';
 import { UnitOfWork } from '@courier/messaging';
-import { changeAccount } from '../accounts/account-snapshot';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
-import { IntegrationEntity } from '../integrations/integration.entity';
 import { integrationUpsertedEvent } from '../integrations/integration-events';
+import { AccountsRepository } from '../repositories/accounts.repository';
+import { IntegrationsRepository } from '../repositories/integrations.repository';
 
 export interface ReencryptionFailure {
   kind: 'integration' | 'restaurant';
@@ -30,7 +29,8 @@ export interface ReencryptionReport {
  */
 export class SecretsReencryption {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly accounts: AccountsRepository,
+    private readonly integrations: IntegrationsRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly secretBox: SecretBox,
     private readonly batchSize = 100,
@@ -43,16 +43,11 @@ export class SecretsReencryption {
 
     let after = '';
     for (;;) {
-      const rows: Array<{ id: string }> = await this.dataSource.query(
-        `SELECT id::text AS id FROM integrations
-          WHERE id::text > $1 AND EXISTS (SELECT 1 FROM jsonb_each_text(secrets) s WHERE s.value NOT LIKE $2)
-          ORDER BY id::text LIMIT $3`,
-        [after, currentPrefix, this.batchSize],
-      );
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1].id;
+      const ids = await this.integrations.idsWithStaleSecrets(after, currentPrefix, this.batchSize);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1];
       await this.unitOfWork.run(async (tx) => {
-        const integrations = await tx.manager.find(IntegrationEntity, { where: { id: In(rows.map((row) => row.id)) }, lock: { mode: 'pessimistic_write' } });
+        const integrations = await this.integrations.lockMany(tx, ids);
         for (const integration of integrations) {
           let secrets: Record<string, string>;
           try {
@@ -64,7 +59,7 @@ export class SecretsReencryption {
           if (secrets === integration.secrets) continue;
           integration.secrets = secrets;
           integration.version += 1;
-          await tx.manager.update(IntegrationEntity, { id: integration.id }, { secrets, version: integration.version });
+          await this.integrations.storeSecrets(tx, integration);
           await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, new Date()));
           report.integrations += 1;
         }
@@ -73,15 +68,12 @@ export class SecretsReencryption {
 
     after = '';
     for (;;) {
-      const rows: Array<{ id: string }> = await this.dataSource.query(
-        `SELECT id FROM restaurants WHERE id > $1 AND webhook_signing_secret NOT LIKE $2 ORDER BY id LIMIT $3`,
-        [after, currentPrefix, this.batchSize],
-      );
-      if (rows.length === 0) break;
-      after = rows[rows.length - 1].id;
-      for (const { id } of rows) {
+      const ids = await this.accounts.idsWithStaleSigningSecret(after, currentPrefix, this.batchSize);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1];
+      for (const id of ids) {
         await this.unitOfWork.run((tx) =>
-          changeAccount(tx, RoutingKey.WebhookSettingsChanged, id, (restaurant: RestaurantEntity) => {
+          this.accounts.change(tx, RoutingKey.WebhookSettingsChanged, id, (restaurant: RestaurantEntity) => {
             const ciphertext = restaurant.webhookSigningSecret;
             try {
               const binding = secretBinding.webhookSigningSecret(id);

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentRestaurant } from '../accounts/api-credentials.guard';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { SigningSecretDto, UpdateWebhookSettingsDto, WebhookSettingsDto } from './dto/webhook-settings.dto';
 import { WebhookSettingsService } from './webhook-settings.service';
 

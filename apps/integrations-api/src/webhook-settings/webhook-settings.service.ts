@@ -2,16 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { RoutingKey } from '@courier/contracts';
 import { generateWebhookSigningSecret, maskSecret, SECRET_MASK, SecretBox, secretBinding } from '@courier/crypto';
 import { UnitOfWork } from '@courier/messaging';
-import { changeAccount } from '../accounts/account-snapshot';
 import { restaurantNotFound } from '../accounts/accounts.service';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { WebhookUrlPolicy } from '../common/webhook-url.policy';
+import { AccountsRepository } from '../repositories/accounts.repository';
 import { SigningSecretDto, UpdateWebhookSettingsDto, WebhookSettingsDto } from './dto/webhook-settings.dto';
 
 /** The account's webhook receiver URLs and signing secret (the "panel" settings). */
 @Injectable()
 export class WebhookSettingsService {
   constructor(
+    private readonly accounts: AccountsRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly secretBox: SecretBox,
     private readonly urlPolicy: WebhookUrlPolicy,
@@ -30,7 +31,7 @@ export class WebhookSettingsService {
   async update(restaurant: RestaurantEntity, request: UpdateWebhookSettingsDto): Promise<WebhookSettingsDto> {
     const urls = await this.urlPolicy.check({ statusUrl: request.statusUrl, cancelUrl: request.cancelUrl });
     const changed = await this.unitOfWork.run((tx) =>
-      changeAccount(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
+      this.accounts.change(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
         let different = false;
         if (urls.statusUrl !== undefined && urls.statusUrl !== account.webhookStatusUrl) {
           account.webhookStatusUrl = urls.statusUrl;
@@ -51,7 +52,7 @@ export class WebhookSettingsService {
   async rotateSigningSecret(restaurant: RestaurantEntity): Promise<SigningSecretDto> {
     const signingSecret = generateWebhookSigningSecret();
     const changed = await this.unitOfWork.run((tx) =>
-      changeAccount(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
+      this.accounts.change(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
         account.webhookSigningSecret = this.secretBox.encrypt(signingSecret, secretBinding.webhookSigningSecret(restaurant.id));
       }),
     );
@@ -62,7 +63,7 @@ export class WebhookSettingsService {
   /** Turns signing off (no-op when it is off). */
   async removeSigningSecret(restaurant: RestaurantEntity): Promise<void> {
     await this.unitOfWork.run((tx) =>
-      changeAccount(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
+      this.accounts.change(tx, RoutingKey.WebhookSettingsChanged, restaurant.id, (account) => {
         if (account.webhookSigningSecret === null) return false;
         account.webhookSigningSecret = null;
       }),

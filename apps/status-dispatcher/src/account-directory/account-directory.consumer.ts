@@ -1,8 +1,7 @@
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { MessageConsumer } from '@courier/messaging';
+import { AccountDirectoryRepository } from './account-directory.repository';
 
 const fromAccountEvents = { queue: Queues.dispatcherAccountEvents };
 
@@ -17,78 +16,20 @@ const fromAccountEvents = { queue: Queues.dispatcherAccountEvents };
  */
 @MessageConsumer()
 export class AccountDirectoryConsumer {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly accounts: AccountDirectoryRepository) {}
 
   @EventPattern([RoutingKey.AccountCreated, RoutingKey.AccountUpdated, RoutingKey.AccountDisabled], fromAccountEvents)
   async onAccountSnapshot(@Payload() account: AccountSnapshot): Promise<void> {
-    await this.storeAccount(account);
+    await this.accounts.storeAccount(account);
   }
 
   @EventPattern(RoutingKey.IntegrationUpserted, fromAccountEvents)
   async onIntegrationUpserted(@Payload() integration: IntegrationUpsertedEvent): Promise<void> {
-    await this.storeIntegration(integration);
+    await this.accounts.storeIntegration(integration);
   }
 
   @EventPattern(RoutingKey.IntegrationDeleted, fromAccountEvents)
   async onIntegrationDeleted(@Payload() deletion: IntegrationDeletedEvent): Promise<void> {
-    await this.removeIntegration(deletion);
-  }
-
-  private async storeAccount(account: AccountSnapshot): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO restaurant_accounts (restaurant_id, name, status, third_party, version, occurred_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now())
-       ON CONFLICT (restaurant_id) DO UPDATE
-          SET name = EXCLUDED.name, status = EXCLUDED.status, third_party = EXCLUDED.third_party,
-              version = EXCLUDED.version, occurred_at = EXCLUDED.occurred_at, updated_at = now()
-        WHERE restaurant_accounts.version < EXCLUDED.version`,
-      [
-        account.restaurantId,
-        account.name,
-        account.status,
-        account.thirdParty
-          ? JSON.stringify({ integrationId: account.thirdParty.integrationId, providerRestaurantId: account.thirdParty.providerRestaurantId, isActive: account.thirdParty.isActive })
-          : null,
-        account.version,
-        account.occurredAt,
-      ],
-    );
-  }
-
-  private async storeIntegration(integration: IntegrationUpsertedEvent): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, deleted_at, occurred_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $10, $6, $7, $8, NULL, $9, now())
-       ON CONFLICT (integration_id) DO UPDATE
-          SET restaurant_id = EXCLUDED.restaurant_id, platform = EXCLUDED.platform, provider_restaurant_id = EXCLUDED.provider_restaurant_id,
-              is_active = EXCLUDED.is_active, displaced = EXCLUDED.displaced, settings = EXCLUDED.settings, secrets = EXCLUDED.secrets, version = EXCLUDED.version,
-              deleted_at = NULL, occurred_at = EXCLUDED.occurred_at, updated_at = now()
-        WHERE integrations.version < EXCLUDED.version`,
-      [
-        integration.integrationId,
-        integration.restaurantId,
-        integration.platform,
-        integration.providerRestaurantId,
-        integration.isActive,
-        JSON.stringify(integration.settings),
-        JSON.stringify(integration.secrets),
-        integration.version,
-        integration.occurredAt,
-        integration.displaced ?? false,
-      ],
-    );
-  }
-
-  /** A tombstone (with the delete's version) so that a late upsert cannot bring the integration back. */
-  private async removeIntegration(deletion: IntegrationDeletedEvent): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, settings, secrets, version, deleted_at, occurred_at, updated_at)
-       VALUES ($1, $2, $3, $4, false, '{}', '{}', $5, $6, $6, now())
-       ON CONFLICT (integration_id) DO UPDATE
-          SET is_active = false, settings = '{}', secrets = '{}', version = EXCLUDED.version,
-              deleted_at = EXCLUDED.deleted_at, occurred_at = EXCLUDED.occurred_at, updated_at = now()
-        WHERE integrations.version < EXCLUDED.version`,
-      [deletion.integrationId, deletion.restaurantId, deletion.platform, deletion.providerRestaurantId, deletion.version, deletion.occurredAt],
-    );
+    await this.accounts.removeIntegration(deletion);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountDirectoryConsumer } from './account-directory.consumer';
+import { AccountDirectoryRepository } from './account-directory.repository';
 
 /**
  * The dispatcher's read model of restaurant accounts and integrations (tables restaurant_accounts
@@ -7,5 +8,7 @@ import { AccountDirectoryConsumer } from './account-directory.consumer';
  */
 @Module({
   controllers: [AccountDirectoryConsumer],
+  providers: [AccountDirectoryRepository],
+  exports: [AccountDirectoryRepository],
 })
 export class AccountDirectoryModule {}

@@ -1,4 +1,5 @@
 import { Module, Type } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
 import { AppConfigModule } from '@courier/config';
 import { HealthModule } from '@courier/health';
@@ -24,6 +25,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
   @Module({
     imports: [
       AppConfigModule.forRoot(DispatcherConfig),
+      // Periodic work of the app's providers (@Interval): RateLimitSweep.
+      ScheduleModule.forRoot(),
       LoggingModule.forRoot({ service: 'status-dispatcher', destination: options.logDestination }),
       PersistenceModule.forRoot(PERSISTENCE),
       MessagingModule.forRoot({ service: 'status-dispatcher' }),

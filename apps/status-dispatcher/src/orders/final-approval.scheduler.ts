@@ -3,7 +3,7 @@ import { RoutingKey } from '@courier/contracts';
 import { isFinalApprovalDue, isFinalOrderStatus } from '@courier/domain';
 import { OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { orderFinalApprovalDueEvent } from './order-events';
-import { lockOrder, markFinalApproved } from './order.store';
+import { OrderRepository } from './order.repository';
 
 export const FINAL_APPROVAL_TASK = 'order.final-approval';
 
@@ -23,7 +23,10 @@ export function finalApprovalDedupeKey(yemekKuryeOrderId: string): string {
 export class FinalApprovalScheduler {
   private readonly logger = new Logger('FinalApproval');
 
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly orders: OrderRepository,
+  ) {}
 
   @OnTask(FINAL_APPROVAL_TASK)
   async onFinalApprovalDue(task: ScheduledTask<FinalApprovalTaskPayload>): Promise<TaskOutcome> {
@@ -46,7 +49,7 @@ export class FinalApprovalScheduler {
    */
   async markFinalApproval(yemekKuryeOrderId: string): Promise<TaskOutcome> {
     return this.unitOfWork.run(async (tx): Promise<TaskOutcome> => {
-      const order = await lockOrder(tx.manager, yemekKuryeOrderId);
+      const order = await this.orders.lock(tx.manager, yemekKuryeOrderId);
       if (!order || !order.finalApprovalDueAt || order.finalApprovedAt || isFinalOrderStatus(order.status)) {
         this.logger.log({ yemekKuryeOrderId, status: order?.status ?? null }, 'final approval not needed');
         return;
@@ -56,7 +59,7 @@ export class FinalApprovalScheduler {
       if (!isFinalApprovalDue({ scheduledDeliveryTime: order.scheduledDeliveryTime, acceptedAt: order.receivedAt, finalApprovedAt: null }, now)) {
         return { rescheduleAt: order.finalApprovalDueAt };
       }
-      await markFinalApproved(tx.manager, order.id, now);
+      await this.orders.markFinalApproved(tx.manager, order.id, now);
       await tx.publish(RoutingKey.OrderFinalApprovalDue, orderFinalApprovalDueEvent(order));
       this.logger.log({ yemekKuryeOrderId, dueAt: order.finalApprovalDueAt.toISOString() }, 'final approval marked');
     });

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
 import { internal, startTestApp, TestApp } from '../../test/harness';
 import { OrderLifecycleService, TRANSITION_OPTIMISTIC_ATTEMPTS } from './order-lifecycle.service';
-import { writeMove } from './order.store';
+import { OrderRepository } from './order.repository';
 
 jest.setTimeout(120_000);
 
@@ -90,7 +90,7 @@ describe.each([
   });
 });
 
-/** writeMove, the transition's one statement: all or nothing, and only on the order as it was read. */
+/** OrderRepository.writeMove, the transition's one statement: all or nothing, and only on the order as it was read. */
 describe('writeMove', () => {
   let t: TestApp;
   let db: DataSource;
@@ -116,7 +116,7 @@ describe('writeMove', () => {
   it('writes the move, its history row and its event when the order is as read', async () => {
     const order = await t.createOrder();
     const write = move(1);
-    await expect(writeMove(db.manager, order.id, write)).resolves.toBe(true);
+    await expect(t.app.get(OrderRepository).writeMove(db.manager, order.id, write)).resolves.toBe(true);
     expect(await written(order.id, write.event.id)).toEqual({ order: { status: 'VALIDATED', sequence: 1 }, history: 2, events: 1 });
   });
 
@@ -125,7 +125,7 @@ describe('writeMove', () => {
     await t.transition(order.id, { trigger: 'APPROVE' });
     // Decided on sequence 0, but the order is at 1 now.
     const write = move(1);
-    await expect(writeMove(db.manager, order.id, write)).resolves.toBe(false);
+    await expect(t.app.get(OrderRepository).writeMove(db.manager, order.id, write)).resolves.toBe(false);
     const after = await written(order.id, write.event.id);
     expect(after).toEqual({ order: { status: 'VALIDATED', sequence: 1 }, history: 2, events: 0 });
   });
@@ -134,7 +134,7 @@ describe('writeMove', () => {
     const order = await t.createOrder();
     await t.sql('UPDATE orders SET final_approved_at = now() WHERE id = $1', [order.id]);
     const write = move(1);
-    await expect(writeMove(db.manager, order.id, write)).resolves.toBe(false);
+    await expect(t.app.get(OrderRepository).writeMove(db.manager, order.id, write)).resolves.toBe(false);
     expect(await written(order.id, write.event.id)).toEqual({ order: { status: 'NEW', sequence: 0 }, history: 1, events: 0 });
   });
 });

@@ -6,7 +6,7 @@ import { MessageConsumer, MessageContext, TransactionContext, UnitOfWork } from 
 import { FinalApprovalScheduler } from './final-approval.scheduler';
 import { OrderCreatedPayload, scheduledDeliveryTimeOf } from './order-created.payload';
 import { Order } from './order.model';
-import { findOrderOfSender, insertOrder, lockOrderNumbers, nextOrderNumber } from './order.store';
+import { OrderRepository } from './order.repository';
 
 export const ORDER_CREATION_CONSUMER = 'status-dispatcher.order-creation';
 
@@ -22,6 +22,7 @@ export class OrderCreationConsumer {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly finalApproval: FinalApprovalScheduler,
+    private readonly orders: OrderRepository,
   ) {}
 
   @EventPattern(RoutingKey.OrderCreated, { queue: Queues.dispatcherOrderEvents })
@@ -34,8 +35,8 @@ export class OrderCreationConsumer {
 
   private async create(tx: TransactionContext, event: OrderCreatedPayload, scheduledDeliveryTime: Date | null): Promise<void> {
     const yemekKuryeOrderId = event.yemekKuryeOrderId.toLowerCase();
-    await lockOrderNumbers(tx.manager, event.restaurantId);
-    const existing = await findOrderOfSender(tx.manager, yemekKuryeOrderId, event.restaurantId, event.provider, event.orderId);
+    await this.orders.lockOrderNumbers(tx.manager, event.restaurantId);
+    const existing = await this.orders.idOfSenderOrder(tx.manager, yemekKuryeOrderId, event.restaurantId, event.provider, event.orderId);
     if (existing) {
       const sameOrder = existing === yemekKuryeOrderId;
       this.logger[sameOrder ? 'log' : 'warn'](
@@ -53,7 +54,7 @@ export class OrderCreationConsumer {
       restaurantId: event.restaurantId,
       provider: event.provider,
       providerRestaurantId: event.providerRestaurantId,
-      orderNumber: await nextOrderNumber(tx.manager, event.restaurantId),
+      orderNumber: await this.orders.nextOrderNumber(tx.manager, event.restaurantId),
       status: INITIAL_ORDER_STATUS,
       sequence: 0,
       receivedAt,
@@ -62,7 +63,7 @@ export class OrderCreationConsumer {
       finalApprovedAt: null,
       statusChangedAt: receivedAt,
     };
-    await insertOrder(tx.manager, order, event.details);
+    await this.orders.insert(tx.manager, order, event.details);
     const opened: OrderOpenedEvent = {
       yemekKuryeOrderId,
       orderId: order.orderId,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
 import { allowedTriggers, CANCEL_REASONS, Cancellation, decideOrderTransition, resolveCancellation } from '@courier/domain';
 import { ProblemException } from '@courier/http';
@@ -11,7 +10,7 @@ import { TransitionRequestDto } from './dto/transition-request.dto';
 import { orderCanceledEvent, orderStatusChangedEvent } from './order-events';
 import { presentOrder } from './order.presenter';
 import { Order, OrderStatusChange, THIRD_PARTY_PROVIDER } from './order.model';
-import { findOrder, lockOrder, orderHistory, readOrderWithHistory, writeMove } from './order.store';
+import { OrderRepository } from './order.repository';
 
 /**
  * Decisions taken on a plain read and written by compare-and-set before a transition falls back to
@@ -45,7 +44,7 @@ type CheckedRequest = { occurredAt?: Date; cancellation?: Cancellation & { reaso
 @Injectable()
 export class OrderLifecycleService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly orders: OrderRepository,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -54,9 +53,9 @@ export class OrderLifecycleService {
 
   async get(yemekKuryeOrderId: string): Promise<OrderDto> {
     if (!isUuid(yemekKuryeOrderId)) throw orderNotFound();
-    const order = await findOrder(this.dataSource.manager, yemekKuryeOrderId.toLowerCase());
+    const order = await this.orders.find(yemekKuryeOrderId.toLowerCase());
     if (!order) throw orderNotFound();
-    return presentOrder(order, await orderHistory(this.dataSource.manager, order.id));
+    return presentOrder(order, await this.orders.history(order.id));
   }
 
   async transition(yemekKuryeOrderId: string, request: TransitionRequestDto): Promise<OrderDto> {
@@ -68,7 +67,7 @@ export class OrderLifecycleService {
     const moved = await this.unitOfWork.compareAndSet({
       attempts: this.optimisticAttempts,
       attempt: (db) => this.move(db, id, request, checked),
-      lock: (db) => lockOrder(db, id, THIRD_PARTY_PROVIDER),
+      lock: (db) => this.orders.lock(db, id, THIRD_PARTY_PROVIDER),
       what: `transition of ${id}`,
     });
     // Written and committed (on either path): wake the relay for the move's event.
@@ -83,7 +82,7 @@ export class OrderLifecycleService {
    */
   private async move(db: EntityManager, id: string, request: TransitionRequestDto, checked: CheckedRequest): Promise<OrderDto | undefined> {
     // The status table governs THIRD_PARTY orders only; platform orders move by the status push.
-    const state = await readOrderWithHistory(db, id, THIRD_PARTY_PROVIDER);
+    const state = await this.orders.readWithHistory(db, id, THIRD_PARTY_PROVIDER);
     if (!state) throw orderNotFound();
     const { order, history } = state;
     // "Now" after the read: the moment this move is decided, in the order moves are written.
@@ -131,7 +130,7 @@ export class OrderLifecycleService {
       decision.effect === 'cancel_webhook'
         ? outboxRow(RoutingKey.OrderCanceled, orderCanceledEvent(moved, order.status, checked.cancellation!))
         : outboxRow(RoutingKey.OrderStatusChanged, orderStatusChangedEvent(moved, order.status));
-    const written = await writeMove(db, id, { change, event, expectedSequence: order.sequence, expectedFinalApprovedAt: order.finalApprovedAt });
+    const written = await this.orders.writeMove(db, id, { change, event, expectedSequence: order.sequence, expectedFinalApprovedAt: order.finalApprovedAt });
     return written ? presentOrder(moved, [...history, change]) : undefined;
   }
 

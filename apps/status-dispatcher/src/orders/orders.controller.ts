@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { INTERNAL_API_KEY_HEADER, InternalApiKeyGuard } from '../internal-auth/internal-api-key.guard';
 import { OrderDto } from './dto/order.dto';
 import { TransitionRequestDto } from './dto/transition-request.dto';

@@ -1,5 +1,4 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { TaskOutcome, UnitOfWork } from '@courier/messaging';
 import type { IntegrationCredentials } from '@courier/platforms';
@@ -7,6 +6,17 @@ import type { DirectoryIntegration, IntegrationDirectory } from '../platform-ses
 
 /** A poll the platform refused (credentials) is tried again this much less often than a normal one. */
 export const REFUSED_POLL_BACKOFF_FACTOR = 10;
+
+/** How a poll went: through, not now (network, 429, 5xx; maybe with the platform's wait), or refused. */
+export interface PollOutcome {
+  kind: 'ok' | 'retry' | 'failed';
+  retryAfterMs?: number;
+}
+
+/** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait, whichever is longer. */
+export function nextPollAt(outcome: PollOutcome, intervalMs: number, fromMs: number): Date {
+  return new Date(fromMs + (outcome.kind === 'failed' ? intervalMs * REFUSED_POLL_BACKOFF_FACTOR : Math.max(intervalMs, outcome.retryAfterMs ?? 0)));
+}
 
 /** What a platform's poller names for IntegrationPoller. */
 export interface IntegrationPollSpec {
@@ -30,7 +40,6 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
 
   protected constructor(
     private readonly unitOfWork: UnitOfWork,
-    dataSource: DataSource,
     protected readonly directory: IntegrationDirectory,
     private readonly spec: IntegrationPollSpec,
   ) {
@@ -75,9 +84,8 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
     }
   }
 
-  /** When to poll again: after the interval; after a refused poll much later; after an unavailable one the interval or the platform's wait. */
-  protected nextPollAt(outcome: { kind: 'ok' | 'retry' | 'failed'; retryAfterMs?: number }, fromMs = Date.now()): Date {
-    const interval = this.spec.intervalMs();
-    return new Date(fromMs + (outcome.kind === 'failed' ? interval * REFUSED_POLL_BACKOFF_FACTOR : Math.max(interval, outcome.retryAfterMs ?? 0)));
+  /** When to poll again (nextPollAt, with the platform's interval). */
+  protected nextPollAt(outcome: PollOutcome, fromMs = Date.now()): Date {
+    return nextPollAt(outcome, this.spec.intervalMs(), fromMs);
   }
 }

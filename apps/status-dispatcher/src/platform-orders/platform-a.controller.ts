@@ -2,7 +2,7 @@ import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { parsePlatformAOrder } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requireActiveIntegration } from './platform-callback.auth';
 import { PlatformOrdersService } from './platform-orders.service';

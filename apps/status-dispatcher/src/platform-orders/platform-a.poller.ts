@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { ParsedPlatformOrder, PlatformAAdapter, PlatformAdapters, PlatformOrder } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
@@ -28,13 +26,12 @@ export function platformAPollTaskKey(integrationId: string): string {
 export class PlatformAPoller extends IntegrationPoller {
   constructor(
     unitOfWork: UnitOfWork,
-    @InjectDataSource() dataSource: DataSource,
     directory: IntegrationDirectory,
     config: DispatcherConfig,
     private readonly adapters: PlatformAdapters,
     private readonly orders: PlatformOrdersService,
   ) {
-    super(unitOfWork, dataSource, directory, {
+    super(unitOfWork, directory, {
       platform: PLATFORM,
       pollTask: PLATFORM_A_POLL_TASK,
       plannerTask: PLATFORM_A_POLL_PLANNER_TASK,

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge, Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { CachedSample } from '@courier/observability';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { PlatformOrderRepository } from './platform-order.repository';
 
 /** Platforms whose orders carry an expiry (always reported, 0 when none). */
 const EXPIRING_PLATFORMS = ['PLATFORM_B'] as const;
@@ -16,8 +15,8 @@ const EXPIRING_PLATFORMS = ['PLATFORM_B'] as const;
  */
 @Injectable()
 export class PlatformBExpiryMetrics {
-  constructor(registry: Registry, @InjectDataSource() dataSource: DataSource, config: DispatcherConfig) {
-    const sample = new CachedSample(() => readExpiring(dataSource, config.PLATFORM_B_EXPIRY_WARNING_MS), { maxAgeMs: 5_000, timeoutMs: 1_500 });
+  constructor(registry: Registry, orders: PlatformOrderRepository, config: DispatcherConfig) {
+    const sample = new CachedSample(() => orders.countExpiring(config.PLATFORM_B_EXPIRY_WARNING_MS), { maxAgeMs: 5_000, timeoutMs: 1_500 });
     new Gauge({
       name: 'platform_orders_expiring',
       help: 'Platform orders not yet accepted or rejected on the platform whose expiryDate is near (PLATFORM_B_EXPIRY_WARNING_MS) or passed within the last hour.',
@@ -31,16 +30,3 @@ export class PlatformBExpiryMetrics {
   }
 }
 
-/** Unanswered = not final, and no VERIFY, REJECT or CANCEL of it sent to the platform yet. */
-export async function readExpiring(db: Pick<DataSource, 'query'>, warningMs: number): Promise<Map<string, number>> {
-  const rows: Array<{ platform: string; count: number }> = await db.query(
-    `SELECT o.provider AS platform, count(*)::int AS count FROM orders o
-      WHERE o.platform_expires_at IS NOT NULL
-        AND o.platform_expires_at <= now() + make_interval(secs => $1::float8 / 1000) AND o.platform_expires_at > now() - interval '1 hour'
-        AND o.status NOT IN ('CANCELED', 'FAILED', 'DELIVERED')
-        AND NOT EXISTS (SELECT 1 FROM status_updates u WHERE u.order_id = o.id AND u.action IN ('VERIFY', 'REJECT', 'CANCEL') AND u.state = 'sent')
-      GROUP BY o.provider`,
-    [warningMs],
-  );
-  return new Map(rows.map((row) => [row.platform, row.count]));
-}

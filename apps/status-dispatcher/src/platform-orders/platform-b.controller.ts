@@ -4,7 +4,7 @@ import { ErrorCode, FieldError } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { isRecord, parsePlatformBOrder, PLATFORM_B_CANCELLED_STATUS, PLATFORM_B_PICKED_UP_STATUS, PLATFORM_B_UNPROCESSABLE_REASON } from '@courier/platforms';
 import { isUuid } from '../common/ids';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformBPluginGuard } from './platform-b-plugin.guard';
 import { PlatformBPluginService, readClosures } from './platform-b-plugin.service';

@@ -3,7 +3,7 @@ import { platformRequest } from '@courier/platforms';
 import { waitFor } from '@courier/testing';
 import { internal, TestApp } from '../../test/harness';
 import { bPluginAuthorization, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
-import { readExpiring } from './platform-b-expiry.metrics';
+import { PlatformOrderRepository } from './platform-order.repository';
 
 jest.setTimeout(120_000);
 
@@ -194,7 +194,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
     it('an order nobody answers counts as expiring, and is cancelled by the middleware at its expiryDate; an answered one does not count', async () => {
       const expiring = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
       const answered = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
-      const expiringCount = async () => (await readExpiring({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any, 180_000)).get('PLATFORM_B') ?? 0;
+      const expiringCount = async () => (await new PlatformOrderRepository({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any).countExpiring(180_000)).get('PLATFORM_B') ?? 0;
       const before = await expiringCount();
       expect(before).toBeGreaterThanOrEqual(2);
       const metrics = await t.http.get('/metrics');

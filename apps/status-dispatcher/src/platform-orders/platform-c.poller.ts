@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { IntegrationPoller } from './integration-poller';
 import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
 
 const PLATFORM = 'PLATFORM_C';
 export const PLATFORM_C_POLL_TASK = 'platform-c.poll';
@@ -28,13 +27,13 @@ export function pollTaskKey(integrationId: string): string {
 export class PlatformCPoller extends IntegrationPoller {
   constructor(
     unitOfWork: UnitOfWork,
-    @InjectDataSource() private readonly dataSource: DataSource,
     directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
     private readonly adapters: PlatformAdapters,
     private readonly orders: PlatformOrdersService,
+    private readonly cursors: PlatformPollCursorRepository,
   ) {
-    super(unitOfWork, dataSource, directory, {
+    super(unitOfWork, directory, {
       platform: PLATFORM,
       pollTask: PLATFORM_C_POLL_TASK,
       plannerTask: PLATFORM_C_POLL_PLANNER_TASK,
@@ -57,18 +56,18 @@ export class PlatformCPoller extends IntegrationPoller {
     const integrationId = integration.integrationId;
     const adapter = this.adapters.get(PLATFORM)!;
     const untilMs = Date.now();
-    const [cursor]: Array<{ cursor_ms: string }> = await this.dataSource.query('SELECT cursor_ms FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]);
-    const sinceMs = cursor ? Number(cursor.cursor_ms) - POLL_OVERLAP_MS : untilMs - this.config.PLATFORM_C_POLL_LOOKBACK_MS;
+    const cursor = await this.cursors.cursorOf(integrationId);
+    const sinceMs = cursor !== undefined ? cursor - POLL_OVERLAP_MS : untilMs - this.config.PLATFORM_C_POLL_LOOKBACK_MS;
 
     const credentials = this.credentials(integration);
     if (!credentials) {
-      await this.saveCursor(integrationId, cursor ? Number(cursor.cursor_ms) : sinceMs, 'the integration\'s secrets cannot be decrypted');
+      await this.cursors.save(integrationId, cursor ?? sinceMs, 'the integration\'s secrets cannot be decrypted');
       return { rescheduleAt: this.nextPollAt({ kind: 'failed' }, untilMs), note: 'secrets cannot be decrypted' };
     }
     const result = await adapter.pollOrders!(credentials, sinceMs, untilMs);
     if (result.kind !== 'ok') {
       const error = result.kind === 'failed' ? result.reason : `the platform answered ${result.answer.httpStatus ?? result.answer.error}`;
-      await this.saveCursor(integrationId, cursor ? Number(cursor.cursor_ms) : sinceMs, error);
+      await this.cursors.save(integrationId, cursor ?? sinceMs, error);
       this.logger.warn({ integrationId, httpStatus: result.answer.httpStatus, outcome: result.kind }, 'PLATFORM_C poll failed; the cursor stays');
       return { rescheduleAt: this.nextPollAt(result, untilMs), note: error };
     }
@@ -87,16 +86,8 @@ export class PlatformCPoller extends IntegrationPoller {
         received += 1;
       }
     }
-    await this.saveCursor(integrationId, result.cursorMs, null);
+    await this.cursors.save(integrationId, result.cursorMs, null);
     if (received > 0) this.logger.log({ integrationId, received, seen: result.orders.length }, 'PLATFORM_C packages polled');
     return { rescheduleAt: this.nextPollAt({ kind: 'ok' }) };
-  }
-
-  private async saveCursor(integrationId: string, cursorMs: number, error: string | null): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO platform_poll_cursors (integration_id, cursor_ms, polled_at, last_error) VALUES ($1, $2, now(), $3)
-       ON CONFLICT (integration_id) DO UPDATE SET cursor_ms = EXCLUDED.cursor_ms, polled_at = now(), last_error = EXCLUDED.last_error, updated_at = now()`,
-      [integrationId, Math.floor(cursorMs), error],
-    );
   }
 }

@@ -3,7 +3,7 @@ import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags }
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { SecretDecryptionError } from '@courier/crypto';
 import { parsePlatformDWebhook } from '@courier/platforms';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requireActiveIntegration } from './platform-callback.auth';
 import { PlatformOrdersService } from './platform-orders.service';

@@ -1,9 +1,7 @@
 import { RoutingKey } from '@courier/contracts';
 import { Cancellation, OrderStatus } from '@courier/domain';
-import type { TransactionContext } from '@courier/messaging';
 import { orderCanceledEvent, orderStatusChangedEvent } from '../orders/order-events';
 import type { Order, OrderStatusChange } from '../orders/order.model';
-import { recordMove } from '../orders/order.store';
 
 /** The order of statuses a platform order moves forward through (CANCELED apart). */
 const RANK: Partial<Record<OrderStatus, number>> = { NEW: 0, VALIDATED: 1, ROUTED: 2, ASSIGNED: 3, ACCEPTED: 4, PREPARED: 5, ON_DELIVERY: 6, DELIVERED: 7 };
@@ -19,7 +17,7 @@ export interface PlannedMoves {
  * Plans the moves of a platform order through `path`, forward only: a status it has passed is not
  * entered again, nothing leaves a final status, CANCELED is reachable from any other status. Each
  * step gets a history entry and its event, with strictly increasing timestamps (as the lifecycle of
- * THIRD_PARTY orders does). Pure: the caller writes them (moveOrder, or a push's one statement).
+ * THIRD_PARTY orders does). Pure: the caller writes them (PlatformOrdersService, or a push's one statement).
  */
 export function planMoves(order: Order, path: OrderStatus[], trigger: string, cancellation?: Cancellation & { reason: string }, now = new Date()): PlannedMoves {
   let current = order;
@@ -50,22 +48,3 @@ export function planMoves(order: Order, path: OrderStatus[], trigger: string, ca
   return { order: current, steps };
 }
 
-/**
- * Moves a platform order (locked by the caller) through `path` as `planMoves` plans it: each step's
- * history entry and event in the caller's transaction. Returns the order after the moves.
- */
-export async function moveOrder(
-  tx: TransactionContext,
-  order: Order,
-  path: OrderStatus[],
-  trigger: string,
-  cancellation?: Cancellation & { reason: string },
-  now = new Date(),
-): Promise<Order> {
-  const planned = planMoves(order, path, trigger, cancellation, now);
-  for (const { change, event } of planned.steps) {
-    await recordMove(tx.manager, order.id, change);
-    await tx.publish(event.routingKey, event.payload);
-  }
-  return planned.order;
-}

@@ -4,16 +4,19 @@ import { PlatformAController } from './platform-a.controller';
 import { PlatformAPoller } from './platform-a.poller';
 import { PlatformBController } from './platform-b.controller';
 import { PlatformBExpiryMetrics } from './platform-b-expiry.metrics';
+import { PlatformBPluginRepository } from './platform-b-plugin.repository';
 import { PlatformBPluginService } from './platform-b-plugin.service';
 import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
+import { PlatformOrderRepository } from './platform-order.repository';
 import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
 
 /** Platform orders in: PLATFORM_A and PLATFORM_D webhooks (PLATFORM_A with Getir's fallback polling), PLATFORM_B plugin endpoints, PLATFORM_C polling. */
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
-  exports: [PlatformOrdersService],
+  providers: [PlatformOrderRepository, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
+  exports: [PlatformOrdersService, PlatformOrderRepository],
 })
 export class PlatformOrdersModule {}

@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
-import { isFinalOrderStatus } from '@courier/domain';
+import { Cancellation, isFinalOrderStatus, OrderStatus } from '@courier/domain';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import type { PlatformOrder } from '@courier/platforms';
+import type { Order } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
-import { moveOrder } from './platform-order-moves';
+import { planMoves } from './platform-order-moves';
 import { PlatformOrderRow } from './platform-order.model';
-import { insertPlatformOrder, lockPlatformOrder, lockPlatformOrderById, platformOrderExists, platformOrderId } from './platform-order.store';
+import { PlatformOrderRepository } from './platform-order.repository';
 
 export interface ReceivedOrder {
   yemekKuryeOrderId: string;
@@ -25,7 +26,10 @@ export type CancellationResult = 'canceled' | 'already_final' | 'unknown';
 export class PlatformOrdersService {
   private readonly logger = new Logger('PlatformOrders');
 
-  constructor(private readonly unitOfWork: UnitOfWork) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly orders: PlatformOrderRepository,
+  ) {}
 
   async receive(integration: DirectoryIntegration, order: PlatformOrder): Promise<ReceivedOrder> {
     const received = await this.unitOfWork.run(async (tx) => {
@@ -48,12 +52,12 @@ export class PlatformOrdersService {
         platformData: order.platformData,
         approvedAt: order.state === 'accepted' ? now : null,
       };
-      if (!(await insertPlatformOrder(tx.manager, { row, details: order.details, expiresAt: order.expiresAt }))) {
-        const existing = await platformOrderId(tx.manager, integration.platform, order.platformOrderId);
+      if (!(await this.orders.insert(tx.manager, { row, details: order.details, expiresAt: order.expiresAt }))) {
+        const existing = await this.orders.idOf(tx.manager, integration.platform, order.platformOrderId);
         return { yemekKuryeOrderId: existing!, created: false };
       }
       await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order));
-      if (order.state === 'canceled') await this.cancelLocked(tx, (await lockPlatformOrderById(tx.manager, row.id, row.provider))!, order.cancelNote);
+      if (order.state === 'canceled') await this.cancelLocked(tx, (await this.orders.lockById(tx.manager, row.id, row.provider))!, order.cancelNote);
       return { yemekKuryeOrderId: row.id, created: true };
     });
     this.logger.log(
@@ -65,17 +69,17 @@ export class PlatformOrdersService {
 
   /** A cancellation from the platform, by the platform's order id (of one platform restaurant when given). */
   cancel(provider: string, platformOrderIdValue: string, note?: string, providerRestaurantId?: string): Promise<CancellationResult> {
-    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrder(tx.manager, provider, platformOrderIdValue, providerRestaurantId), note));
+    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lock(tx.manager, provider, platformOrderIdValue, providerRestaurantId), note));
   }
 
   /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
   cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
-    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await lockPlatformOrderById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
+    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
   }
 
   /** Whether our order of this platform (and platform restaurant) exists. */
   existsById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<boolean> {
-    return this.unitOfWork.run((tx) => platformOrderExists(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId));
+    return this.unitOfWork.run((tx) => this.orders.exists(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId));
   }
 
   /**
@@ -84,9 +88,9 @@ export class PlatformOrdersService {
    */
   pickedUpById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<'picked_up' | 'already' | 'unknown'> {
     return this.unitOfWork.run(async (tx) => {
-      const order = await lockPlatformOrderById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId);
+      const order = await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId);
       if (!order) return 'unknown';
-      const moved = await moveOrder(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP');
+      const moved = await this.move(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP');
       if (moved.sequence === order.sequence) return 'already';
       this.logger.log({ yemekKuryeOrderId: order.id, platform: provider, previousStatus: order.status }, 'platform order picked up on the platform');
       return 'picked_up';
@@ -97,9 +101,22 @@ export class PlatformOrdersService {
     if (!order) return 'unknown';
     if (isFinalOrderStatus(order.status)) return 'already_final';
     const reason = note?.trim() ? note.trim().slice(0, 500) : `Cancelled on ${order.provider}`;
-    await moveOrder(tx, order, ['CANCELED'], 'PLATFORM_CANCEL', { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
+    await this.move(tx, order, ['CANCELED'], 'PLATFORM_CANCEL', { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
     this.logger.log({ yemekKuryeOrderId: order.id, platform: order.provider, previousStatus: order.status }, 'platform order cancelled by the platform');
     return 'canceled';
+  }
+
+  /**
+   * Moves a platform order (locked by the caller) through `path` as `planMoves` plans it: each step's
+   * history entry and event in the caller's transaction. Returns the order after the moves.
+   */
+  private async move(tx: TransactionContext, order: Order, path: OrderStatus[], trigger: string, cancellation?: Cancellation & { reason: string }): Promise<Order> {
+    const planned = planMoves(order, path, trigger, cancellation);
+    for (const { change, event } of planned.steps) {
+      await this.orders.recordMove(tx.manager, order.id, change);
+      await tx.publish(event.routingKey, event.payload);
+    }
+    return planned.order;
   }
 }
 

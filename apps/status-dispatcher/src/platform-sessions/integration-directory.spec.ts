@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
+import type { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 import { IntegrationDirectory } from './integration-directory';
 
 describe('IntegrationDirectory.credentials', () => {
   const box = new SecretBox([{ id: 'k1', key: randomBytes(32) }]);
-  const directory = new IntegrationDirectory({} as DataSource, box, new Registry());
+  const directory = new IntegrationDirectory({} as AccountDirectoryRepository, box, new Registry());
   const ownId = '1b7c9a6e-0000-4000-8000-000000000001';
   const otherId = '1b7c9a6e-0000-4000-8000-000000000002';
   const sealed = (integrationId: string, field: string, value: string) => box.encrypt(value, secretBinding.integrationSecret(integrationId, field));

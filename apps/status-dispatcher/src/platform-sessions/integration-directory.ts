@@ -1,31 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter, Registry } from 'prom-client';
-import { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode } from '@courier/contracts';
 import { SecretBox, secretBinding } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
 import type { IntegrationCredentials } from '@courier/platforms';
+import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
 
-type Queryable = Pick<EntityManager, 'query'>;
-
-/** An integration of the account read model (table `integrations`), secrets still encrypted. */
-export interface DirectoryIntegration {
-  integrationId: string;
-  restaurantId: string;
-  platform: string;
-  providerRestaurantId: string;
-  isActive: boolean;
-  deleted: boolean;
-  /** The account is not disabled (an unknown account counts as active: the read model may lag). */
-  accountActive: boolean;
-  settings: Record<string, string>;
-  /** SecretBox ciphertexts by field name. */
-  secrets: Record<string, string>;
-}
-
-const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restaurantId", i.platform, i.provider_restaurant_id AS "providerRestaurantId",
-  i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets`;
+export type { DirectoryIntegration } from '../account-directory/account-directory.repository';
 
 /** What a refused ambiguous request tells the platform: the read model settles within seconds. */
 const AMBIGUOUS_RETRY_AFTER_SECONDS = 30;
@@ -40,7 +21,7 @@ export class IntegrationDirectory {
   private readonly ambiguous: Counter<'platform'>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly accounts: AccountDirectoryRepository,
     private readonly secretBox: SecretBox,
     registry: Registry,
   ) {
@@ -59,12 +40,7 @@ export class IntegrationDirectory {
    * platform retries), logged and counted, rather than handed to a guessed account.
    */
   async forPlatformRestaurant(platform: string, providerRestaurantId: string): Promise<DirectoryIntegration | undefined> {
-    const rows: DirectoryIntegration[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id
-        WHERE i.platform = $1 AND i.provider_restaurant_id = $2 AND i.deleted_at IS NULL AND NOT i.displaced
-        ORDER BY i.integration_id LIMIT 2`,
-      [platform, providerRestaurantId],
-    );
+    const rows = await this.accounts.liveHoldersOf(platform, providerRestaurantId, 2);
     if (rows.length > 1) {
       this.ambiguous.inc({ platform });
       this.logger.error(
@@ -83,20 +59,12 @@ export class IntegrationDirectory {
     return rows[0];
   }
 
-  async byId(integrationId: string, db: Queryable = this.dataSource): Promise<DirectoryIntegration | undefined> {
-    const [row]: DirectoryIntegration[] = await db.query(
-      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id WHERE i.integration_id = $1`,
-      [integrationId],
-    );
-    return row;
+  byId(integrationId: string): Promise<DirectoryIntegration | undefined> {
+    return this.accounts.integration(integrationId);
   }
 
-  async activeIds(platform: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      'SELECT integration_id AS id FROM integrations WHERE platform = $1 AND is_active AND deleted_at IS NULL ORDER BY integration_id',
-      [platform],
-    );
-    return rows.map((row) => row.id);
+  activeIds(platform: string): Promise<string[]> {
+    return this.accounts.activeIntegrationIds(platform);
   }
 
   /** The credentials with secrets opened (each bound to its integration and field); throws SecretDecryptionError when a key is missing or a ciphertext was moved. */

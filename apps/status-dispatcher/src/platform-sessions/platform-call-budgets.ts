@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { ConfigurationError } from '@courier/config';
 import type { StatusPushAction } from '@courier/domain';
 import { bookCallBudget, budgetScopesOf, CallBudget, IntegrationCredentials, PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
+import { PlatformCallBudgetRepository } from './platform-call-budget.repository';
 
 /** `PLATFORM_A:token=40/1300,...`: limit and window (ms) per platform scope. */
 export function parseCallBudgetOverrides(raw: string | undefined): Map<string, { limit: number; windowMs: number }> {
@@ -19,8 +18,8 @@ export function parseCallBudgetOverrides(raw: string | undefined): Map<string, {
 }
 
 /**
- * The platforms' call budgets, kept per integration and credentials in PostgreSQL (table
- * `platform_call_budgets`), shared by the replicas: a status call books its requests in every scope
+ * The platforms' call budgets, kept per integration and credentials in PostgreSQL
+ * (PlatformCallBudgetRepository), shared by the replicas: a status call books its requests in every scope
  * of its platform before it is made (docs/platform-dispatch.md, "Platform sessions and call budgets").
  */
 @Injectable()
@@ -28,7 +27,7 @@ export class PlatformCallBudgets {
   private readonly budgets = new Map<string, CallBudget>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: PlatformCallBudgetRepository,
     adapters: PlatformAdapters,
     config: DispatcherConfig,
     private readonly fingerprints: CredentialFingerprints,
@@ -56,31 +55,19 @@ export class PlatformCallBudgets {
   /**
    * Books room for one status call in every scope of its platform: the slot (epoch ms) at which the
    * call may be made, `now` when there is room now; undefined when the platform counts no request of
-   * this action. One short transaction: the scope rows are locked (in a fixed order) and read by an
-   * upsert, and written with the new booking.
+   * this action. The scope rows are locked while bookCallBudget decides (one short transaction).
    */
   async book(platform: string, credentials: IntegrationCredentials, action: StatusPushAction, now: number = Date.now()): Promise<number | undefined> {
     const scopes = budgetScopesOf(this.budgets.get(platform), action);
     if (scopes.length === 0) return undefined;
     const fingerprint = this.fingerprints.of(credentials);
     const keys = scopes.map(({ scope }) => `${platform}:${scope.name}:${credentials.integrationId}:${fingerprint}`);
-    return this.dataSource.transaction(async (manager) => {
-      const rows: Array<{ scope: string; calls: string[] }> = await manager.query(
-        `INSERT INTO platform_call_budgets (scope) SELECT unnest($1::text[]) AS scope ORDER BY scope
-         ON CONFLICT (scope) DO UPDATE SET updated_at = now() RETURNING scope, calls`,
-        [keys],
-      );
-      const logged = new Map(rows.map((row) => [row.scope, row.calls.map(Number)]));
+    return this.repository.book(keys, (logged) => {
       const booking = bookCallBudget(
-        scopes.map(({ scope, count }, index) => ({ limit: scope.limit, windowMs: scope.windowMs, calls: logged.get(keys[index]) ?? [], count })),
+        scopes.map(({ scope, count }, index) => ({ limit: scope.limit, windowMs: scope.windowMs, calls: logged[index], count })),
         now,
       );
-      await manager.query(
-        `UPDATE platform_call_budgets b SET calls = ARRAY(SELECT json_array_elements_text(v.value)::bigint), updated_at = now()
-           FROM json_each($1::json) v WHERE b.scope = v.key`,
-        [JSON.stringify(Object.fromEntries(keys.map((key, index) => [key, booking.calls[index]])))],
-      );
-      return booking.at;
+      return { calls: booking.calls, result: booking.at };
     });
   }
 }

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import type { PlatformSession, SessionKey, SessionStore } from '@courier/platforms';
 import type { CredentialFingerprints } from './credential-fingerprints';
+import type { PlatformSessionRepository } from './platform-session.repository';
 
 export interface PostgresSessionStoreOptions {
   /** How long a login may take before another replica may take it over (a replica may die mid-login). */
@@ -15,26 +15,23 @@ export interface PostgresSessionStoreOptions {
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 /**
- * Platform sessions shared by status-dispatcher's replicas (table `platform_sessions`): one row per
- * integration and keyed credential fingerprint, the token sealed with SecretBox and its digest (for
- * compare-and-delete: a token is random, its digest reveals nothing), and a login lease, so one
- * replica logs in while the others wait for the stored token. Tokens are never logged.
+ * Platform sessions shared by status-dispatcher's replicas (PlatformSessionRepository): the token
+ * sealed with SecretBox and its digest (for compare-and-delete: a token is random, its digest reveals
+ * nothing), and a login lease, so one replica logs in while the others wait for the stored token.
+ * Tokens are never logged.
  */
 export class PostgresSessionStore implements SessionStore {
   private readonly logger = new Logger('PlatformSessions');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sessions: PlatformSessionRepository,
     private readonly secretBox: SecretBox,
     private readonly fingerprints: CredentialFingerprints,
     private readonly options: PostgresSessionStoreOptions,
   ) {}
 
   async read(key: SessionKey): Promise<PlatformSession | undefined> {
-    const [row]: Array<{ token: string; expiresAt: Date }> = await this.dataSource.query(
-      `SELECT token, expires_at AS "expiresAt" FROM platform_sessions WHERE integration_id = $1 AND fingerprint = $2 AND token IS NOT NULL`,
-      [key.integrationId, this.fingerprints.keyed(key.fingerprint)],
-    );
+    const row = await this.sessions.read(key.integrationId, this.fingerprints.keyed(key.fingerprint));
     if (!row) return undefined;
     try {
       return { token: this.secretBox.decrypt(row.token, secretBinding.platformSession(key.integrationId)), expiresAt: row.expiresAt.getTime() };
@@ -60,26 +57,13 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async drop(key: SessionKey, token: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE platform_sessions SET token = NULL, token_digest = NULL, expires_at = NULL, updated_at = now()
-        WHERE integration_id = $1 AND fingerprint = $2 AND token_digest = $3`,
-      [key.integrationId, this.fingerprints.keyed(key.fingerprint), digest(token)],
-    );
+    await this.sessions.dropToken(key.integrationId, this.fingerprints.keyed(key.fingerprint), digest(token));
   }
 
   /** The login lease, taken only if no usable token is stored and no other lease runs (one statement). */
   private async takeLoginLease(integrationId: string, fingerprint: string, usableAfter: number): Promise<string | undefined> {
     const lease = randomUUID();
-    const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO platform_sessions (integration_id, fingerprint, login_lease, login_until)
-       VALUES ($1, $2, $3, now() + ($4::bigint * interval '1 millisecond'))
-       ON CONFLICT (integration_id, fingerprint) DO UPDATE SET login_lease = excluded.login_lease, login_until = excluded.login_until, updated_at = now()
-        WHERE (platform_sessions.login_until IS NULL OR platform_sessions.login_until <= now())
-          AND (platform_sessions.token IS NULL OR platform_sessions.expires_at <= $5)
-       RETURNING 1`,
-      [integrationId, fingerprint, lease, this.options.loginLeaseMs, new Date(usableAfter)],
-    );
-    return rows.length > 0 ? lease : undefined;
+    return (await this.sessions.takeLoginLease(integrationId, fingerprint, lease, this.options.loginLeaseMs, new Date(usableAfter))) ? lease : undefined;
   }
 
   /** Logs in under the lease and stores the sealed token; a failed login ends the lease at once (the next caller tries). */
@@ -88,19 +72,13 @@ export class PostgresSessionStore implements SessionStore {
     try {
       session = await login();
     } catch (error) {
-      await this.dataSource
-        .query(`UPDATE platform_sessions SET login_lease = NULL, login_until = NULL WHERE integration_id = $1 AND fingerprint = $2 AND login_lease = $3`, [integrationId, fingerprint, lease])
+      await this.sessions
+        .endLoginLease(integrationId, fingerprint, lease)
         .catch((releaseError: unknown) => this.logger.warn({ err: releaseError, integrationId }, 'could not end the login lease; it runs out by itself'));
       throw error;
     }
     // Stored even if the lease ran out meanwhile: the token is valid, and the newest login wins.
-    await this.dataSource.query(
-      `UPDATE platform_sessions SET token = $4, token_digest = $5, expires_at = $6,
-              login_lease = CASE WHEN login_lease = $3 THEN NULL ELSE login_lease END,
-              login_until = CASE WHEN login_lease = $3 THEN NULL ELSE login_until END, updated_at = now()
-        WHERE integration_id = $1 AND fingerprint = $2`,
-      [integrationId, fingerprint, lease, this.secretBox.encrypt(session.token, secretBinding.platformSession(integrationId)), digest(session.token), new Date(session.expiresAt)],
-    );
+    await this.sessions.storeToken(integrationId, fingerprint, lease, this.secretBox.encrypt(session.token, secretBinding.platformSession(integrationId)), digest(session.token), new Date(session.expiresAt));
     return session;
   }
 }

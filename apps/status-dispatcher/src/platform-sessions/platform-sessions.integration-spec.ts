@@ -1,5 +1,6 @@
 import { waitFor } from '@courier/testing';
-import { credentialFingerprint, PlatformAdapters, RecordedCall, SessionKey } from '@courier/platforms';
+import { credentialFingerprint, PlatformAdapters, SessionKey } from '@courier/platforms';
+import { RecordedCall } from '@courier/platforms/simulators';
 import { TestApp } from '../../test/harness';
 import { CREDENTIALS, fullestWindow, platformAOrder, Platforms, push, startPlatformApp, startPlatforms, statusUpdate, upsertIntegration, waitForState } from '../../test/platforms';
 

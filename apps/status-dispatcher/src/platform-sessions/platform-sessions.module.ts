@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { validateConfig } from '@courier/config';
 import { SecretBox } from '@courier/crypto';
 import { PlatformAdapters, PlatformClientConfig, PlatformRegistry } from '@courier/platforms';
+import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
 import { IntegrationDirectory } from './integration-directory';
+import { PlatformCallBudgetRepository } from './platform-call-budget.repository';
 import { PlatformCallBudgets } from './platform-call-budgets';
+import { PlatformSessionRepository } from './platform-session.repository';
 import { PostgresSessionStore } from './platform-session.store';
 
 /** Room for a login's request before another replica may take the login over. */
@@ -19,19 +20,22 @@ const LOGIN_LEASE_MARGIN_MS = 5_000;
  * codes, and the integrations with their credentials.
  */
 @Module({
+  imports: [AccountDirectoryModule],
   providers: [
     { provide: SecretBox, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => SecretBox.fromKeyList(config.SECRETS_ENCRYPTION_KEYS) },
     { provide: CredentialFingerprints, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => new CredentialFingerprints(config.SECRETS_ENCRYPTION_KEYS) },
     {
       provide: PlatformAdapters,
-      inject: [getDataSourceToken(), SecretBox, CredentialFingerprints],
-      useFactory: (dataSource: DataSource, secretBox: SecretBox, fingerprints: CredentialFingerprints) => {
+      inject: [PlatformSessionRepository, SecretBox, CredentialFingerprints],
+      useFactory: (sessions: PlatformSessionRepository, secretBox: SecretBox, fingerprints: CredentialFingerprints) => {
         const config = validateConfig(PlatformClientConfig, process.env);
-        const sessionStore = new PostgresSessionStore(dataSource, secretBox, fingerprints, { loginLeaseMs: config.PLATFORM_HTTP_TIMEOUT_MS + LOGIN_LEASE_MARGIN_MS });
+        const sessionStore = new PostgresSessionStore(sessions, secretBox, fingerprints, { loginLeaseMs: config.PLATFORM_HTTP_TIMEOUT_MS + LOGIN_LEASE_MARGIN_MS });
         return new PlatformAdapters(config, undefined, { sessionStore });
       },
     },
     { provide: PlatformRegistry, useFactory: () => PlatformRegistry.fromEnv(process.env) },
+    PlatformSessionRepository,
+    PlatformCallBudgetRepository,
     IntegrationDirectory,
     PlatformCallBudgets,
   ],

@@ -1,12 +1,10 @@
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { CachedSample } from '@courier/observability';
 import type { PlatformCallOutcome } from '@courier/platforms';
 
-/** States a status update waits in; final ones (sent, skipped, failed) are counted by `status_updates_finished_total`. */
-export const PENDING_STATES = ['queued', 'held', 'retrying'] as const;
+import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
+import { StatusUpdateRepository } from './status-update.repository';
 
 /** What a call to a platform came to, as `platform_calls_total{outcome}` says it. */
 export type PlatformCallLabel = 'sent' | 'already_done' | 'retry' | 'network_error' | 'failed' | 'skipped' | 'error';
@@ -44,7 +42,7 @@ export class DispatchMetrics {
   readonly budgetWaits: Counter<'platform'>;
   private readonly pending: CachedSample<PendingSample>;
 
-  constructor(registry: Registry, @InjectDataSource() dataSource: DataSource) {
+  constructor(registry: Registry, updates: StatusUpdateRepository) {
     this.calls = new Counter({
       name: 'platform_calls_total',
       help: 'Status updates sent to a platform, by platform, action and outcome (sent, already_done, retry, network_error, failed, skipped, error).',
@@ -76,13 +74,13 @@ export class DispatchMetrics {
       labelNames: ['platform'] as const,
       registers: [registry],
     });
-    this.pending = new CachedSample(() => readPending(dataSource, 1_000), { maxAgeMs: 5_000, timeoutMs: 1_500 });
+    this.pending = new CachedSample(async () => ({ states: await updates.pendingByState(1_000) }), { maxAgeMs: 5_000, timeoutMs: 1_500 });
     const sample = () => this.pending.get().catch(() => undefined);
     // Every pending state is always reported (0 when none), NaN while the database cannot be read.
     const bySample = (value: (entry: PendingSample['states'][number] | undefined) => number) =>
       async function collect(this: Gauge<'state'>) {
         const current = await sample();
-        for (const state of PENDING_STATES) this.set({ state }, current ? value(current.states.find((entry) => entry.state === state)) : Number.NaN);
+        for (const state of PENDING_UPDATE_STATES) this.set({ state }, current ? value(current.states.find((entry) => entry.state === state)) : Number.NaN);
       };
     new Gauge({
       name: 'status_updates',
@@ -107,21 +105,3 @@ export class DispatchMetrics {
   }
 }
 
-/** Waiting updates by state: the partial index of pending updates serves it (no scan of the sent ones). */
-async function readPending(dataSource: DataSource, statementTimeoutMs: number): Promise<PendingSample> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await runner.startTransaction();
-    await runner.query(`SET LOCAL statement_timeout = ${statementTimeoutMs}`);
-    const rows: Array<{ state: string; count: number; overdue: number }> = await runner.query(
-      `SELECT state, count(*)::int AS count, coalesce(EXTRACT(EPOCH FROM now() - min(not_before)), 0)::float8 AS overdue
-         FROM status_updates WHERE state IN ('queued', 'held', 'retrying') GROUP BY state`,
-    );
-    await runner.commitTransaction();
-    return { states: rows.map((row) => ({ state: row.state, count: row.count, overdueSeconds: Math.max(0, row.overdue) })) };
-  } finally {
-    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-    await runner.release();
-  }
-}

@@ -1,4 +1,4 @@
-import { RecordedCall } from '@courier/platforms';
+import { RecordedCall } from '@courier/platforms/simulators';
 import { waitFor } from '@courier/testing';
 import { TestApp } from '../../test/harness';
 import { CREDENTIALS, fullestWindow, platformAOrder, PlatformCode, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration } from '../../test/platforms';

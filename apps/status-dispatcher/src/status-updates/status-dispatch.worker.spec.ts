@@ -1,4 +1,5 @@
-import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
+import { StatusDispatchWorker } from './status-dispatch.worker';
+import { ClaimedUpdate, StatusUpdateRepository } from './status-update.repository';
 
 /** The immediate send of an update a push stored already claimed (sendClaimed), against fakes of its collaborators. */
 describe('StatusDispatchWorker.sendClaimed', () => {
@@ -9,7 +10,7 @@ describe('StatusDispatchWorker.sendClaimed', () => {
     const worker = new StatusDispatchWorker(
       { registerTask: jest.fn(), tasks: { nudge: jest.fn() } } as never,
       {} as never,
-      { query } as never,
+      new StatusUpdateRepository({ query } as never),
       { codes: () => ['PLATFORM_D'], get: () => ({ sendStatus }), config: { PLATFORM_HTTP_TIMEOUT_MS: 1_000 } } as never,
       { credentials: () => ({ apiKey: 'k' }) } as never,
       { PLATFORM_A_PREPARE_HOLD_MS: 60_000, SHUTDOWN_GRACE_MS: 1_000, PLATFORM_CALL_BUDGET_LATE_MS: 500 } as never,

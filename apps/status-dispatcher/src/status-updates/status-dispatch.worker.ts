@@ -1,47 +1,31 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
 import { SecretDecryptionError } from '@courier/crypto';
 import { currentCorrelationId, withCorrelationId } from '@courier/logging';
 import { Messaging, OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
+import { ClaimedUpdate, STATUS_UPDATE_TASK, StatusUpdateRepository, StatusUpdateTaskPayload, StoredAnswer } from './status-update.repository';
 import {
-  INTEGRATION_JSON,
-  moveStatusUpdateTask,
-  STATUS_UPDATE_TASK,
-  StatusUpdateRow,
-  statusUpdateTaskKey,
-  StatusUpdateTaskPayload,
-  StoredAnswer,
-  UPDATE_COLUMNS,
-} from './status-update.store';
-
-/** Room for the call's timeout before another run may take an update over as abandoned. */
-const SENDING_MARGIN_MS = 5_000;
-/** HTTP requests one status call makes at most, each bounded by PLATFORM_HTTP_TIMEOUT_MS: a login and two calls. */
-const CALL_REQUESTS_AT_MOST = 3;
-/** An update waiting for another run's call, or behind an earlier update, looks again after this at the latest. */
-const RECHECK_MS = 1_000;
-/** Immediate sends in flight at most (a slow platform must not pile up calls); past it updates wait in line here. */
-const MAX_IMMEDIATE_SENDS = 64;
-/** Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower path). */
-const MAX_WAITING_SENDS = 10_000;
-
-export type ClaimedUpdate = StatusUpdateRow & {
-  integrationId: string | null;
-  platformData: Record<string, unknown>;
-  /** The order's integration as the read model has it (null: gone). */
-  integration: Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'> | null;
-};
+  AnswerDecision,
+  bookedSlotUsable,
+  budgetWait,
+  decideAfterAnswer,
+  decideClaim,
+  fallbackDueAt,
+  immediateSendPath,
+  mayStillSendClaimed,
+  pushSendPath,
+  PushSendPath,
+  RECHECK_MS,
+  RetryPolicy,
+  sendingUntil,
+  stepKey,
+} from './status-dispatch.decisions';
 
 type Claim = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'send'; update: ClaimedUpdate };
-
-const PENDING = `('queued', 'held', 'retrying')`;
-const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
 
 /**
  * Sends accepted status updates to the platforms. A queued update is sent right after its push is
@@ -69,14 +53,14 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   constructor(
     private readonly messaging: Messaging,
     private readonly unitOfWork: UnitOfWork,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly updates: StatusUpdateRepository,
     private readonly adapters: PlatformAdapters,
     private readonly directory: IntegrationDirectory,
     private readonly config: DispatcherConfig,
     private readonly metrics: DispatchMetrics,
     private readonly budgets: PlatformCallBudgets,
   ) {
-    this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => `${code}:${action}`));
+    this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => stepKey(code, action)));
   }
 
   /** The durable copy of every status update: sends it when no immediate send did (or retries it). */
@@ -96,7 +80,7 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
 
   /** When the task of an update sent at once is due: after that send's claim (`sending_until`) has run out. */
   fallbackDueAt(now: Date): Date {
-    return new Date(this.sendingUntil(now).getTime() + RECHECK_MS);
+    return fallbackDueAt(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
   }
 
   /**
@@ -110,14 +94,9 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
     this.sendImmediatelyOrQueue(statusUpdateId);
   }
 
-  /**
-   * Whether a push may store its queued update already claimed (`claimFor`) and hand it to
-   * `sendClaimed`, saving the claim's round trip: only when the claim would surely succeed, i.e. no
-   * earlier update of the order is pending (the caller checks) and the platform does not space this
-   * step (the spacing needs the claim's look at the order's sent steps).
-   */
-  mayClaimAtPush(platform: string, action: string): boolean {
-    return !this.stopping && !this.spacedSteps.includes(`${platform}:${action}`);
+  /** The send path of an accepted push (pushSendPath): the worker knows the platform's spacing and whether it is stopping. */
+  pushSendPath(platform: string, action: string, facts: { held: boolean; earlierPending: boolean }): PushSendPath {
+    return pushSendPath({ ...facts, spacedStep: this.spacedSteps.includes(stepKey(platform, action)), stopping: this.stopping });
   }
 
   /** The claim a push stores with its update (attempt 1, being sent until the call must be over). */
@@ -141,11 +120,21 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
    * left to its task: woken now for an id, or due once the claim has run out for a claimed update.
    */
   private sendImmediatelyOrQueue(next: string | ClaimedUpdate): void {
-    if (this.stopping) return;
-    if (this.immediate.size < MAX_IMMEDIATE_SENDS) this.startImmediate(next);
-    else if (this.waiting.length < MAX_WAITING_SENDS) this.waiting.push(next);
-    else if (typeof next === 'string') void this.wakeTask(next);
-    else this.logger.warn({ statusUpdateId: next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
+    switch (immediateSendPath({ stopping: this.stopping, inFlight: this.immediate.size, waiting: this.waiting.length, claimedAtPush: typeof next !== 'string' })) {
+      case 'start':
+        return this.startImmediate(next);
+      case 'wait-in-line':
+        this.waiting.push(next);
+        return;
+      case 'wake-task':
+        void this.wakeTask(typeof next === 'string' ? next : next.id);
+        return;
+      case 'leave-to-task':
+        this.logger.warn({ statusUpdateId: typeof next === 'string' ? next : next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
+        return;
+      case 'none':
+        return;
+    }
   }
 
   private startImmediate(next: string | ClaimedUpdate): void {
@@ -172,7 +161,7 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
 
   private async sendPreClaimed(update: ClaimedUpdate): Promise<void> {
     // Half the margin: the call (login included) still ends well before the claim runs out.
-    if (Date.now() > update.firstAttemptAt!.getTime() + SENDING_MARGIN_MS / 2) {
+    if (!mayStillSendClaimed(update.firstAttemptAt!, new Date())) {
       this.logger.warn({ statusUpdateId: update.id }, 'claimed update waited too long for an immediate send; its task sends it once the claim has run out');
       return;
     }
@@ -182,13 +171,13 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   /** The call of a claimed update and its outcome; a retry moves the update's task to the next attempt. */
   private async sendClaimedUpdate(update: ClaimedUpdate): Promise<void> {
     const outcome = await withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
-    if (outcome && 'rescheduleAt' in outcome) await moveStatusUpdateTask(this.dataSource, update.id, outcome.rescheduleAt);
+    if (outcome && 'rescheduleAt' in outcome) await this.updates.moveTask(update.id, outcome.rescheduleAt);
   }
 
   /** The update's task due now and the task runner woken: the usual path decides. */
   private async wakeTask(statusUpdateId: string): Promise<void> {
     try {
-      await moveStatusUpdateTask(this.dataSource, statusUpdateId, 'now');
+      await this.updates.moveTask(statusUpdateId, 'now');
       this.messaging.tasks.nudge();
     } catch (error) {
       this.logger.warn({ err: error, statusUpdateId }, 'could not hand the update to its task now; it runs at its fallback time');
@@ -223,9 +212,8 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
    */
   private async budgetSlot(update: ClaimedUpdate, credentials: IntegrationCredentials): Promise<Date | undefined> {
     const now = Date.now();
-    if (update.budgetSlotAt && update.budgetSlotAt.getTime() <= now && now - update.budgetSlotAt.getTime() <= this.config.PLATFORM_CALL_BUDGET_LATE_MS) return undefined;
-    const slot = await this.budgets.book(update.platform, credentials, update.action, now);
-    return slot !== undefined && slot > now ? new Date(slot) : undefined;
+    if (bookedSlotUsable(update.budgetSlotAt, new Date(now), this.config.PLATFORM_CALL_BUDGET_LATE_MS)) return undefined;
+    return budgetWait(await this.budgets.book(update.platform, credentials, update.action, now), now);
   }
 
   /**
@@ -233,13 +221,7 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
    * attempt (nothing was sent), and its task is due at the slot. Later updates of the order stay behind it.
    */
   private async waitForBudget(update: ClaimedUpdate, slot: Date): Promise<TaskOutcome> {
-    await this.dataSource.query(
-      `UPDATE status_updates SET state = 'queued', hold_reason = 'PLATFORM_CALL_BUDGET', not_before = $2, budget_slot_at = $2, sending_until = NULL,
-              attempts = attempts - 1, first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END,
-              last_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE last_attempt_at END, updated_at = now()
-        WHERE id = $1`,
-      [update.id, slot],
-    );
+    await this.updates.waitForBudgetSlot(update.id, slot);
     this.metrics.budgetWaits.inc({ platform: update.platform });
     this.logger.log({ statusUpdateId: update.id, platform: update.platform, action: update.action, slot: slot.toISOString() }, 'platform call budget used up: the update waits for its booked slot');
     return { rescheduleAt: slot };
@@ -262,70 +244,36 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   /** The common case in one statement: the update is pending, due, not being sent, first of its order, past the spacing. */
   private async claimAtOnce(id: string): Promise<Claim | undefined> {
     const now = new Date();
-    // TypeORM's postgres driver answers an UPDATE ... RETURNING with [rows, affectedCount].
-    const [rows]: [ClaimedUpdate[], number] = await this.dataSource.query(
-      `UPDATE status_updates su
-          SET sending_until = $3, attempts = su.attempts + 1, first_attempt_at = coalesce(su.first_attempt_at, $2), last_attempt_at = $2,
-              state = CASE WHEN su.state = 'held' THEN 'queued' ELSE su.state END, hold_reason = NULL, updated_at = now()
-         FROM orders o LEFT JOIN integrations i ON i.integration_id = o.integration_id
-        WHERE su.id = $1 AND o.id = su.order_id AND su.state IN ${PENDING} AND su.not_before <= $2
-          AND (su.sending_until IS NULL OR su.sending_until <= $2)
-          AND NOT EXISTS (SELECT 1 FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING})
-          AND NOT ((su.platform || ':' || su.action) = ANY($4::text[]) AND EXISTS (
-                SELECT 1 FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
-                   AND (s.platform || ':' || s.action) = ANY($4::text[]) AND s.sent_at > $2::timestamptz - ($5::bigint * interval '1 millisecond')))
-      RETURNING ${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration`,
-      [id, now, this.sendingUntil(now), this.spacedSteps, this.config.PLATFORM_A_PREPARE_HOLD_MS],
-    );
-    return rows[0] ? { kind: 'send', update: rows[0] } : undefined;
+    const update = await this.updates.claimAtOnce(id, { at: now, until: this.sendingUntil(now) }, this.spacedSteps, this.config.PLATFORM_A_PREPARE_HOLD_MS);
+    return update ? { kind: 'send', update } : undefined;
   }
 
   /** Under the order's row lock: why the update cannot go now, and when to look again (or claim it after all). */
   private async claimOrExplain(tx: TransactionContext, id: string): Promise<Claim> {
-    const [locked] = await tx.manager.query(`SELECT o.id FROM orders o JOIN status_updates su ON su.order_id = o.id WHERE su.id = $1 FOR UPDATE OF o`, [id]);
-    if (!locked) return { kind: 'nothing' };
-    const [update]: Array<ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null }> = await tx.manager.query(
-      `SELECT ${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration,
-              (SELECT e.not_before FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING}
-                ORDER BY e.seq LIMIT 1) AS "blockerNotBefore",
-              (SELECT max(s.sent_at) FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
-                  AND (s.platform || ':' || s.action) = ANY($2::text[])) AS "lastStepSentAt"
-         FROM status_updates su JOIN orders o ON o.id = su.order_id LEFT JOIN integrations i ON i.integration_id = o.integration_id WHERE su.id = $1`,
-      [id, this.spacedSteps],
-    );
+    const update = await this.updates.lockForClaim(tx.manager, id, this.spacedSteps);
+    if (!update) return { kind: 'nothing' };
     const now = new Date();
-    if (!['queued', 'held', 'retrying'].includes(update.state)) return { kind: 'nothing' };
-    // Another run is calling the platform for it: look again once that call must have ended.
-    if (update.sendingUntil && update.sendingUntil > now) return { kind: 'later', at: new Date(Math.min(update.sendingUntil.getTime(), now.getTime() + RECHECK_MS)) };
-    if (update.notBefore > now) return { kind: 'later', at: update.notBefore };
-    // Updates reach the platform in order: the earlier one wakes this one when it ends; the
-    // recheck only covers a wake-up lost in a crash.
-    if (update.blockerNotBefore) return { kind: 'later', at: new Date(Math.max(update.blockerNotBefore.getTime(), now.getTime()) + RECHECK_MS) };
-    if (update.lastStepSentAt && this.spacedSteps.includes(`${update.platform}:${update.action}`)) {
-      const earliest = new Date(update.lastStepSentAt.getTime() + this.config.PLATFORM_A_PREPARE_HOLD_MS);
-      if (earliest > now) {
-        await tx.manager.query(
-          `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
-            WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
-          [id, earliest, now],
-        );
-        return { kind: 'later', at: earliest };
-      }
+    const decision = decideClaim(
+      { ...update, spacedStep: this.spacedSteps.includes(stepKey(update.platform, update.action)), lastSpacedStepSentAt: update.lastStepSentAt },
+      now,
+      this.config.PLATFORM_A_PREPARE_HOLD_MS,
+    );
+    if (decision.kind === 'nothing' || decision.kind === 'later') return decision;
+    if (decision.kind === 'hold') {
+      await this.updates.holdForStepSpacing(tx.manager, id, decision.until, now);
+      return { kind: 'later', at: decision.until };
     }
     // Conditional: a wake-up taking the one-statement path does not wait for the order's lock.
-    const [claimed]: [unknown[], number] = await tx.manager.query(
-      `UPDATE status_updates SET sending_until = $3, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2,
-              state = CASE WHEN state = 'held' THEN 'queued' ELSE state END, hold_reason = NULL, updated_at = now()
-        WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $2) RETURNING id`,
-      [id, now, this.sendingUntil(now)],
-    );
-    if (claimed.length === 0) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
+    if (!(await this.updates.claim(tx.manager, id, { at: now, until: this.sendingUntil(now) }))) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
     return { kind: 'send', update: { ...update, attempts: update.attempts + 1, firstAttemptAt: update.firstAttemptAt ?? now } };
   }
 
   private sendingUntil(now: Date): Date {
-    // Room for the longest call: a login and two requests (PLATFORM_A's cancel reads its cancel options first).
-    return new Date(now.getTime() + this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS * CALL_REQUESTS_AT_MOST + SENDING_MARGIN_MS);
+    return sendingUntil(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
+  }
+
+  private get retryPolicy(): RetryPolicy {
+    return { baseMs: this.config.STATUS_PUSH_RETRY_BASE_MS, maxDelayMs: this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS, maxAgeMs: this.config.STATUS_PUSH_RETRY_MAX_AGE_MS };
   }
 
   private orderRef(update: ClaimedUpdate): PlatformOrderRef {
@@ -342,44 +290,13 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
     }
   }
 
+  /** Applies what the platform's answer decides: the update ends, or waits for its next attempt. */
   private async record(update: ClaimedUpdate, outcome: PlatformCallOutcome): Promise<TaskOutcome> {
-    const now = new Date();
-    const at = now.toISOString();
-    switch (outcome.kind) {
-      case 'done':
-        return this.finish(update, 'sent', { ...outcome.answer, outcome: 'done', alreadyDone: outcome.alreadyDone, at }, null, now);
-      case 'skipped':
-        return this.finish(update, 'skipped', { httpStatus: null, body: null, outcome: 'skipped', at }, outcome.reason);
-      case 'failed':
-        return this.finish(update, 'failed', { ...outcome.answer, outcome: 'failed', at }, outcome.reason);
-      case 'retry': {
-        const answer: StoredAnswer = { ...outcome.answer, outcome: 'retry', at };
-        const next = this.nextAttempt(update, outcome, now);
-        if ('giveUp' in next) return this.finish(update, 'failed', answer, next.giveUp);
-        // Still pending: nothing behind it moves, so no row lock is needed.
-        await this.dataSource.query(
-          `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
-          [update.id, next.at, JSON.stringify(answer)],
-        );
-        this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: answer.httpStatus, nextAttemptAt: next.at.toISOString() }, 'platform call to be retried');
-        return { rescheduleAt: next.at };
-      }
-    }
-  }
-
-  /** When to try again: the platform's own pacing when it has one, else exponential backoff with jitter. */
-  private nextAttempt(update: ClaimedUpdate, outcome: PlatformCallOutcome & { kind: 'retry' }, now: Date): { at: Date } | { giveUp: string } {
-    if (outcome.pacing) {
-      const at = new Date(now.getTime() + outcome.pacing.intervalMs);
-      const windowEnd = (update.firstAttemptAt ?? now).getTime() + outcome.pacing.windowMs;
-      return at.getTime() > windowEnd ? { giveUp: `${outcome.pacing.rule}: still refused ${Math.round(outcome.pacing.windowMs / 1000)} s after the first attempt` } : { at };
-    }
-    const backoff = Math.min(this.config.STATUS_PUSH_RETRY_BASE_MS * 2 ** Math.max(0, update.attempts - 1), this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS) * (0.8 + Math.random() * 0.4);
-    const at = new Date(now.getTime() + Math.max(backoff, outcome.retryAfterMs ?? 0));
-    if (at.getTime() - update.acceptedAt.getTime() > this.config.STATUS_PUSH_RETRY_MAX_AGE_MS) {
-      return { giveUp: `not sent within STATUS_PUSH_RETRY_MAX_AGE_MS (${this.config.STATUS_PUSH_RETRY_MAX_AGE_MS} ms) after acceptance; last answer kept` };
-    }
-    return { at };
+    const decision: AnswerDecision = decideAfterAnswer(update, outcome, new Date(), this.retryPolicy, Math.random());
+    if (decision.kind === 'end') return this.finish(update, decision.state, decision.answer, decision.error, decision.sentAt);
+    await this.updates.retryAt(update.id, decision.at, decision.answer);
+    this.logger.warn({ statusUpdateId: update.id, platform: update.platform, action: update.action, attempt: update.attempts, httpStatus: decision.answer.httpStatus, nextAttemptAt: decision.at.toISOString() }, 'platform call to be retried');
+    return { rescheduleAt: decision.at };
   }
 
   /**
@@ -388,7 +305,7 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
    * sees this one ended or looks again a second later.
    */
   private async finish(update: ClaimedUpdate, state: 'sent' | 'skipped' | 'failed', answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<TaskOutcome> {
-    const [next] = await endAndFindNext(this.dataSource, update, state, answer, error, sentAt);
+    const next = await this.updates.endAndFindNext(update, state, answer, error, sentAt);
     this.metrics.finished.inc({ platform: update.platform, state });
     if (next) {
       await this.unitOfWork.run((tx) =>
@@ -401,16 +318,3 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   }
 }
 
-/**
- * One statement: the update's end, its own task deleted (nothing left to wake; a run of it under way
- * finds its row gone), and the order's next pending update (the update itself excluded: same snapshot).
- */
-function endAndFindNext(db: Pick<EntityManager, 'query'>, update: StatusUpdateRow, state: string, answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<Array<{ id: string; notBefore: Date }>> {
-  return db.query(
-    `WITH ended AS (
-       UPDATE status_updates SET state = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1),
-     own_task AS (DELETE FROM scheduled_tasks WHERE dedupe_key = $7)
-     SELECT id, not_before AS "notBefore" FROM status_updates WHERE order_id = $6 AND id <> $1 AND state IN ${PENDING} ORDER BY seq LIMIT 1`,
-    [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId, statusUpdateTaskKey(update.id)],
-  );
-}

@@ -9,12 +9,13 @@ import { outboxRow, UnitOfWork } from '@courier/messaging';
 import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { planMoves } from '../platform-orders/platform-order-moves';
-import { lockPlatformOrder } from '../platform-orders/platform-order.store';
+import { PlatformOrderRepository } from '../platform-orders/platform-order.repository';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
-import { DispatchMetrics, PENDING_STATES } from './dispatch-metrics';
-import { ClaimedUpdate, StatusDispatchWorker } from './status-dispatch.worker';
-import { NewStatusUpdate, readPushState, writePush } from './status-update.store';
+import { DispatchMetrics } from './dispatch-metrics';
+import { isPending } from './status-dispatch.decisions';
+import { StatusDispatchWorker } from './status-dispatch.worker';
+import { ClaimedUpdate, NewStatusUpdate, StatusUpdateRepository } from './status-update.repository';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',
@@ -63,6 +64,8 @@ export class StatusPushService {
     private readonly config: DispatcherConfig,
     private readonly worker: StatusDispatchWorker,
     private readonly metrics: DispatchMetrics,
+    private readonly updates: StatusUpdateRepository,
+    private readonly platformOrders: PlatformOrderRepository,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -80,7 +83,7 @@ export class StatusPushService {
     const result = await this.unitOfWork.compareAndSet({
       attempts: this.config.STATUS_PUSH_OPTIMISTIC_ATTEMPTS,
       attempt: (db) => this.decide(db, request, platform.code, platform.wireCode),
-      lock: (db) => lockPlatformOrder(db, platform.code, request.providerOrderId),
+      lock: (db) => this.platformOrders.lock(db, platform.code, request.providerOrderId),
       onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
       what: `status push of ${request.providerOrderId}`,
     });
@@ -108,7 +111,7 @@ export class StatusPushService {
     platform: string,
     wireCode: string,
   ): Promise<PushResult | undefined> {
-    const state = await readPushState(db, platform, request.providerOrderId);
+    const state = await this.updates.readPushState(db, platform, request.providerOrderId);
     if (!state)
       throw new ProblemException(
         404,
@@ -152,14 +155,9 @@ export class StatusPushService {
     const correlationId = currentCorrelationId() ?? null;
     // Queued: sent at once after the write (sendNow); the task wakes it only if that send did not end it.
     const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
-    // The common case is stored already claimed for the immediate send (no claim round trip): queued,
-    // no earlier update of the order pending (none can be added: the write is conditional), no spacing.
-    const claim =
-      !held &&
-      !accepted.some((update) => PENDING_STATES.includes(update.state as (typeof PENDING_STATES)[number])) &&
-      this.worker.mayClaimAtPush(platform, request.action)
-        ? this.worker.claimFor(now)
-        : undefined;
+    // The common case is stored already claimed for the immediate send (no claim round trip).
+    const sendPath = this.worker.pushSendPath(platform, request.action, { held, earlierPending: accepted.some((update) => isPending(update.state)) });
+    const claim = sendPath === 'claimed-at-push' ? this.worker.claimFor(now) : undefined;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     const planned = planMoves(
       order,
@@ -182,7 +180,7 @@ export class StatusPushService {
       acceptedAt: now,
       correlationId,
     };
-    const written = await writePush(db, {
+    const written = await this.updates.writePush(db, {
       update,
       claim,
       seq: state.lastSeq + 1,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { INTERNAL_API_KEY_HEADER, InternalApiKeyGuard } from '../internal-auth/internal-api-key.guard';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto, StatusUpdateDto } from './dto/status-update.dto';

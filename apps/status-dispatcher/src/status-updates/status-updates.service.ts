@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { PlatformRegistry } from '@courier/platforms';
 import { isUuid } from '../common/ids';
 import { StatusUpdateDto } from './dto/status-update.dto';
-import { findStatusUpdate, StatusUpdateRow } from './status-update.store';
+import { StatusUpdateRepository, StatusUpdateRow } from './status-update.repository';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -14,14 +12,14 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 @Injectable()
 export class StatusUpdatesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly updates: StatusUpdateRepository,
     private readonly registry: PlatformRegistry,
   ) {}
 
   async get(statusUpdateId: string): Promise<StatusUpdateDto> {
     const notFound = new ProblemException(404, ErrorCode.StatusUpdateNotFound, 'No status update has this id.');
     if (!isUuid(statusUpdateId)) throw notFound;
-    const row = await findStatusUpdate(this.dataSource.manager, statusUpdateId.toLowerCase());
+    const row = await this.updates.find(statusUpdateId.toLowerCase());
     if (!row) throw notFound;
     return this.present(row, new Date());
   }

@@ -26,7 +26,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       LoggingModule.forRoot({ service: 'webhook-sender', destination: options.logDestination }),
       PersistenceModule.forRoot(PERSISTENCE),
       MessagingModule.forRoot({ service: 'webhook-sender' }),
-      // The delivery pump's poll and the retention's runs.
+      // The delivery pump's poll, the retention's runs and RateLimitModule's counter sweep.
       ScheduleModule.forRoot(),
       // A broker outage is shown but does not take the delivery log API or pending retries out of service.
       HealthModule.forRoot({ database: true, broker: 'reported' }),

@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestj
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentAccount } from '../accounts/api-credentials.guard';
 import { WebhookAccount } from '../repositories/webhook-accounts.repository';
-import { ApiProblems } from '../common/problem.dto';
+import { ApiProblems } from '../common/api-problems';
 import { DeliveriesService } from './deliveries.service';
 import { RedeliverRateLimitGuard } from './redeliver-rate-limit.guard';
 import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, ListDeliveriesQueryDto } from './dto/deliveries.dto';

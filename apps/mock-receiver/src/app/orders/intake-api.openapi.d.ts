@@ -55,14 +55,14 @@ export interface components {
             title: string;
             /** @example 422 */
             status: number;
-            /** @example The order has invalid fields. */
+            /** @example The request has invalid fields. */
             detail: string;
             /**
              * @description Machine-readable error code.
              * @example VALIDATION_ERROR
              */
             code: string;
-            /** @description Field-level problems (422 VALIDATION_ERROR, 400 MISSING_REQUIRED_FIELD). */
+            /** @description Field-level problems (422 VALIDATION_ERROR, and 400s that name their fields). */
             errors?: components["schemas"]["FieldErrorDto"][];
             /**
              * @description Id of the request (also in X-Request-Id).

@@ -5,12 +5,12 @@ import { TestApp } from '../../test/harness';
 import type { OrderStatusChange } from '../orders/order.model';
 import { PlatformOrdersService } from '../platform-orders/platform-orders.service';
 import { platformAOrder, Platforms, startPlatformApp, startPlatforms, upsertIntegration } from '../../test/platforms';
-import { PushWrite, readPushState, writePush } from './status-update.store';
+import { PushWrite, PushState, StatusUpdateRepository } from './status-update.repository';
 
 jest.setTimeout(60_000);
 
 /**
- * writePush is the compare-and-set of a push: all of its rows or none, and only when the order is as
+ * StatusUpdateRepository.writePush is the compare-and-set of a push: all of its rows or none, and only when the order is as
  * the push read it. Driven directly here, so that each way a write can lose is checked on its own
  * (the HTTP tests cannot choose which one a race takes).
  */
@@ -18,12 +18,14 @@ describe('writePush (the push\'s one conditional statement)', () => {
   let platforms: Platforms;
   let t: TestApp;
   let db: DataSource;
+  let updates: StatusUpdateRepository;
 
   beforeAll(async () => {
     platforms = await startPlatforms();
     t = await startPlatformApp(platforms);
     await upsertIntegration(t, 'PLATFORM_A');
     db = t.app.get(DataSource);
+    updates = t.app.get(StatusUpdateRepository);
   });
   afterAll(async () => {
     await t?.close();
@@ -32,12 +34,12 @@ describe('writePush (the push\'s one conditional statement)', () => {
 
   async function orderState() {
     const { simulated, yemekKuryeOrderId } = await platformAOrder(platforms, t);
-    const state = (await readPushState(db.manager, 'PLATFORM_A', simulated.id))!;
+    const state = (await updates.readPushState(db.manager, 'PLATFORM_A', simulated.id))!;
     expect(state).toMatchObject({ accepted: [], lastSeq: 0, order: { id: yemekKuryeOrderId } });
     return state;
   }
 
-  function write(state: NonNullable<Awaited<ReturnType<typeof readPushState>>>, action: 'VERIFY' | 'HANDOVER', move: boolean): PushWrite {
+  function write(state: PushState, action: 'VERIFY' | 'HANDOVER', move: boolean): PushWrite {
     const now = new Date(Math.max(Date.now(), state.order.statusChangedAt.getTime() + 1));
     const moved = move ? { status: 'ACCEPTED', sequence: state.order.sequence + 1, statusChangedAt: now } : { status: state.order.status, sequence: state.order.sequence, statusChangedAt: state.order.statusChangedAt };
     return {
@@ -64,7 +66,7 @@ describe('writePush (the push\'s one conditional statement)', () => {
     const state = await orderState();
     const initial = await rowsOf(state.order.id);
     const first = write(state, 'VERIFY', true);
-    await expect(writePush(db.manager, first)).resolves.toBe(true);
+    await expect(updates.writePush(db.manager, first)).resolves.toBe(true);
     expect(await rowsOf(state.order.id)).toEqual({
       updates: [{ id: first.update.id, seq: 1, action: 'VERIFY' }],
       tasks: 1,
@@ -76,10 +78,10 @@ describe('writePush (the push\'s one conditional statement)', () => {
 
   it('writes nothing when the order moved since the read (its sequence changed)', async () => {
     const state = await orderState();
-    await expect(writePush(db.manager, write(state, 'VERIFY', true))).resolves.toBe(true);
+    await expect(updates.writePush(db.manager, write(state, 'VERIFY', true))).resolves.toBe(true);
     const before = await rowsOf(state.order.id);
     // A second push decided on the same read, for another action: the order is no longer as it read it.
-    await expect(writePush(db.manager, write(state, 'HANDOVER', true))).resolves.toBe(false);
+    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', true))).resolves.toBe(false);
     expect(await rowsOf(state.order.id)).toEqual(before);
   });
 
@@ -89,17 +91,17 @@ describe('writePush (the push\'s one conditional statement)', () => {
     const before = await rowsOf(state.order.id);
     expect(before.order.status).toBe('CANCELED');
     // Decided on the read before the cancellation, at a free seq: only the order's sequence can refuse it.
-    await expect(writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toBe(false);
+    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toBe(false);
     expect(await rowsOf(state.order.id)).toEqual(before);
   });
 
   it('writes nothing when another update took its seq, or its action, since the read (no move to compare)', async () => {
     const state = await orderState();
-    await expect(writePush(db.manager, write(state, 'VERIFY', false))).resolves.toBe(true);
+    await expect(updates.writePush(db.manager, write(state, 'VERIFY', false))).resolves.toBe(true);
     const before = await rowsOf(state.order.id);
-    await expect(writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toBe(false);
+    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toBe(false);
     // Same action at a free seq: the (order, action) index refuses it.
-    await expect(writePush(db.manager, { ...write(state, 'VERIFY', false), seq: 2 })).resolves.toBe(false);
+    await expect(updates.writePush(db.manager, { ...write(state, 'VERIFY', false), seq: 2 })).resolves.toBe(false);
     expect(await rowsOf(state.order.id)).toEqual(before);
   });
 });

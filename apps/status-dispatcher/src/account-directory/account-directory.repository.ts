@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent } from '@courier/contracts';
+
+/** An integration of the account read model (table `integrations`), secrets still encrypted. */
+export interface DirectoryIntegration {
+  integrationId: string;
+  restaurantId: string;
+  platform: string;
+  providerRestaurantId: string;
+  isActive: boolean;
+  deleted: boolean;
+  /** The account is not disabled (an unknown account counts as active: the read model may lag). */
+  accountActive: boolean;
+  settings: Record<string, string>;
+  /** SecretBox ciphertexts by field name. */
+  secrets: Record<string, string>;
+}
+
+const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restaurantId", i.platform, i.provider_restaurant_id AS "providerRestaurantId",
+  i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets`;
+
+/** The dispatcher's read model of restaurant accounts and integrations (tables `restaurant_accounts`, `integrations`). */
+@Injectable()
+export class AccountDirectoryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The live (not deleted, not displaced) integrations holding a platform restaurant, at most `limit`, active or not. */
+  liveHoldersOf(platform: string, providerRestaurantId: string, limit: number): Promise<DirectoryIntegration[]> {
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id
+        WHERE i.platform = $1 AND i.provider_restaurant_id = $2 AND i.deleted_at IS NULL AND NOT i.displaced
+        ORDER BY i.integration_id LIMIT $3`,
+      [platform, providerRestaurantId, limit],
+    );
+  }
+
+  async integration(integrationId: string): Promise<DirectoryIntegration | undefined> {
+    const [row]: DirectoryIntegration[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id WHERE i.integration_id = $1`,
+      [integrationId],
+    );
+    return row;
+  }
+
+  /** Ids of the platform's active, not deleted integrations. */
+  async activeIntegrationIds(platform: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      'SELECT integration_id AS id FROM integrations WHERE platform = $1 AND is_active AND deleted_at IS NULL ORDER BY integration_id',
+      [platform],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Keeps the newer version of an account (a duplicate or an older one changes nothing). */
+  async storeAccount(account: AccountSnapshot): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO restaurant_accounts (restaurant_id, name, status, third_party, version, occurred_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
+       ON CONFLICT (restaurant_id) DO UPDATE
+          SET name = EXCLUDED.name, status = EXCLUDED.status, third_party = EXCLUDED.third_party,
+              version = EXCLUDED.version, occurred_at = EXCLUDED.occurred_at, updated_at = now()
+        WHERE restaurant_accounts.version < EXCLUDED.version`,
+      [
+        account.restaurantId,
+        account.name,
+        account.status,
+        account.thirdParty
+          ? JSON.stringify({ integrationId: account.thirdParty.integrationId, providerRestaurantId: account.thirdParty.providerRestaurantId, isActive: account.thirdParty.isActive })
+          : null,
+        account.version,
+        account.occurredAt,
+      ],
+    );
+  }
+
+  /** Keeps the newer version of an integration (a duplicate or an older one changes nothing). */
+  async storeIntegration(integration: IntegrationUpsertedEvent): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, deleted_at, occurred_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $10, $6, $7, $8, NULL, $9, now())
+       ON CONFLICT (integration_id) DO UPDATE
+          SET restaurant_id = EXCLUDED.restaurant_id, platform = EXCLUDED.platform, provider_restaurant_id = EXCLUDED.provider_restaurant_id,
+              is_active = EXCLUDED.is_active, displaced = EXCLUDED.displaced, settings = EXCLUDED.settings, secrets = EXCLUDED.secrets, version = EXCLUDED.version,
+              deleted_at = NULL, occurred_at = EXCLUDED.occurred_at, updated_at = now()
+        WHERE integrations.version < EXCLUDED.version`,
+      [
+        integration.integrationId,
+        integration.restaurantId,
+        integration.platform,
+        integration.providerRestaurantId,
+        integration.isActive,
+        JSON.stringify(integration.settings),
+        JSON.stringify(integration.secrets),
+        integration.version,
+        integration.occurredAt,
+        integration.displaced ?? false,
+      ],
+    );
+  }
+
+  /** A tombstone (with the delete's version) so that a late upsert cannot bring the integration back. */
+  async removeIntegration(deletion: IntegrationDeletedEvent): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, settings, secrets, version, deleted_at, occurred_at, updated_at)
+       VALUES ($1, $2, $3, $4, false, '{}', '{}', $5, $6, $6, now())
+       ON CONFLICT (integration_id) DO UPDATE
+          SET is_active = false, settings = '{}', secrets = '{}', version = EXCLUDED.version,
+              deleted_at = EXCLUDED.deleted_at, occurred_at = EXCLUDED.occurred_at, updated_at = now()
+        WHERE integrations.version < EXCLUDED.version`,
+      [deletion.integrationId, deletion.restaurantId, deletion.platform, deletion.providerRestaurantId, deletion.version, deletion.occurredAt],
+    );
+  }
+}

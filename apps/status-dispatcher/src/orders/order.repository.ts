@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { OutboxRow } from '@courier/messaging';
+import { Order, OrderStatusChange } from './order.model';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+export const ORDER_COLUMNS = `id, order_id AS "orderId", restaurant_id AS "restaurantId", provider, provider_restaurant_id AS "providerRestaurantId",
+  order_number AS "orderNumber", status, sequence, received_at AS "receivedAt", scheduled_delivery_time AS "scheduledDeliveryTime",
+  final_approval_due_at AS "finalApprovalDueAt", final_approved_at AS "finalApprovedAt", status_changed_at AS "statusChangedAt"`;
+
+const CHANGE_COLUMNS = `sequence, status, previous_status AS "previousStatus", trigger, occurred_at AS "occurredAt", reason,
+  cancel_reason_id AS "cancelReasonId", canceled_by AS "canceledBy"`;
+
+/** A decided move: the change, its event, and the order's state it was decided on. */
+export interface MoveWrite {
+  change: OrderStatusChange;
+  event: OutboxRow;
+  /** The order's `sequence` and `finalApprovedAt` as read: the move is stored only if both are unchanged. */
+  expectedSequence: number;
+  expectedFinalApprovedAt: Date | null;
+}
+
+/**
+ * The orders tables (`orders`, `order_status_changes`, `restaurant_order_counters`) as the lifecycle
+ * of THIRD_PARTY orders uses them. Plain SQL rather than TypeORM's query builder: the transition is
+ * the hot path (a few hundred a second), and building and hydrating through the ORM cost more CPU
+ * than the queries themselves. Methods that take `db` run in the caller's transaction.
+ */
+@Injectable()
+export class OrderRepository {
+  constructor(@InjectDataSource() private readonly dataSource: Pick<DataSource, 'query'>) {}
+
+  async find(id: string): Promise<Order | undefined> {
+    const [order] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id]);
+    return order;
+  }
+
+  /** The order of `provider`, locked until the transaction ends: moves of one order run one at a time. */
+  async lock(db: Queryable, id: string, provider?: string): Promise<Order | undefined> {
+    const [order] = await db.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 AND ($2::text IS NULL OR provider = $2) FOR UPDATE`, [id, provider ?? null]);
+    return order;
+  }
+
+  history(id: string): Promise<OrderStatusChange[]> {
+    return this.dataSource.query(`SELECT ${CHANGE_COLUMNS} FROM order_status_changes WHERE order_id = $1 ORDER BY sequence`, [id]);
+  }
+
+  /** Creates and locks the restaurant's order-number counter: creations of one restaurant run one at a time. */
+  async lockOrderNumbers(db: Queryable, restaurantId: string): Promise<void> {
+    await db.query(
+      `INSERT INTO restaurant_order_counters (restaurant_id, last_number) VALUES ($1, 0)
+       ON CONFLICT (restaurant_id) DO UPDATE SET last_number = restaurant_order_counters.last_number`,
+      [restaurantId],
+    );
+  }
+
+  /** The restaurant's next order number, as a string (an upsert: TypeORM answers an UPDATE with [rows, count]). */
+  async nextOrderNumber(db: Queryable, restaurantId: string): Promise<string> {
+    const [counter]: Array<{ last_number: string }> = await db.query(
+      `INSERT INTO restaurant_order_counters (restaurant_id, last_number) VALUES ($1, 1)
+       ON CONFLICT (restaurant_id) DO UPDATE SET last_number = restaurant_order_counters.last_number + 1 RETURNING last_number`,
+      [restaurantId],
+    );
+    return String(counter.last_number);
+  }
+
+  /** The id of the order with this id, or of the restaurant's order with this sender orderId. */
+  async idOfSenderOrder(db: Queryable, id: string, restaurantId: string, provider: string, orderId: string): Promise<string | undefined> {
+    const [row]: Array<{ id: string }> = await db.query(
+      'SELECT id FROM orders WHERE id = $1 OR (restaurant_id = $2 AND provider = $3 AND order_id = $4) LIMIT 1',
+      [id, restaurantId, provider, orderId],
+    );
+    return row?.id;
+  }
+
+  /** The order (with `details`, the intake order body) and the first entry of its history, in one statement. */
+  async insert(db: Queryable, order: Order, details: object): Promise<void> {
+    // One CTE: an order never exists without its first history entry.
+    await db.query(
+      `WITH created AS (
+         INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details,
+                             received_at, scheduled_delivery_time, final_approval_due_at, final_approved_at, status_changed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id)
+       INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, $8, $7, $14 FROM created`,
+      [
+        order.id,
+        order.orderId,
+        order.restaurantId,
+        order.provider,
+        order.providerRestaurantId,
+        order.orderNumber,
+        order.status,
+        order.sequence,
+        JSON.stringify(details),
+        order.receivedAt,
+        order.scheduledDeliveryTime,
+        order.finalApprovalDueAt,
+        order.finalApprovedAt,
+        order.statusChangedAt,
+      ],
+    );
+  }
+
+  /**
+   * The order of `provider` with its history (oldest first), in one statement (one snapshot, no lock):
+   * what a transition decides on. `writeMove` stores the decision only if the order is still as read.
+   */
+  async readWithHistory(db: Queryable, id: string, provider?: string): Promise<{ order: Order; history: OrderStatusChange[] } | undefined> {
+    const [row] = await db.query(
+      `SELECT ${ORDER_COLUMNS},
+              (SELECT coalesce(json_agg(json_build_object('sequence', c.sequence, 'status', c.status, 'previousStatus', c.previous_status, 'trigger', c.trigger,
+                                                          'occurredAt', c.occurred_at, 'reason', c.reason, 'cancelReasonId', c.cancel_reason_id, 'canceledBy', c.canceled_by)
+                                        ORDER BY c.sequence), '[]')
+                 FROM order_status_changes c WHERE c.order_id = orders.id) AS "history"
+         FROM orders WHERE id = $1 AND ($2::text IS NULL OR provider = $2)`,
+      [id, provider ?? null],
+    );
+    if (!row) return undefined;
+    const { history, ...order } = row as Order & { history: Array<Omit<OrderStatusChange, 'occurredAt'> & { occurredAt: string }> };
+    return { order, history: history.map((change) => ({ ...change, occurredAt: new Date(change.occurredAt) })) };
+  }
+
+  /**
+   * Stores a move in one statement, atomically: the order's new status, sequence and time, its history
+   * entry and its outbox event. Conditional, as a compare-and-set on what the decision read: the
+   * order's `sequence` and `final_approved_at` unchanged (re-checked on the newest row version after
+   * any concurrent writer of the order, whose row lock this UPDATE waits for). Returns false, with
+   * nothing written, when another change came first: the caller reads again and decides again.
+   */
+  async writeMove(db: Queryable, id: string, write: MoveWrite): Promise<boolean> {
+    const { change, event } = write;
+    // One CTE: a move, its history entry and its event are all written or none, and only on the order as read.
+    const [row] = await db.query(
+      `WITH moved AS (
+         UPDATE orders SET status = $2, sequence = $3, status_changed_at = $4, updated_at = now()
+          WHERE id = $1 AND sequence = $10 AND final_approved_at IS NOT DISTINCT FROM $11::timestamptz RETURNING id),
+       history AS (
+         INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
+         SELECT id, $3, $2, $5, $6, $4, $7, $8, $9 FROM moved),
+       event AS (
+         INSERT INTO outbox_messages (id, routing_key, payload, headers) SELECT $12, $13, $14::jsonb, $15::jsonb FROM moved)
+       SELECT count(*)::int AS written FROM moved`,
+      [
+        id, change.status, change.sequence, change.occurredAt, change.previousStatus, change.trigger, change.reason, change.cancelReasonId, change.canceledBy,
+        write.expectedSequence, write.expectedFinalApprovedAt,
+        event.id, event.routingKey, event.payload, event.headers,
+      ],
+    );
+    return row.written === 1;
+  }
+
+  async markFinalApproved(db: Queryable, id: string, at: Date): Promise<void> {
+    await db.query('UPDATE orders SET final_approved_at = $2, updated_at = now() WHERE id = $1', [id, at]);
+  }
+}

@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PlatformOrderDetails } from '@courier/contracts';
+import type { OrderStatusChange } from '../orders/order.model';
+import { ORDER_COLUMNS } from '../orders/order.repository';
+import { PlatformOrderRow } from './platform-order.model';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+export const PLATFORM_COLUMNS = `${ORDER_COLUMNS}, integration_id AS "integrationId", coalesce(platform_data, '{}') AS "platformData", approved_at AS "approvedAt"`;
+
+export interface NewPlatformOrder {
+  row: PlatformOrderRow;
+  details: PlatformOrderDetails;
+  /** Answer the order before this, or the platform cancels it (PLATFORM_B `expiryDate`). */
+  expiresAt?: Date | null;
+}
+
+/**
+ * Orders that came from a delivery platform (`orders` rows of a platform `provider`, with their
+ * history in `order_status_changes`). Methods that take `db` run in the caller's transaction.
+ */
+@Injectable()
+export class PlatformOrderRepository {
+  constructor(@InjectDataSource() private readonly dataSource: Pick<DataSource, 'query'>) {}
+
+  /**
+   * The platform order, locked until the transaction ends (moves and pushes of one order run one at a
+   * time); of one platform restaurant when given (a caller authenticated for one store).
+   */
+  async lock(db: Queryable, provider: string, platformOrderId: string, providerRestaurantId?: string): Promise<PlatformOrderRow | undefined> {
+    const [order] = await db.query(
+      `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR provider_restaurant_id = $3) FOR UPDATE`,
+      [provider, platformOrderId, providerRestaurantId ?? null],
+    );
+    return order;
+  }
+
+  /** By our id, of one platform (and one platform restaurant when given). */
+  async lockById(db: Queryable, id: string, provider: string, providerRestaurantId?: string): Promise<PlatformOrderRow | undefined> {
+    const [order] = await db.query(
+      `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE id = $1 AND provider = $2 AND ($3::text IS NULL OR provider_restaurant_id = $3) FOR UPDATE`,
+      [id, provider, providerRestaurantId ?? null],
+    );
+    return order;
+  }
+
+  /**
+   * Stores a platform order and its first history entry in one statement, unless the platform order
+   * is already known (the unique (provider, order_id) index): then nothing is written and false
+   * comes back, and the caller reads the existing one.
+   */
+  async insert(db: Queryable, { row, details, expiresAt }: NewPlatformOrder): Promise<boolean> {
+    // One CTE: an order never exists without its first history entry.
+    const inserted: unknown[] = await db.query(
+      `WITH created AS (
+         INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details, received_at,
+                             scheduled_delivery_time, status_changed_at, integration_id, platform_data, approved_at, platform_expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $9, $11, $12, $13, $14)
+         ON CONFLICT DO NOTHING RETURNING id)
+       INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, 0, $7, $9 FROM created RETURNING order_id`,
+      [
+        row.id,
+        row.orderId,
+        row.restaurantId,
+        row.provider,
+        row.providerRestaurantId,
+        row.orderNumber,
+        row.status,
+        JSON.stringify(details),
+        row.receivedAt,
+        row.scheduledDeliveryTime,
+        row.integrationId,
+        JSON.stringify(row.platformData),
+        row.approvedAt,
+        expiresAt ?? null,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  /** Our id of the platform's order (undefined: unknown). */
+  async idOf(db: Queryable, provider: string, platformOrderId: string): Promise<string | undefined> {
+    const [row]: Array<{ id: string }> = await db.query(`SELECT id FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY'`, [provider, platformOrderId]);
+    return row?.id;
+  }
+
+  async exists(db: Queryable, id: string, provider: string, providerRestaurantId: string): Promise<boolean> {
+    const rows: unknown[] = await db.query('SELECT 1 FROM orders WHERE id = $1 AND provider = $2 AND provider_restaurant_id = $3', [id, provider, providerRestaurantId]);
+    return rows.length > 0;
+  }
+
+  /** Stores a move of an order locked by the caller: its new status, sequence and time, and its history entry. */
+  async recordMove(db: Queryable, id: string, change: OrderStatusChange): Promise<void> {
+    // One CTE: the order's status and its history never part.
+    await db.query(
+      `WITH moved AS (
+         UPDATE orders SET status = $2, sequence = $3, status_changed_at = $4, updated_at = now() WHERE id = $1 RETURNING id)
+       INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
+       SELECT id, $3, $2, $5, $6, $4, $7, $8, $9 FROM moved`,
+      [id, change.status, change.sequence, change.occurredAt, change.previousStatus, change.trigger, change.reason, change.cancelReasonId, change.canceledBy],
+    );
+  }
+
+  /**
+   * Platform orders nobody has answered yet, by platform, whose expiry is less than `warningMs` away
+   * or passed within the last hour. Unanswered = not final, and no VERIFY, REJECT or CANCEL of it sent
+   * to the platform yet.
+   */
+  async countExpiring(warningMs: number): Promise<Map<string, number>> {
+    const rows: Array<{ platform: string; count: number }> = await this.dataSource.query(
+      `SELECT o.provider AS platform, count(*)::int AS count FROM orders o
+        WHERE o.platform_expires_at IS NOT NULL
+          AND o.platform_expires_at <= now() + make_interval(secs => $1::float8 / 1000) AND o.platform_expires_at > now() - interval '1 hour'
+          AND o.status NOT IN ('CANCELED', 'FAILED', 'DELIVERED')
+          AND NOT EXISTS (SELECT 1 FROM status_updates u WHERE u.order_id = o.id AND u.action IN ('VERIFY', 'REJECT', 'CANCEL') AND u.state = 'sent')
+        GROUP BY o.provider`,
+      [warningMs],
+    );
+    return new Map(rows.map((row) => [row.platform, row.count]));
+  }
+}

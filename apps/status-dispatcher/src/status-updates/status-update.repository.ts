@@ -1,0 +1,364 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { StatusPushAction } from '@courier/domain';
+import type { OutboxRow } from '@courier/messaging';
+import { isUniqueViolation } from '@courier/persistence';
+import type { PlatformAnswer } from '@courier/platforms';
+import type { OrderStatusChange } from '../orders/order.model';
+import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.repository';
+import type { PlatformOrderRow } from '../platform-orders/platform-order.model';
+import type { StatusUpdateState } from './dto/status-update.dto';
+import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
+
+type Queryable = Pick<EntityManager, 'query'>;
+
+/** The durable wake-up of a status update (a `scheduled_tasks` row run by the task runner). */
+export const STATUS_UPDATE_TASK = 'status-update.dispatch';
+
+export interface StatusUpdateTaskPayload {
+  statusUpdateId: string;
+}
+
+/** The dedupe key of the task a push stores with its update: at most one per update, found again by it. */
+export function statusUpdateTaskKey(statusUpdateId: string): string {
+  return `status-update:${statusUpdateId}`;
+}
+
+/** A row of `status_updates`: one platform command. */
+export interface StatusUpdateRow {
+  id: string;
+  orderId: string;
+  seq: number;
+  platform: string;
+  providerOrderId: string;
+  action: StatusPushAction;
+  previousStatus: string | null;
+  reason: string | null;
+  state: StatusUpdateState;
+  holdReason: string | null;
+  notBefore: Date;
+  attempts: number;
+  sendingUntil: Date | null;
+  firstAttemptAt: Date | null;
+  lastAttemptAt: Date | null;
+  sentAt: Date | null;
+  lastAnswer: StoredAnswer | null;
+  lastError: string | null;
+  acceptedAt: Date;
+  /** The correlation id of the push that created it (null: accepted before it was recorded). */
+  correlationId: string | null;
+  /** The call slot this update booked in its platform's call budget (it waits for it queued; null: none). */
+  budgetSlotAt: Date | null;
+}
+
+/** The platform's answer as stored: what it said and how it was read. */
+export interface StoredAnswer extends PlatformAnswer {
+  outcome: 'done' | 'retry' | 'failed' | 'skipped';
+  alreadyDone?: boolean;
+  at: string;
+}
+
+const UPDATE_COLUMNS = `id, order_id AS "orderId", seq, platform, provider_order_id AS "providerOrderId", action, previous_status AS "previousStatus", reason,
+  state, hold_reason AS "holdReason", not_before AS "notBefore", attempts, sending_until AS "sendingUntil", first_attempt_at AS "firstAttemptAt",
+  last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", last_answer AS "lastAnswer", last_error AS "lastError", accepted_at AS "acceptedAt",
+  correlation_id AS "correlationId", budget_slot_at AS "budgetSlotAt"`;
+
+/** The order's integration as the read model has it, for the platform call (null: gone); `i` joined on the order's integration_id. */
+const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS NOT NULL THEN NULL ELSE json_build_object(
+  'integrationId', i.integration_id, 'providerRestaurantId', i.provider_restaurant_id, 'settings', i.settings, 'secrets', i.secrets) END`;
+
+/** The order's integration as a claimed update carries it (INTEGRATION_JSON). */
+export type UpdateIntegration = Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'>;
+
+/** An accepted update as the guards see it. */
+export type AcceptedUpdate = Pick<StatusUpdateRow, 'id' | 'action' | 'acceptedAt' | 'state' | 'notBefore'>;
+
+/** What an accepted push writes: its update (with its task) and the order's moves with their events. */
+export interface PushWrite {
+  update: NewStatusUpdate;
+  /** The update's place among the order's updates: the `lastSeq` read + 1. */
+  seq: number;
+  taskDueAt: Date;
+  taskHeaders: Record<string, string>;
+  /** Set: the update is stored already claimed for its immediate send (attempt 1 from `at`, being sent until `until`). */
+  claim?: { at: Date; until: Date };
+  /** The order's `sequence` as read: the write happens only if it is unchanged. */
+  expectedSequence: number;
+  /** The order after the moves (status, sequence, statusChangedAt; unchanged without moves). */
+  moved: { status: string; sequence: number; statusChangedAt: Date };
+  changes: OrderStatusChange[];
+  events: OutboxRow[];
+}
+
+export interface NewStatusUpdate {
+  id: string;
+  orderId: string;
+  platform: string;
+  providerOrderId: string;
+  action: StatusPushAction;
+  previousStatus: string | null;
+  reason: string | null;
+  state: 'queued' | 'held';
+  holdReason: string | null;
+  notBefore: Date;
+  acceptedAt: Date;
+  correlationId: string | null;
+}
+
+/** A platform order as a push decides on it: with its accepted updates, the highest `seq` of its updates, and its integration. */
+export interface PushState {
+  order: PlatformOrderRow;
+  accepted: AcceptedUpdate[];
+  lastSeq: number;
+  integration: UpdateIntegration | null;
+}
+
+/** A status update claimed for its platform call, with what the call needs of its order. */
+export type ClaimedUpdate = StatusUpdateRow & {
+  integrationId: string | null;
+  platformData: Record<string, unknown>;
+  /** The order's integration as the read model has it (null: gone). */
+  integration: UpdateIntegration | null;
+};
+
+/** What the claim under the order's row lock reads besides the update (see decideClaim). */
+export type UpdateUnderLock = ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null };
+
+/** A claim: the update is being sent (attempt counted) from `at` until `until`. */
+export interface ClaimTimes {
+  at: Date;
+  until: Date;
+}
+
+const PENDING = `(${PENDING_UPDATE_STATES.map((state) => `'${state}'`).join(', ')})`;
+const prefixed = (alias: string) => UPDATE_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
+const CLAIMED_COLUMNS = `${prefixed('su')}, o.integration_id AS "integrationId", coalesce(o.platform_data, '{}') AS "platformData", ${INTEGRATION_JSON} AS integration`;
+
+/**
+ * The `status_updates` table with the durable task of each update (`scheduled_tasks`, dedupe key
+ * statusUpdateTaskKey): pushes, claims, outcomes and reads. Methods that take `db` run in the
+ * caller's transaction (or compare-and-set attempt); the others on their own.
+ */
+@Injectable()
+export class StatusUpdateRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * A platform order with its accepted updates and the highest `seq` of its updates, in one statement
+   * (one snapshot, no lock): what a push decides on. `writePush` stores the decision only if none of it
+   * changed meanwhile.
+   */
+  async readPushState(db: Queryable, provider: string, platformOrderId: string): Promise<PushState | undefined> {
+    const [row] = await db.query(
+      `SELECT ${PLATFORM_COLUMNS},
+              (SELECT ${INTEGRATION_JSON} FROM integrations i WHERE i.integration_id = orders.integration_id) AS "pushIntegration",
+              (SELECT coalesce(json_agg(json_build_object('id', su.id, 'action', su.action, 'acceptedAt', su.accepted_at, 'state', su.state, 'notBefore', su.not_before) ORDER BY su.seq), '[]')
+                 FROM status_updates su WHERE su.order_id = orders.id AND su.state <> 'failed') AS "pushAccepted",
+              (SELECT coalesce(max(su.seq), 0) FROM status_updates su WHERE su.order_id = orders.id) AS "pushLastSeq"
+         FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY'`,
+      [provider, platformOrderId],
+    );
+    if (!row) return undefined;
+    const { pushAccepted, pushLastSeq, pushIntegration, ...order } = row as PlatformOrderRow & {
+      pushAccepted: Array<Omit<AcceptedUpdate, 'acceptedAt' | 'notBefore'> & { acceptedAt: string; notBefore: string }>;
+      pushLastSeq: number;
+      pushIntegration: UpdateIntegration | null;
+    };
+    return {
+      order,
+      integration: pushIntegration,
+      accepted: pushAccepted.map((update) => ({ ...update, acceptedAt: new Date(update.acceptedAt), notBefore: new Date(update.notBefore) })),
+      lastSeq: Number(pushLastSeq),
+    };
+  }
+
+  /**
+   * Stores an accepted push in one statement, atomically: the update and its task, the order's moves
+   * (history entries) and their outbox events. Conditional, as a compare-and-set on what the decision
+   * read: the order's `sequence` unchanged (re-checked on the newest row version after any concurrent
+   * writer of the order, whose row lock this UPDATE waits for) and the update's `seq` and action free
+   * (the unique indexes on (order_id, seq) and (order_id, action)). Returns false, with nothing
+   * written, when another change came first: the caller reads again and decides again.
+   */
+  async writePush(db: Queryable, write: PushWrite): Promise<boolean> {
+    const { update } = write;
+    try {
+      // One CTE: an accepted push never lacks its task (it would never be sent) nor its moves' events.
+      const [row] = await db.query(
+        `WITH cas AS (
+           UPDATE orders SET status = $18, sequence = $19, status_changed_at = $20, updated_at = now()
+            WHERE id = $2 AND sequence = $21 RETURNING id),
+         inserted AS (
+           INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at, correlation_id,
+                                       attempts, sending_until, first_attempt_at, last_attempt_at)
+           SELECT $1, cas.id, $22, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, CASE WHEN $25::timestamptz IS NULL THEN 0 ELSE 1 END, $26, $25, $25 FROM cas RETURNING id),
+         task AS (
+           INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
+           SELECT $13, $14, $15, json_build_object('statusUpdateId', inserted.id), $16, $17 FROM inserted),
+         history AS (
+           INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
+           SELECT cas.id, h.sequence, h.status, h."previousStatus", h.trigger, h."occurredAt", h.reason, h."cancelReasonId", h."canceledBy"
+             FROM cas, json_to_recordset($23::json) AS h(sequence int, status text, "previousStatus" text, trigger text, "occurredAt" timestamptz, reason text, "cancelReasonId" text, "canceledBy" text)),
+         events AS (
+           INSERT INTO outbox_messages (id, routing_key, payload, headers)
+           SELECT e.id, e."routingKey", e.payload::jsonb, e.headers::jsonb
+             FROM cas, json_to_recordset($24::json) AS e(id uuid, "routingKey" text, payload text, headers text))
+         SELECT count(*)::int AS written FROM inserted`,
+        [
+          update.id, update.orderId, update.platform, update.providerOrderId, update.action, update.previousStatus, update.reason, update.state, update.holdReason, update.notBefore, update.acceptedAt, update.correlationId,
+          randomUUID(), STATUS_UPDATE_TASK, statusUpdateTaskKey(update.id), write.taskDueAt, JSON.stringify(write.taskHeaders),
+          write.moved.status, write.moved.sequence, write.moved.statusChangedAt, write.expectedSequence, write.seq,
+          JSON.stringify(write.changes), JSON.stringify(write.events),
+          write.claim?.at ?? null, write.claim?.until ?? null,
+        ],
+      );
+      return row.written === 1;
+    } catch (error) {
+      // Another push of the order took this seq or this action first (its row was not visible to this statement's snapshot).
+      if (isUniqueViolation(error, ['status_updates_order_seq_key', 'status_updates_order_action_key'])) return false;
+      throw error;
+    }
+  }
+
+  /** Moves the update's own task: a wake-up at `dueAt` ('now': the task runner's next claim takes it). */
+  async moveTask(statusUpdateId: string, dueAt: Date | 'now'): Promise<void> {
+    await this.dataSource.query(`UPDATE scheduled_tasks SET due_at = coalesce($2::timestamptz, now()) WHERE dedupe_key = $1`, [statusUpdateTaskKey(statusUpdateId), dueAt === 'now' ? null : dueAt]);
+  }
+
+  /** An update with the earlier pending update of its order it waits for (null: none), for its read. */
+  async find(id: string): Promise<(StatusUpdateRow & { waitingFor: string | null }) | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT ${UPDATE_COLUMNS},
+              (SELECT earlier.id FROM status_updates earlier
+                WHERE earlier.order_id = su.order_id AND earlier.seq < su.seq AND earlier.state IN ${PENDING}
+                ORDER BY earlier.seq LIMIT 1) AS "waitingFor"
+         FROM status_updates su WHERE id = $1`,
+      [id],
+    );
+    return row;
+  }
+
+  /**
+   * The common claim in one statement (the rule of decideClaim, in SQL: one round trip instead of a
+   * transaction): the update is pending, due, not being sent, first of its order's pending updates,
+   * and past the spacing of `spacedSteps` after the order's last spaced step sent. Undefined when any
+   * of it does not hold (the caller then looks under the order's lock).
+   */
+  async claimAtOnce(id: string, claim: ClaimTimes, spacedSteps: string[], spacingMs: number): Promise<ClaimedUpdate | undefined> {
+    // TypeORM's postgres driver answers an UPDATE ... RETURNING with [rows, affectedCount].
+    const [rows]: [ClaimedUpdate[], number] = await this.dataSource.query(
+      `UPDATE status_updates su
+          SET sending_until = $3, attempts = su.attempts + 1, first_attempt_at = coalesce(su.first_attempt_at, $2), last_attempt_at = $2,
+              state = CASE WHEN su.state = 'held' THEN 'queued' ELSE su.state END, hold_reason = NULL, updated_at = now()
+         FROM orders o LEFT JOIN integrations i ON i.integration_id = o.integration_id
+        WHERE su.id = $1 AND o.id = su.order_id AND su.state IN ${PENDING} AND su.not_before <= $2
+          AND (su.sending_until IS NULL OR su.sending_until <= $2)
+          AND NOT EXISTS (SELECT 1 FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING})
+          AND NOT ((su.platform || ':' || su.action) = ANY($4::text[]) AND EXISTS (
+                SELECT 1 FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
+                   AND (s.platform || ':' || s.action) = ANY($4::text[]) AND s.sent_at > $2::timestamptz - ($5::bigint * interval '1 millisecond')))
+      RETURNING ${CLAIMED_COLUMNS}`,
+      [id, claim.at, claim.until, spacedSteps, spacingMs],
+    );
+    return rows[0];
+  }
+
+  /**
+   * In the caller's transaction: locks the update's order (its pushes and ends wait) and reads the
+   * update with the facts of decideClaim. Undefined when the update is gone.
+   */
+  async lockForClaim(db: Queryable, id: string, spacedSteps: string[]): Promise<UpdateUnderLock | undefined> {
+    const [locked] = await db.query(`SELECT o.id FROM orders o JOIN status_updates su ON su.order_id = o.id WHERE su.id = $1 FOR UPDATE OF o`, [id]);
+    if (!locked) return undefined;
+    const [update]: UpdateUnderLock[] = await db.query(
+      `SELECT ${CLAIMED_COLUMNS},
+              (SELECT e.not_before FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING}
+                ORDER BY e.seq LIMIT 1) AS "blockerNotBefore",
+              (SELECT max(s.sent_at) FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
+                  AND (s.platform || ':' || s.action) = ANY($2::text[])) AS "lastStepSentAt"
+         FROM status_updates su JOIN orders o ON o.id = su.order_id LEFT JOIN integrations i ON i.integration_id = o.integration_id WHERE su.id = $1`,
+      [id, spacedSteps],
+    );
+    return update;
+  }
+
+  /** Holds a pending update not being sent until `until`, for its platform's step spacing. */
+  async holdForStepSpacing(db: Queryable, id: string, until: Date, now: Date): Promise<void> {
+    await db.query(
+      `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
+        WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
+      [id, until, now],
+    );
+  }
+
+  /** Claims a pending update not being sent; false when another run took it meanwhile (it does not wait for the order's lock). */
+  async claim(db: Queryable, id: string, claim: ClaimTimes): Promise<boolean> {
+    const [claimed]: [unknown[], number] = await db.query(
+      `UPDATE status_updates SET sending_until = $3, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2,
+              state = CASE WHEN state = 'held' THEN 'queued' ELSE state END, hold_reason = NULL, updated_at = now()
+        WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $2) RETURNING id`,
+      [id, claim.at, claim.until],
+    );
+    return claimed.length > 0;
+  }
+
+  /**
+   * The claim given back, not counted as an attempt (nothing was sent): the update waits queued for
+   * the slot it booked in its platform's call budget.
+   */
+  async waitForBudgetSlot(id: string, slot: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE status_updates SET state = 'queued', hold_reason = 'PLATFORM_CALL_BUDGET', not_before = $2, budget_slot_at = $2, sending_until = NULL,
+              attempts = attempts - 1, first_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE first_attempt_at END,
+              last_attempt_at = CASE WHEN attempts = 1 THEN NULL ELSE last_attempt_at END, updated_at = now()
+        WHERE id = $1`,
+      [id, slot],
+    );
+  }
+
+  /** The update waits for its next attempt at `at`, the platform's answer kept. Still pending: nothing behind it moves, so no row lock is needed. */
+  async retryAt(id: string, at: Date, answer: StoredAnswer): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE status_updates SET state = 'retrying', not_before = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = NULL, updated_at = now() WHERE id = $1`,
+      [id, at, JSON.stringify(answer)],
+    );
+  }
+
+  /**
+   * One statement, so that the update's end and its task's removal cannot part (a run of the task
+   * under way finds its row gone): the update's end, its own task deleted, and the order's next
+   * pending update (the update itself excluded: same snapshot).
+   */
+  async endAndFindNext(update: Pick<StatusUpdateRow, 'id' | 'orderId'>, state: 'sent' | 'skipped' | 'failed', answer: StoredAnswer, error: string | null, sentAt?: Date): Promise<{ id: string; notBefore: Date } | undefined> {
+    const [next]: Array<{ id: string; notBefore: Date }> = await this.dataSource.query(
+      `WITH ended AS (
+         UPDATE status_updates SET state = $2, sending_until = NULL, budget_slot_at = NULL, last_answer = $3, last_error = $4, sent_at = $5, hold_reason = NULL, updated_at = now() WHERE id = $1),
+       own_task AS (DELETE FROM scheduled_tasks WHERE dedupe_key = $7)
+       SELECT id, not_before AS "notBefore" FROM status_updates WHERE order_id = $6 AND id <> $1 AND state IN ${PENDING} ORDER BY seq LIMIT 1`,
+      [update.id, state, JSON.stringify(answer), error, sentAt ?? null, update.orderId, statusUpdateTaskKey(update.id)],
+    );
+    return next;
+  }
+
+  /** Waiting updates by state (count, and how long past its release the oldest is), bounded by `statementTimeoutMs`; the partial index of pending updates serves it. */
+  async pendingByState(statementTimeoutMs: number): Promise<Array<{ state: string; count: number; overdueSeconds: number }>> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      await runner.query(`SET LOCAL statement_timeout = ${statementTimeoutMs}`);
+      const rows: Array<{ state: string; count: number; overdue: number }> = await runner.query(
+        `SELECT state, count(*)::int AS count, coalesce(EXTRACT(EPOCH FROM now() - min(not_before)), 0)::float8 AS overdue
+           FROM status_updates WHERE state IN ${PENDING} GROUP BY state`,
+      );
+      await runner.commitTransaction();
+      return rows.map((row) => ({ state: row.state, count: row.count, overdueSeconds: Math.max(0, row.overdue) }));
+    } finally {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      await runner.release();
+    }
+  }
+}
