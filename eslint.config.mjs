@@ -70,9 +70,9 @@ export default tseslint.config(
     },
   },
   {
-    // status-dispatcher reaches its tables through its repositories only (one per table group, *.repository.ts).
-    files: ['apps/status-dispatcher/src/**/*.ts'],
-    ignores: ['apps/status-dispatcher/src/**/*.repository.ts', 'apps/status-dispatcher/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    // status-dispatcher and webhook-sender reach their tables through their repositories only (one per table group, *.repository.ts).
+    files: ['apps/status-dispatcher/src/**/*.ts', 'apps/webhook-sender/src/**/*.ts'],
+    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

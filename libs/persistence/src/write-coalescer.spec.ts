@@ -50,4 +50,67 @@ describe('WriteCoalescer', () => {
     const coalescer = new WriteCoalescer<number, number>(async () => [], { maxBatch: 10, maxInFlight: 2 });
     await expect(coalescer.submit(1)).rejects.toThrow('flush returned 0 results for 1 items');
   });
+
+  // Ported from the webhook sender's group commit (now this class).
+  it('caps the batch size and the flushes in flight, and says when it is drained', async () => {
+    const sizes: number[] = [];
+    let concurrent = 0;
+    let peak = 0;
+    const coalescer = new WriteCoalescer<number, void>(
+      async (items) => {
+        concurrent += 1;
+        peak = Math.max(peak, concurrent);
+        sizes.push(items.length);
+        await tick();
+        concurrent -= 1;
+        return items.map(() => undefined);
+      },
+      { maxBatch: 3, maxInFlight: 2 },
+    );
+    const all = Promise.all(Array.from({ length: 20 }, (_, index) => coalescer.submit(index)));
+    let drained = false;
+    const whenDrained = coalescer.drained().then(() => (drained = true));
+    await tick();
+    expect(drained).toBe(false);
+    await all;
+    await whenDrained;
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(3);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(20);
+    expect(peak).toBe(2);
+    await coalescer.drained();
+  });
+
+  /** Submits `first` (held until the others are queued), then `items` as one batch where 'poison' fails it; the batches written and the items' fates. */
+  async function poisonedBatch(items: string[], splitOnFailure?: boolean) {
+    const written: string[][] = [];
+    let release!: () => void;
+    const coalescer = new WriteCoalescer<string, void>(
+      async (batch) => {
+        written.push(batch);
+        if (batch[0] === 'first') await new Promise<void>((resolve) => (release = resolve));
+        if (batch.includes('poison')) throw new Error('bad item');
+        return batch.map(() => undefined);
+      },
+      { maxBatch: 10, maxInFlight: 1, splitOnFailure },
+    );
+    const first = coalescer.submit('first');
+    await tick();
+    const results = Promise.allSettled(items.map((item) => coalescer.submit(item)));
+    release();
+    await first;
+    return { coalescer, written, statuses: (await results).map((result) => result.status) };
+  }
+
+  it('retries a failed batch item by item in arrival order', async () => {
+    const { written, statuses } = await poisonedBatch(['a', 'poison', 'b']);
+    expect(statuses).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(written).toEqual([['first'], ['a', 'poison', 'b'], ['a'], ['poison'], ['b']]);
+  });
+
+  it('with splitOnFailure false, fails every item of a failed batch, and goes on with the next', async () => {
+    const { coalescer, written, statuses } = await poisonedBatch(['a', 'poison'], false);
+    expect(statuses).toEqual(['rejected', 'rejected']);
+    await expect(coalescer.submit('fine')).resolves.toBeUndefined();
+    expect(written).toEqual([['first'], ['a', 'poison'], ['fine']]);
+  });
 });

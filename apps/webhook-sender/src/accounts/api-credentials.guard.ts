@@ -2,13 +2,13 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from 
 import type { Request } from 'express';
 import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
-import { WebhookAccountEntity } from './webhook-account.entity';
+import { WebhookAccount } from '../repositories/webhook-accounts.repository';
 import { WebhookAccountsService } from './webhook-accounts.service';
 
 const MAX_CREDENTIAL_LENGTH = 512;
 
 interface AuthenticatedRequest extends Request {
-  account?: WebhookAccountEntity;
+  account?: WebhookAccount;
 }
 
 function credential(request: Request, name: string): string | undefined {
@@ -36,7 +36,7 @@ export class ApiCredentialsGuard implements CanActivate {
 }
 
 /** The authenticated account of the request (after ApiCredentialsGuard). */
-export const CurrentAccount = createParamDecorator((_data: unknown, context: ExecutionContext): WebhookAccountEntity => {
+export const CurrentAccount = createParamDecorator((_data: unknown, context: ExecutionContext): WebhookAccount => {
   const account = context.switchToHttp().getRequest<AuthenticatedRequest>().account;
   if (!account) throw new ProblemException(401, ErrorCode.AuthenticationFailed, 'Not authenticated.');
   return account;

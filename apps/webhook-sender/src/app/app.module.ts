@@ -1,4 +1,5 @@
 import { Module, Type } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import type { DestinationStream } from 'pino';
 import { AppConfigModule } from '@courier/config';
 import { HealthModule } from '@courier/health';
@@ -25,6 +26,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       LoggingModule.forRoot({ service: 'webhook-sender', destination: options.logDestination }),
       PersistenceModule.forRoot(PERSISTENCE),
       MessagingModule.forRoot({ service: 'webhook-sender' }),
+      // The delivery pump's poll, the retention's runs and RateLimitModule's counter sweep.
+      ScheduleModule.forRoot(),
       // A broker outage is shown but does not take the delivery log API or pending retries out of service.
       HealthModule.forRoot({ database: true, broker: 'reported' }),
       MetricsModule.forRoot({ service: 'webhook-sender' }),

@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentAccount } from '../accounts/api-credentials.guard';
-import { WebhookAccountEntity } from '../accounts/webhook-account.entity';
+import { WebhookAccount } from '../repositories/webhook-accounts.repository';
 import { ApiProblems } from '../common/api-problems';
 import { DeliveriesService } from './deliveries.service';
 import { RedeliverRateLimitGuard } from './redeliver-rate-limit.guard';
@@ -21,7 +21,7 @@ export class DeliveriesController {
   @ApiOperation({ summary: 'List the webhooks sent to your receivers', description: 'Newest first, with `{ data, nextCursor }` paging. Filters: status, event, orderId, yemekKuryeOrderId.' })
   @ApiOkResponse({ type: DeliveryPageDto })
   @ApiProblems(401, 422)
-  list(@CurrentAccount() account: WebhookAccountEntity, @Query() query: ListDeliveriesQueryDto): Promise<DeliveryPageDto> {
+  list(@CurrentAccount() account: WebhookAccount, @Query() query: ListDeliveriesQueryDto): Promise<DeliveryPageDto> {
     return this.deliveries.list(account.restaurantId, query);
   }
 
@@ -30,7 +30,7 @@ export class DeliveriesController {
   @ApiParam(DELIVERY_ID)
   @ApiOkResponse({ type: DeliveryDetailDto })
   @ApiProblems(401, 404)
-  get(@CurrentAccount() account: WebhookAccountEntity, @Param('id') id: string): Promise<DeliveryDetailDto> {
+  get(@CurrentAccount() account: WebhookAccount, @Param('id') id: string): Promise<DeliveryDetailDto> {
     return this.deliveries.get(account.restaurantId, id);
   }
 
@@ -45,7 +45,7 @@ export class DeliveriesController {
   @ApiParam(DELIVERY_ID)
   @ApiAcceptedResponse({ type: DeliveryDto, description: 'Scheduled: the delivery, now pending.' })
   @ApiProblems(401, 404, 429)
-  redeliver(@CurrentAccount() account: WebhookAccountEntity, @Param('id') id: string): Promise<DeliveryDto> {
+  redeliver(@CurrentAccount() account: WebhookAccount, @Param('id') id: string): Promise<DeliveryDto> {
     return this.deliveries.redeliver(account.restaurantId, id);
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { RepositoriesModule } from '../repositories/repositories.module';
 import { SendingModule, SendingOptions } from '../sending/sending.module';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
@@ -13,7 +14,7 @@ export class DeliveriesModule {
   static forRoot(sending: SendingOptions = {}) {
     return {
       module: DeliveriesModule,
-      imports: [AccountsModule, SendingModule.forRoot(sending)],
+      imports: [AccountsModule, RepositoriesModule, SendingModule.forRoot(sending)],
       controllers: [DeliveriesController, OrderEventsConsumer],
       providers: [DeliveriesService, DeliveryRetention, RedeliverRateLimitGuard],
       exports: [DeliveryRetention],

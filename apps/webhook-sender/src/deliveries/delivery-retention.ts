@@ -1,7 +1,7 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Interval, Timeout } from '@nestjs/schedule';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
+import { DeliveriesRepository } from '../repositories/deliveries.repository';
 import { WebhookMetrics } from '../sending/webhook-metrics';
 
 /** Rows deleted per statement: short transactions, no long lock on the table. */
@@ -17,37 +17,29 @@ const FIRST_AFTER_MS = 60_000;
  * simply not found again. In batches, each its own short statement.
  */
 @Injectable()
-export class DeliveryRetention implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class DeliveryRetention implements BeforeApplicationShutdown {
   private readonly logger = new Logger('DeliveryRetention');
-  private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
   private stopped = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly deliveries: DeliveriesRepository,
     private readonly config: WebhookSenderConfig,
     private readonly metrics: WebhookMetrics,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const schedule = (delay: number) => {
-      this.timer = setTimeout(() => {
-        this.running = this.purge().catch((error) => {
-          this.logger.warn({ err: error }, 'delivery retention failed; tried again next time');
-          return 0;
-        });
-        void this.running.finally(() => {
-          if (!this.stopped) schedule(EVERY_MS);
-        });
-      }, delay);
-      this.timer.unref();
-    };
-    schedule(FIRST_AFTER_MS);
+  @Timeout('webhook-delivery-retention.first', FIRST_AFTER_MS)
+  firstRun(): Promise<void> {
+    return this.scheduledRun();
+  }
+
+  @Interval('webhook-delivery-retention', EVERY_MS)
+  hourlyRun(): Promise<void> {
+    return this.scheduledRun();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
     await this.running;
   }
 
@@ -56,19 +48,22 @@ export class DeliveryRetention implements OnApplicationBootstrap, BeforeApplicat
     const cutoff = new Date(now.getTime() - this.config.WEBHOOK_RETENTION);
     let total = 0;
     for (;;) {
-      const [, deleted] = (await this.dataSource.query(
-        `DELETE FROM webhook_deliveries WHERE id IN (
-           SELECT id FROM webhook_deliveries
-            WHERE created_at < $1 AND updated_at < $1 AND status IN ('delivered', 'failed', 'skipped')
-            ORDER BY created_at LIMIT $2)
-         RETURNING id`,
-        [cutoff, BATCH],
-      )) as [unknown[], number];
+      const deleted = await this.deliveries.deleteFinishedBefore(cutoff, BATCH);
       total += deleted;
       this.metrics.purged.inc(deleted);
       if (deleted < BATCH || this.stopped) break;
     }
     if (total > 0) this.logger.log({ deleted: total, before: cutoff.toISOString() }, 'finished webhook deliveries deleted (WEBHOOK_RETENTION)');
     return total;
+  }
+
+  private async scheduledRun(): Promise<void> {
+    // A run still going (a large backlog) is not doubled.
+    if (this.running || this.stopped) return;
+    this.running = this.purge().catch((error) => {
+      this.logger.warn({ err: error }, 'delivery retention failed; tried again next time');
+      return 0;
+    });
+    await this.running.finally(() => (this.running = undefined));
   }
 }

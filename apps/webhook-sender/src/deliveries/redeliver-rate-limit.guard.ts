@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
-import { WebhookAccountEntity } from '../accounts/webhook-account.entity';
+import { WebhookAccount } from '../repositories/webhook-accounts.repository';
 
 /**
  * A redelivery makes an outbound request at once: WEBHOOK_REDELIVER_LIMIT_PER_MINUTE per account,
@@ -16,7 +16,7 @@ export class RedeliverRateLimitGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const account = context.switchToHttp().getRequest<{ account?: WebhookAccountEntity }>().account;
+    const account = context.switchToHttp().getRequest<{ account?: WebhookAccount }>().account;
     if (!account) return true; // ApiCredentialsGuard runs first and refuses unauthenticated calls
     const now = Date.now();
     const count = await this.limiter.hit('redeliver', account.restaurantId, now);

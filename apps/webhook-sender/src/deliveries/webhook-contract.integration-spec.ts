@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@courier/testing';
 import { deliveryIdOf, SenderApp, startSender } from '../../test/harness';
-import { hostKey, hostKeySql } from '../sending/host-limiter';
+import { hostKeySql } from '../repositories/deliveries.repository';
+import { hostKey } from '../sending/host-limiter';
 import { startReceiver, TestReceiver, waitForRequests } from '../../test/receivers';
 
 /** What a receiver gets, per event: the bytes, the headers and both signatures (decisions.md, "Webhooks"). */

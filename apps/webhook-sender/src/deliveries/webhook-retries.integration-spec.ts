@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { generateWebhookSigningSecret } from '@courier/crypto';
 import { sleep, waitFor } from '@courier/testing';
-import { readDeliveryBacklog } from '../sending/delivery-backlog.metrics';
+import { DeliveriesRepository } from '../repositories/deliveries.repository';
 import { deliveryIdOf, newRestaurantId, SenderApp, startSender, TestAccount } from '../../test/harness';
 import { startReceiver, TestReceiver, waitForRequests } from '../../test/receivers';
 
@@ -95,7 +95,7 @@ describe('webhook retries and the delivery lifecycle', () => {
     expect(delivery.attempts[0]).toMatchObject({ statusCode: 302, error: 'HTTP 302 Found (redirect not followed)' });
     expect(receiver.at('/moved-here')).toHaveLength(0);
     // The retrying delivery is in the retry backlog (read uncached; the gauges serve the same read).
-    const backlog = await readDeliveryBacklog({ query: sender.sql });
+    const backlog = await sender.app.get(DeliveriesRepository).backlog();
     expect(backlog.open).toBeGreaterThanOrEqual(1);
     expect(backlog.overdueSeconds).toBeGreaterThanOrEqual(0);
     const gauges = (await sender.metrics.registry.getMetricsAsJSON()).filter((entry) => /^webhook_deliveries_(open|overdue_seconds)$/.test(entry.name));

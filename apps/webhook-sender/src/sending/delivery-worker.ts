@@ -1,33 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { RoutingKey } from '@courier/contracts';
 import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
-import { nextStepAfterFailure, RetryPolicy } from '../deliveries/retry-policy';
-import { DeliveryStatus, WebhookEvent } from '../deliveries/webhook-delivery.entity';
+import { ClaimedDelivery } from '../repositories/deliveries.repository';
+import { afterAttempt, deliveryTarget, RetryPolicy } from './delivery-attempt.decisions';
 import { HostLimiter, hostKey } from './host-limiter';
 import { ReceiverClient, ReceiverOutcome } from './receiver-client';
 import { webhookHeaders } from './webhook-headers';
-
-/** A delivery as the pump claims it: the row with its account's URLs and secret as they are now. */
-export interface ClaimedDelivery {
-  id: string;
-  restaurant_id: string;
-  event: WebhookEvent;
-  order_id: string;
-  body: string;
-  /** X-Correlation-Id of every attempt (null: none recorded). */
-  correlation_id: string | null;
-  status: DeliveryStatus;
-  attempts: number;
-  cycle: number;
-  cycle_started_at: Date;
-  cycle_failures: number;
-  alert_raised: boolean;
-  account_known: boolean;
-  status_url: string | null;
-  cancel_url: string | null;
-  signing_secret_ciphertext: string | null;
-}
 
 /** What one turn of a claimed delivery comes to, for the pump to record. */
 export type AttemptRecord =
@@ -68,19 +46,20 @@ export class DeliveryWorker {
   }
 
   async attempt(delivery: ClaimedDelivery): Promise<AttemptRecord> {
-    // The account events travel on another queue and may lag behind the order's: try again later.
-    if (!delivery.account_known) return this.failedWithoutRequest(delivery, null, 'the account of this delivery is not known to the sender yet');
-    const url = delivery.event === RoutingKey.OrderStatusChanged ? delivery.status_url : delivery.cancel_url;
-    if (!url) return { kind: 'skip', delivery, error: `no ${delivery.event === RoutingKey.OrderStatusChanged ? 'status' : 'cancel'} URL configured` };
+    // The account events travel on another queue and may lag behind the order's: then it is tried again later.
+    const target = deliveryTarget(delivery);
+    if (target.kind === 'fail') return this.failedWithoutRequest(delivery, null, target.error);
+    if (target.kind === 'skip') return { kind: 'skip', delivery, error: target.error };
+    const { url } = target;
 
     let signingSecret: string | null = null;
-    if (delivery.signing_secret_ciphertext !== null) {
+    if (delivery.signingSecretCiphertext !== null) {
       try {
-        signingSecret = this.secretBox.decrypt(delivery.signing_secret_ciphertext, secretBinding.webhookSigningSecret(delivery.restaurant_id));
+        signingSecret = this.secretBox.decrypt(delivery.signingSecretCiphertext, secretBinding.webhookSigningSecret(delivery.restaurantId));
       } catch (error) {
         if (!(error instanceof SecretDecryptionError)) throw error;
         // Never sent unsigned when a secret is set: the operator must supply the key.
-        this.logger.error({ deliveryId: delivery.id, restaurantId: delivery.restaurant_id, keyId: error.keyId }, 'signing secret cannot be opened with SECRETS_ENCRYPTION_KEYS; webhook not sent');
+        this.logger.error({ deliveryId: delivery.id, restaurantId: delivery.restaurantId, keyId: error.keyId }, 'signing secret cannot be opened with SECRETS_ENCRYPTION_KEYS; webhook not sent');
         return this.failedWithoutRequest(delivery, url, 'the signing secret cannot be opened by the sender (operator notified)');
       }
     }
@@ -93,7 +72,7 @@ export class DeliveryWorker {
     let outcome: ReceiverOutcome | undefined;
     try {
       const body = Buffer.from(delivery.body, 'utf8');
-      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt, correlationId: delivery.correlation_id });
+      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt, correlationId: delivery.correlationId });
       outcome = await this.client.post({ url, headers, body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
     } finally {
       release(outcome?.latencyMs ?? this.config.WEBHOOK_TIMEOUT_MS);
@@ -106,16 +85,6 @@ export class DeliveryWorker {
   }
 
   private concluded(delivery: ClaimedDelivery, url: string | null, startedAt: Date, outcome: ReceiverOutcome): AttemptRecord {
-    const base = { kind: 'attempt' as const, delivery, number: delivery.attempts + 1, url, startedAt, outcome };
-    if (outcome.ok) return { ...base, status: 'delivered', nextAttemptAt: null, raiseAlert: false };
-    const step = nextStepAfterFailure(this.policy, {
-      cycleStartedAt: delivery.cycle_started_at,
-      failures: delivery.cycle_failures + 1,
-      alertRaised: delivery.alert_raised,
-      now: new Date(),
-    });
-    return step.kind === 'retry'
-      ? { ...base, status: 'retrying', nextAttemptAt: step.at, raiseAlert: step.raiseAlert }
-      : { ...base, status: 'failed', nextAttemptAt: null, raiseAlert: step.raiseAlert };
+    return { kind: 'attempt', delivery, number: delivery.attempts + 1, url, startedAt, outcome, ...afterAttempt(this.policy, delivery, outcome.ok, new Date()) };
   }
 }

@@ -37,14 +37,11 @@ const MAX_KNOWN_HOSTS = 1_000;
 
 /**
  * The receiver key of a URL: its host and port as written (lower case), in the same form as the
- * `host` column the claim groups by (see hostKeySql).
+ * `host` column the claim groups by (DeliveriesRepository's hostKeySql).
  */
 export function hostKey(url: string): string {
   return (/^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? url).toLowerCase();
 }
-
-/** hostKey in SQL, for a column or parameter holding a URL. */
-export const hostKeySql = (column: string) => `lower(substring(${column} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)'))`;
 
 /**
  * Bounded concurrency per receiver host in this process, so a slow or dead receiver holds at most

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { assertPublicUrl, HostResolver, UrlPolicyError } from '@courier/http';
+import { answerVerdict, networkFailure } from './delivery-attempt.decisions';
 
 export interface ReceiverClientOptions {
   /** WEBHOOK_ALLOW_INSECURE_URLS: plain http and non-public addresses allowed (development only). */
@@ -29,8 +30,6 @@ export interface ReceiverOutcome {
   error: string | null;
 }
 
-const TLS_CERT_ERRORS = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID/;
-
 class ExchangeTimeout extends Error {
   readonly code = 'ETIMEDOUT';
 }
@@ -50,20 +49,6 @@ function checkedLookup(addresses: string[]): LookupFunction {
       callback(null, chosen[0], isIP(chosen[0]));
     }
   };
-}
-
-function describeError(error: NodeJS.ErrnoException): string {
-  const code = error.code ?? '';
-  if (TLS_CERT_ERRORS.test(code)) return `TLS certificate refused (${code}): ${error.message}`;
-  return `${code || 'error'}: ${error.message}`.slice(0, 500);
-}
-
-/** Printable excerpt of a refused answer's body, for the attempt log. */
-/** `HTTP 503 Service Unavailable`: the code with its standard reason phrase (not the receiver's). */
-export function refusalReason(status: number): string {
-  const phrase = http.STATUS_CODES[status];
-  const line = `HTTP ${status}${phrase ? ` ${phrase}` : ''}`;
-  return status >= 300 && status < 400 ? `${line} (redirect not followed)` : line;
 }
 
 /**
@@ -141,7 +126,8 @@ export class ReceiverClient {
       };
       const outgoing = (secure ? https : http).request(requestOptions, (response) => {
         const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) {
+        const verdict = answerVerdict(status);
+        if (verdict.ok) {
           // Success is decided by the status line; the body is drained so the socket can be reused.
           response.on('end', () => clearTimeout(timer));
           response.on('error', () => undefined);
@@ -153,7 +139,7 @@ export class ReceiverClient {
         // lastError is shown to the customer, and a receiver URL that reaches an internal service
         // (the one-machine mode, a development setting) must not read its answers back.
         clearTimeout(timer);
-        finish({ ok: false, statusCode: status, error: refusalReason(status) });
+        finish({ ok: false, statusCode: status, error: verdict.error });
         response.destroy();
       });
       const timer = setTimeout(() => outgoing.destroy(new ExchangeTimeout('timeout')), Math.max(1, Math.ceil(timeoutMs)));
@@ -161,7 +147,7 @@ export class ReceiverClient {
         clearTimeout(timer);
         if (error instanceof ExchangeTimeout) return finish({ ok: false, statusCode: null, error: `timed out after ${request.timeoutMs} ms` });
         const stale = outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-        finish({ ok: false, statusCode: null, error: describeError(error), staleSocket: stale });
+        finish({ ok: false, statusCode: null, error: networkFailure(error), staleSocket: stale });
       });
       outgoing.end(request.body);
     });

@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { SecretBox } from '@courier/crypto';
 import { HostResolver, systemHostResolver } from '@courier/http';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
+import { RepositoriesModule } from '../repositories/repositories.module';
 import { DeliveryBacklogMetrics } from './delivery-backlog.metrics';
 import { DeliveryPump } from './delivery-pump';
 import { DeliveryWorker } from './delivery-worker';
@@ -23,6 +24,7 @@ export class SendingModule {
   static forRoot(options: SendingOptions = {}): DynamicModule {
     return {
       module: SendingModule,
+      imports: [RepositoriesModule],
       providers: [
         { provide: SecretBox, inject: [WebhookSenderConfig], useFactory: (config: WebhookSenderConfig) => SecretBox.fromKeyList(config.SECRETS_ENCRYPTION_KEYS) },
         {

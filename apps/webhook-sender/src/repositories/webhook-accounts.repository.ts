@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AccountSnapshot } from '@courier/contracts';
+import { WebhookAccountEntity } from '../accounts/webhook-account.entity';
+
+/** The sender's copy of a restaurant account. */
+export interface WebhookAccount {
+  restaurantId: string;
+  name: string;
+  status: string;
+  apiKeyHash: string;
+  apiSecretHash: string;
+  statusUrl: string | null;
+  cancelUrl: string | null;
+  /** SecretBox ciphertext (SECRETS_ENCRYPTION_KEYS); opened only to sign, never stored or logged in clear. */
+  signingSecretCiphertext: string | null;
+  version: number;
+  updatedAt: Date;
+}
+
+/** webhook_accounts: the accounts read model, kept from the account.* snapshots. */
+@Injectable()
+export class WebhookAccountsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Upserts the account when the snapshot's version is newer than the copy held; returns whether it was applied. */
+  async applySnapshot(snapshot: AccountSnapshot): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO webhook_accounts (restaurant_id, name, status, api_key_hash, api_secret_hash, status_url, cancel_url, signing_secret_ciphertext, version, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       ON CONFLICT (restaurant_id) DO UPDATE SET
+         name = EXCLUDED.name, status = EXCLUDED.status, api_key_hash = EXCLUDED.api_key_hash, api_secret_hash = EXCLUDED.api_secret_hash,
+         status_url = EXCLUDED.status_url, cancel_url = EXCLUDED.cancel_url, signing_secret_ciphertext = EXCLUDED.signing_secret_ciphertext,
+         version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+       WHERE webhook_accounts.version < EXCLUDED.version
+       RETURNING restaurant_id`,
+      [
+        snapshot.restaurantId,
+        snapshot.name,
+        snapshot.status,
+        snapshot.apiKeyHash,
+        snapshot.apiSecretHash,
+        snapshot.webhooks.statusUrl,
+        snapshot.webhooks.cancelUrl,
+        snapshot.webhooks.signingSecretCiphertext,
+        snapshot.version,
+        new Date(snapshot.occurredAt),
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /** The accounts whose API key has this hash (one, unless keys collide). */
+  findByApiKeyHash(apiKeyHash: string): Promise<WebhookAccount[]> {
+    return this.dataSource.getRepository(WebhookAccountEntity).find({ where: { apiKeyHash } });
+  }
+}
