@@ -54,20 +54,24 @@ export class PlatformCallBudgets {
 
   /**
    * Books room for one status call in every scope of its platform: the slot (epoch ms) at which the
-   * call may be made, `now` when there is room now; undefined when the platform counts no request of
-   * this action. The scope rows are locked while bookCallBudget decides (one short transaction).
+   * call may be made, with the time the booking was decided at (the slot is that time when there is
+   * room now); undefined when the platform counts no request of this action. The scope rows are
+   * locked while bookCallBudget decides (one short transaction). The time is read under the lock:
+   * read before it, a booking that waited for a concurrent one would find that one's call later than
+   * its own "now" and take a slot a few ms ahead, sending the update to the task runner for nothing.
    */
-  async book(platform: string, credentials: IntegrationCredentials, action: StatusPushAction, now: number = Date.now()): Promise<number | undefined> {
+  async book(platform: string, credentials: IntegrationCredentials, action: StatusPushAction, clock: () => number = Date.now): Promise<{ slot: number; bookedAt: number } | undefined> {
     const scopes = budgetScopesOf(this.budgets.get(platform), action);
     if (scopes.length === 0) return undefined;
     const fingerprint = this.fingerprints.of(credentials);
     const keys = scopes.map(({ scope }) => `${platform}:${scope.name}:${credentials.integrationId}:${fingerprint}`);
     return this.repository.book(keys, (logged) => {
+      const bookedAt = clock();
       const booking = bookCallBudget(
         scopes.map(({ scope, count }, index) => ({ limit: scope.limit, windowMs: scope.windowMs, calls: logged[index], count })),
-        now,
+        bookedAt,
       );
-      return { calls: booking.calls, result: booking.at };
+      return { calls: booking.calls, result: { slot: booking.at, bookedAt } };
     });
   }
 }

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { waitFor } from '@courier/testing';
 import { credentialFingerprint, PlatformAdapters, SessionKey } from '@courier/platforms';
 import { RecordedCall } from '@courier/platforms/simulators';
 import { TestApp } from '../../test/harness';
+import { PlatformCallBudgets } from './platform-call-budgets';
 import { CREDENTIALS, fullestWindow, platformAOrder, Platforms, push, startPlatformApp, startPlatforms, statusUpdate, upsertIntegration, waitForState } from '../../test/platforms';
 
 /**
@@ -94,6 +96,20 @@ describe('platform sessions shared by two replicas', () => {
     await waitForState(one, verify.body.statusUpdateId, ['sent']);
     expect(platforms.a.logins).toBe(before + 1);
     expect(await one.sql('SELECT count(*)::int AS n FROM platform_sessions WHERE integration_id = $1', [integration.id])).toEqual([{ n: 2 }]);
+  });
+
+  it('concurrent bookings of the call budget with room for all each get a slot at their own booking time (none waits)', async () => {
+    const { replicas } = context;
+    // PLATFORM_B's budget: 60 calls a minute per credentials; 40 bookings fit.
+    const credentials = { integrationId: randomUUID(), ...CREDENTIALS.PLATFORM_B };
+    const bookings = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => replicas[index % 2].app.get(PlatformCallBudgets).book('PLATFORM_B', credentials, 'PREPARE')),
+    );
+    // The time is read under the scope's lock: a booking that waited for another never finds that
+    // one's call later than its own time (which would put its slot ahead and send it to the task runner).
+    expect(bookings.filter((booking) => booking!.slot !== booking!.bookedAt)).toEqual([]);
+    const [row] = await replicas[0].sql("SELECT cardinality(calls) AS n FROM platform_call_budgets WHERE scope LIKE 'PLATFORM_B:credentials:' || $1 || ':%'", [credentials.integrationId]);
+    expect(row.n).toBe(40);
   });
 });
 

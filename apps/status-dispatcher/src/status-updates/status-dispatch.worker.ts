@@ -177,7 +177,8 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   private async budgetSlot(update: ClaimedUpdate, credentials: IntegrationCredentials): Promise<Date | undefined> {
     const now = Date.now();
     if (bookedSlotUsable(update.budgetSlotAt, new Date(now), this.config.PLATFORM_CALL_BUDGET_LATE_MS)) return undefined;
-    return budgetWait(await this.budgets.book(update.platform, credentials, update.action, now), now);
+    const booking = await this.budgets.book(update.platform, credentials, update.action);
+    return booking && budgetWait(booking.slot, booking.bookedAt);
   }
 
   /**
