@@ -37,8 +37,8 @@ describe('pushSendPath', () => {
     ['an earlier update of the order is pending', { earlierPending: true }],
     ['the platform spaces the step (the claim must look at the sent steps)', { spacedStep: true }],
     ['the worker is stopping', { stopping: true }],
-  ])('goes to its task, due now, when %s', (_why, facts) => {
-    expect(pushSendPath({ ...common, ...facts })).toBe('task-now');
+  ])('is claimed at once after the write when %s', (_why, facts) => {
+    expect(pushSendPath({ ...common, ...facts })).toBe('claim-at-once');
   });
 });
 
@@ -46,20 +46,23 @@ describe('immediateSendPath', () => {
   const room = { stopping: false, inFlight: 0, waiting: 0 };
 
   it('starts a send while fewer than MAX_IMMEDIATE_SENDS run', () => {
-    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS - 1 })).toBe('start');
-    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS - 1, waiting: MAX_WAITING_SENDS })).toBe('start');
+    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS - 1, claimedAtPush: false })).toBe('start');
+    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS - 1, waiting: MAX_WAITING_SENDS, claimedAtPush: true })).toBe('start');
   });
 
   it('puts it in line when the sends are all taken and the line has room', () => {
-    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS, waiting: MAX_WAITING_SENDS - 1 })).toBe('wait-in-line');
+    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS, waiting: MAX_WAITING_SENDS - 1, claimedAtPush: false })).toBe('wait-in-line');
   });
 
-  it('with a full line, leaves the update claimed at its push to its task', () => {
-    expect(immediateSendPath({ stopping: false, inFlight: MAX_IMMEDIATE_SENDS, waiting: MAX_WAITING_SENDS })).toBe('leave-to-task');
+  it('with a full line, wakes the task of an update to claim and leaves one claimed at its push to its task', () => {
+    const full = { stopping: false, inFlight: MAX_IMMEDIATE_SENDS, waiting: MAX_WAITING_SENDS };
+    expect(immediateSendPath({ ...full, claimedAtPush: false })).toBe('wake-task');
+    expect(immediateSendPath({ ...full, claimedAtPush: true })).toBe('leave-to-task');
   });
 
   it('does nothing once stopping (the task is the durable copy)', () => {
-    expect(immediateSendPath({ ...room, stopping: true })).toBe('none');
+    expect(immediateSendPath({ ...room, stopping: true, claimedAtPush: false })).toBe('none');
+    expect(immediateSendPath({ ...room, stopping: true, claimedAtPush: true })).toBe('none');
   });
 });
 

@@ -51,29 +51,31 @@ export function stepKey(platform: string, action: string): string {
  * - `claimed-at-push`: stored already claimed and sent at once (no claim round trip), only when the
  *   claim would surely succeed: no earlier update of the order pending (the write is conditional, so
  *   none can be added) and a step the platform does not space (spacing needs the claim's look at the
- *   order's sent steps);
  *   order's sent steps). Without it a push costs 15 % more database transactions (bench:push,
  *   docs/benchmarks.md, issue 16);
- * - `task-now`: any other queued update; its task is due at once and the task runner sends it.
+ * - `claim-at-once`: sent at once after its claim statement; its task is the fallback. Removing it
+ *   (the task due now instead) cost nothing measurable on bench:push, whose updates are all claimed
+ *   at push, but PLATFORM_A's spaced steps then failed the two-replica 401 re-login test: kept.
  */
-export type PushSendPath = 'task' | 'claimed-at-push' | 'task-now';
+export type PushSendPath = 'task' | 'claimed-at-push' | 'claim-at-once';
 
 export function pushSendPath(facts: { held: boolean; earlierPending: boolean; spacedStep: boolean; stopping: boolean }): PushSendPath {
   if (facts.held) return 'task';
-  return !facts.earlierPending && !facts.spacedStep && !facts.stopping ? 'claimed-at-push' : 'task-now';
+  return !facts.earlierPending && !facts.spacedStep && !facts.stopping ? 'claimed-at-push' : 'claim-at-once';
 }
 
 /**
- * Where the immediate send of an update claimed at its push goes, given the sends under way: started,
- * in line (in memory: its task is the durable copy), or left to its task, due once the claim has run
- * out (`leave-to-task`). Nothing once stopping.
+ * Where an immediate send goes, given the sends under way: started, in line (in memory: its task is
+ * the durable copy), or left to its task: woken now for an update still to claim, or due once the
+ * claim has run out for one claimed at its push (`leave-to-task`). Nothing once stopping.
  */
-export type ImmediateSendPath = 'start' | 'wait-in-line' | 'leave-to-task' | 'none';
+export type ImmediateSendPath = 'start' | 'wait-in-line' | 'wake-task' | 'leave-to-task' | 'none';
 
-export function immediateSendPath(facts: { stopping: boolean; inFlight: number; waiting: number }): ImmediateSendPath {
+export function immediateSendPath(facts: { stopping: boolean; inFlight: number; waiting: number; claimedAtPush: boolean }): ImmediateSendPath {
   if (facts.stopping) return 'none';
   if (facts.inFlight < MAX_IMMEDIATE_SENDS) return 'start';
-  return facts.waiting < MAX_WAITING_SENDS ? 'wait-in-line' : 'leave-to-task';
+  if (facts.waiting < MAX_WAITING_SENDS) return 'wait-in-line';
+  return facts.claimedAtPush ? 'leave-to-task' : 'wake-task';
 }
 
 /**

@@ -4,7 +4,8 @@ import { ClaimedUpdate, StatusUpdateRepository } from './status-update.repositor
 /** The immediate send of an update a push stored already claimed (sendClaimed), against fakes of its collaborators. */
 describe('StatusDispatchWorker.sendClaimed', () => {
   function setup(bookedSlot?: number) {
-    const book = jest.fn(async () => bookedSlot);
+    // The booking answers its slot with the time it was decided at (PlatformCallBudgets.book).
+    const book = jest.fn(async () => (bookedSlot === undefined ? undefined : { slot: bookedSlot, bookedAt: Date.now() }));
     const sendStatus = jest.fn(async () => ({ kind: 'done' as const, answer: { httpStatus: 200, body: null } }));
     const query = jest.fn(async (_sql: string, _params: unknown[]) => [] as unknown[]);
     const worker = new StatusDispatchWorker(
@@ -75,7 +76,7 @@ describe('StatusDispatchWorker.sendClaimed', () => {
     const { worker, sendStatus, query, book } = setup(slot);
     worker.sendClaimed(claimed(new Date()));
     await settle(worker);
-    expect(book).toHaveBeenCalledWith('PLATFORM_D', expect.objectContaining({ apiKey: 'k' }), 'VERIFY', expect.any(Number));
+    expect(book).toHaveBeenCalledWith('PLATFORM_D', expect.objectContaining({ apiKey: 'k' }), 'VERIFY');
     expect(sendStatus).not.toHaveBeenCalled();
     expect(query.mock.calls[0][0]).toMatch(/SET state = 'queued', hold_reason = 'PLATFORM_CALL_BUDGET', not_before = \$2, budget_slot_at = \$2, sending_until = NULL,\s+attempts = attempts - 1/);
     expect(query.mock.calls[0][1]).toEqual(['u1', new Date(slot)]);

@@ -28,11 +28,11 @@ import {
 type Claim = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'send'; update: ClaimedUpdate };
 
 /**
- * Sends accepted status updates to the platforms. A queued update the push's statement could store
- * claimed (the common case) is sent right after its push is written, in this process (`sendClaimed`:
- * no task runner round trip); its durable task is the fallback, due once that send must be over, and
- * is deleted with the update's end. Any other update is sent by its task. A task only wakes an
- * update up; the row decides.
+ * Sends accepted status updates to the platforms. A queued update is sent right after its push is
+ * written (in this process, no task runner round trip): already claimed by the push's statement
+ * (`sendClaimed`) in the common case, else claimed here (`sendNow`); its durable task is the
+ * fallback, due once that send must be over, and is deleted with the update's end. A task only
+ * wakes an update up; the row decides.
  * Claiming marks the update as being sent (`sending_until`) if it is pending, due, first of its
  * order and past the platform's spacing: one UPDATE when all holds, else a look under the order's
  * row lock that says when to come back. The call runs outside any transaction; its outcome is
@@ -44,8 +44,8 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   private readonly logger = new Logger('StatusDispatch');
   /** Immediate sends under way (awaited at shutdown). */
   private readonly immediate = new Set<Promise<void>>();
-  /** Claimed updates waiting for a free immediate send (in memory only: their tasks are the durable copy). */
-  private readonly waiting: ClaimedUpdate[] = [];
+  /** Updates waiting for a free immediate send, by id or already claimed (in memory only: their tasks are the durable copy). */
+  private readonly waiting: Array<string | ClaimedUpdate> = [];
   private stopping = false;
   /** `PLATFORM:ACTION` of the steps a platform spaces out (PLATFORM_A: verify, prepare, handover, deliver). */
   private readonly spacedSteps: string[];
@@ -83,6 +83,17 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
     return fallbackDueAt(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
   }
 
+  /**
+   * The immediate send of an update just committed as queued: the one-statement claim, the platform
+   * call and its outcome, without the task runner. Anything but the common case goes back to the
+   * update's task: not claimable now (behind an earlier update, the platform's spacing, being sent)
+   * -> the task is due now; retry -> due at the next attempt; an unexpected error -> due once the
+   * claim has run out (as planned at the push). Never throws.
+   */
+  sendNow(statusUpdateId: string): void {
+    this.sendImmediatelyOrQueue(statusUpdateId);
+  }
+
   /** The send path of an accepted push (pushSendPath): the worker knows the platform's spacing and whether it is stopping. */
   pushSendPath(platform: string, action: string, facts: { held: boolean; earlierPending: boolean }): PushSendPath {
     return pushSendPath({ ...facts, spacedStep: this.spacedSteps.includes(stepKey(platform, action)), stopping: this.stopping });
@@ -104,33 +115,48 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   }
 
   /**
-   * Starts the immediate send of an update claimed by its push, or puts it in line while
-   * MAX_IMMEDIATE_SENDS are under way. When stopping, or when the line is full, the update is left
-   * to its task, due once the claim has run out.
+   * Starts an immediate send (an id to claim, or an update claimed by its push), or puts it in line
+   * while MAX_IMMEDIATE_SENDS are under way. When stopping, or when the line is full, the update is
+   * left to its task: woken now for an id, or due once the claim has run out for a claimed update.
    */
-  private sendImmediatelyOrQueue(next: ClaimedUpdate): void {
-    switch (immediateSendPath({ stopping: this.stopping, inFlight: this.immediate.size, waiting: this.waiting.length })) {
+  private sendImmediatelyOrQueue(next: string | ClaimedUpdate): void {
+    switch (immediateSendPath({ stopping: this.stopping, inFlight: this.immediate.size, waiting: this.waiting.length, claimedAtPush: typeof next !== 'string' })) {
       case 'start':
         return this.startImmediate(next);
       case 'wait-in-line':
         this.waiting.push(next);
         return;
+      case 'wake-task':
+        void this.wakeTask(typeof next === 'string' ? next : next.id);
+        return;
       case 'leave-to-task':
-        this.logger.warn({ statusUpdateId: next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
+        this.logger.warn({ statusUpdateId: typeof next === 'string' ? next : next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
         return;
       case 'none':
         return;
     }
   }
 
-  private startImmediate(next: ClaimedUpdate): void {
-    const work = this.sendPreClaimed(next).catch((error) => this.logger.warn({ err: error, statusUpdateId: next.id }, 'immediate send failed; the durable task takes the update over'));
+  private startImmediate(next: string | ClaimedUpdate): void {
+    const statusUpdateId = typeof next === 'string' ? next : next.id;
+    const work = (typeof next === 'string' ? this.sendImmediately(next) : this.sendPreClaimed(next)).catch((error) =>
+      this.logger.warn({ err: error, statusUpdateId }, 'immediate send failed; the durable task takes the update over'),
+    );
     this.immediate.add(work);
     void work.finally(() => {
       this.immediate.delete(work);
       const next = this.waiting.shift();
       if (next !== undefined) this.startImmediate(next);
     });
+  }
+
+  private async sendImmediately(statusUpdateId: string): Promise<void> {
+    const claim = await this.claimAtOnce(statusUpdateId);
+    if (claim?.kind !== 'send') {
+      await this.wakeTask(statusUpdateId);
+      return;
+    }
+    await this.sendClaimedUpdate(claim.update);
   }
 
   private async sendPreClaimed(update: ClaimedUpdate): Promise<void> {
@@ -146,6 +172,16 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   private async sendClaimedUpdate(update: ClaimedUpdate): Promise<void> {
     const outcome = await withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
     if (outcome && 'rescheduleAt' in outcome) await this.updates.moveTask(update.id, outcome.rescheduleAt);
+  }
+
+  /** The update's task due now and the task runner woken: the usual path decides. */
+  private async wakeTask(statusUpdateId: string): Promise<void> {
+    try {
+      await this.updates.moveTask(statusUpdateId, 'now');
+      this.messaging.tasks.nudge();
+    } catch (error) {
+      this.logger.warn({ err: error, statusUpdateId }, 'could not hand the update to its task now; it runs at its fallback time');
+    }
   }
 
   async dispatch(statusUpdateId: string): Promise<TaskOutcome> {

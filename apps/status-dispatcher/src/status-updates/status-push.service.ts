@@ -37,7 +37,7 @@ type PushResult = {
   statusUpdateId: string;
   outcome: 'duplicate' | 'queued' | 'held';
   message: string;
-  /** Stored already claimed: sent at once by sendClaimed (else a queued update's task is due now). */
+  /** Stored already claimed: sent at once by sendClaimed. */
   claimed?: ClaimedUpdate;
   /** Outbox events written (the relay is woken once they are committed). */
   events?: number;
@@ -87,9 +87,10 @@ export class StatusPushService {
       onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
       what: `status push of ${request.providerOrderId}`,
     });
-    // Committed (on the locked path too): now the relay finds the events, and the task runner a queued update's task due now.
-    this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: result.outcome === 'queued' && !result.claimed ? 1 : 0 });
+    // Committed (on the locked path too): now the relay finds the events.
+    this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: 0 });
     if (result.claimed) this.worker.sendClaimed(result.claimed);
+    else if (result.outcome === 'queued') this.worker.sendNow(result.statusUpdateId);
     this.logger.log(
       {
         statusUpdateId: result.statusUpdateId,
@@ -152,11 +153,11 @@ export class StatusPushService {
     const held = decision.decision === 'hold';
     const notBefore = held ? decision.releaseAt : now;
     const correlationId = currentCorrelationId() ?? null;
+    // Queued: sent at once after the write (sendNow); the task wakes it only if that send did not end it.
+    const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
     // The common case is stored already claimed for the immediate send (no claim round trip).
     const sendPath = this.worker.pushSendPath(platform, request.action, { held, earlierPending: accepted.some((update) => isPending(update.state)) });
     const claim = sendPath === 'claimed-at-push' ? this.worker.claimFor(now) : undefined;
-    // Claimed: sent at once after the write; the task wakes it only if that send did not end it. Otherwise the task decides (now, or at the release).
-    const taskDueAt = held ? notBefore : claim ? this.worker.fallbackDueAt(now) : now;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     const planned = planMoves(
       order,
