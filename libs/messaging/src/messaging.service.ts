@@ -22,6 +22,7 @@ export class Messaging implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly subscriptions: Array<{ queue: QueueSpec; handler: MessageHandler; prefetch?: number }> = [];
   private readonly handles: ConsumerHandle[] = [];
   private readonly handledListeners: Array<(handled: HandledMessage) => void> = [];
+  private readonly drains: Array<() => Promise<void>> = [];
   private started = false;
 
   constructor(
@@ -48,6 +49,15 @@ export class Messaging implements OnApplicationBootstrap, BeforeApplicationShutd
     this.handledListeners.push(listener);
   }
 
+  /**
+   * In-flight work of the app's own, outside any consumer (e.g. intake's processing in the accepting
+   * process): on shutdown `drain` is called with the consumers' cancel and awaited within the same
+   * SHUTDOWN_GRACE_MS, before the relay stops (so the events that work writes still go out).
+   */
+  onShutdownDrain(drain: () => Promise<void>): void {
+    this.drains.push(drain);
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (this.transport instanceof AmqpTransport) this.transport.start();
     this.relay.start();
@@ -59,7 +69,8 @@ export class Messaging implements OnApplicationBootstrap, BeforeApplicationShutd
   async beforeApplicationShutdown(): Promise<void> {
     // Stop taking work, let in-flight work finish (bounded), then flush and close.
     const grace = new Promise<void>((resolve) => setTimeout(resolve, this.config.SHUTDOWN_GRACE_MS).unref());
-    await Promise.race([Promise.all(this.handles.map((handle) => handle.cancel())), grace]);
+    const drains = this.drains.map((drain) => drain().catch((error) => this.logger.warn({ err: error }, 'shutdown drain failed')));
+    await Promise.race([Promise.all([...this.handles.map((handle) => handle.cancel()), ...drains]), grace]);
     await Promise.race([this.tasks.stop(), grace]);
     await Promise.race([this.relay.stop(), grace]);
     await this.transport.close().catch((error) => this.logger.warn({ err: error }, 'transport close failed'));

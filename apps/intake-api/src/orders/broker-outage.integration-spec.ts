@@ -17,11 +17,15 @@ describeWithBroker('intake-api over RabbitMQ', () => {
     await deleteBrokerNamespace(namespace).catch(() => undefined);
   });
 
-  // While the broker is down the orders' order.received waits in the outbox.
-  it.each([['through the broker', RoutingKey.OrderReceived, 'ACCEPTED']])('answers 202 while the broker is down, keeps the events, and delivers them once it is back (processing %s)', async (_path, waiting, stateWhileDown) => {
+  // With the fast path (default) orders are processed while the broker is down and their
+  // order.created waits in the outbox; without it (limit 0) their order.received waits there.
+  it.each([
+    ['in the accepting process', '256', RoutingKey.OrderCreated, 'PROCESSED'],
+    ['through the broker', '0', RoutingKey.OrderReceived, 'ACCEPTED'],
+  ])('answers 202 while the broker is down, keeps the events, and delivers them once it is back (processing %s)', async (_path, limit, waiting, stateWhileDown) => {
     // The account is in the read model already (fed earlier); the broker is then unreachable.
     const { snapshot, apiKey } = newAccountSnapshot();
-    const env = { RABBITMQ_NAMESPACE: namespace };
+    const env = { RABBITMQ_NAMESPACE: namespace, INTAKE_LOCAL_PROCESSING_LIMIT: limit };
     const down = await startIntakeApp({ database, env: { ...env, RABBITMQ_URL: 'amqp://guest:guest@127.0.0.1:1' }, recordOtherQueues: false });
     const orders = Array.from({ length: 5 }, () => validOrder(snapshot.restaurantId));
     const orderIds = orders.map((order) => order.orderId).sort();

@@ -28,6 +28,9 @@ describeWithBroker('SIGKILL of the built intake-api during a burst', () => {
       REDIS_URL: '',
       GEOCODER_URL: '',
       LOG_LEVEL: 'warn',
+      // Orders taken into local processing when the process dies wait for their claim to run out,
+      // then go through the broker: a short claim keeps the test short and proves that path.
+      INTAKE_LOCAL_PROCESSING_LEASE_MS: '3000',
     };
     child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk) => output.push(String(chunk)));

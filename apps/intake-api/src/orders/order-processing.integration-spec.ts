@@ -31,7 +31,7 @@ class FakeGeocoder {
   }
 }
 
-/** Processing: every order goes through order.received. */
+/** The broker path: fast path off, so every order goes through order.received (local-processing.integration-spec.ts covers the fast path). */
 describe('order processing (order.received)', () => {
   const geocoder = new FakeGeocoder();
   let t: IntakeTestApp;
@@ -39,7 +39,7 @@ describe('order processing (order.received)', () => {
 
   beforeAll(async () => {
     const url = await geocoder.start();
-    t = await startIntakeApp({ env: { GEOCODER_URL: url, GEOCODER_TIMEOUT_MS: '300' } });
+    t = await startIntakeApp({ env: { GEOCODER_URL: url, GEOCODER_TIMEOUT_MS: '300', INTAKE_LOCAL_PROCESSING_LIMIT: '0' } });
     account = await t.createAccount();
   });
   afterAll(async () => {

@@ -1,14 +1,16 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
+import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, OutboxRelay } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, Messaging, OutboxRelay } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Geocoder } from '../geocoding/geocoder';
+import { IntakeConfig } from '../app/intake-api.config';
 import { IntakeOrder } from './intake-order';
 import { senderCoordinates } from './order-details';
-import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, success } from './order-processing.decisions';
+import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, processingPath, success } from './order-processing.decisions';
 import { OrderReceivedEvent } from './order-received.event';
-import { OrdersRepository, OrderToProcess } from './orders.repository';
+import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
@@ -27,19 +29,81 @@ const UNEXPECTED_FAILURE = 'The order could not be processed.';
  * (a redelivery or the sweeper's re-publication alike), so no inbox table is needed.
  */
 @Injectable()
-export class OrderProcessingService {
+export class OrderProcessingService implements OnApplicationShutdown {
   private readonly logger = new Logger('OrderProcessing');
+  /** Orders taken into local processing (reserved before their insert) and not finished yet. */
+  private localInFlight = 0;
+  private stopping = false;
+  private drained?: () => void;
 
   constructor(
     private readonly relay: OutboxRelay,
     private readonly orders: OrdersRepository,
     private readonly geocoder: Geocoder,
-  ) {}
+    private readonly config: IntakeConfig,
+    messaging: Messaging,
+  ) {
+    // Orders in local processing are in-flight work like a consumer's: drained within SHUTDOWN_GRACE_MS.
+    messaging.onShutdownDrain(() => this.drainLocal());
+  }
 
   /** Every replica sweeps; SKIP LOCKED in the statement keeps them from taking the same orders. */
   @Interval(STUCK_ORDER_SWEEP, SWEEP_INTERVAL_MS)
   async sweepStuckOrders(): Promise<void> {
     await this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed'));
+  }
+
+  /**
+   * Takes no more orders into local processing and resolves when those in progress are done (the
+   * messaging module bounds the wait by SHUTDOWN_GRACE_MS; what is left then goes through the broker
+   * when its claim runs out).
+   */
+  private drainLocal(): Promise<void> {
+    this.stopping = true;
+    if (this.localInFlight === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.drained = resolve));
+  }
+
+  onApplicationShutdown(): void {
+    if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopped with orders in local processing; the broker path takes them when their claims run out');
+  }
+
+  /**
+   * Reserves a place in local processing for an order about to be inserted: the claim its
+   * order.received is written with, or undefined when the fast path is off or full (the order then
+   * goes through the broker). Each reservation ends with `processAccepted` or `releaseLocal`.
+   */
+  reserveLocal(): LocalClaim | undefined {
+    if (processingPath({ stopping: this.stopping, inLocalProcessing: this.localInFlight, limit: this.config.INTAKE_LOCAL_PROCESSING_LIMIT }) === 'broker') return undefined;
+    this.localInFlight += 1;
+    return { receivedEventId: randomUUID(), leaseMs: this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS };
+  }
+
+  /** Orders reserved for or in local processing now (0 when idle: every reservation ends). */
+  get inLocalProcessing(): number {
+    return this.localInFlight;
+  }
+
+  /** Gives back a reservation whose order was not inserted with its claim. */
+  releaseLocal(): void {
+    this.localInFlight -= 1;
+    if (this.localInFlight === 0) this.drained?.();
+  }
+
+  /**
+   * Processes an order this replica just accepted with its order.received claimed, from what the
+   * request had in memory (no read): the fast path of docs/intake-api.md. Never throws; on a
+   * failure the claim runs out and the broker path processes the order.
+   */
+  processAccepted(order: AcceptedOrder, claim: LocalClaim, account: IntakeAccount): void {
+    this.complete({ order: { ...order, state: 'ACCEPTED' }, account }, eventHeaders(order), claim.receivedEventId)
+      .catch((error) =>
+        this.logger.warn(
+          { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },
+          'order processing in the accepting process failed; the broker path takes the order when its claim runs out',
+        ),
+      )
+      .finally(() => this.releaseLocal());
   }
 
   /** Processes the order an order.received names, on its `deliveryCount`th delivery. */
@@ -61,18 +125,19 @@ export class OrderProcessingService {
   private async complete(
     found: { order: OrderFacts & Pick<IntakeOrder, 'state'>; account: IntakeAccount | null } | undefined,
     headers: Record<string, string>,
+    receivedEventId?: string,
   ): Promise<void> {
     const decision = processingDecision(found?.order, found?.account ?? null);
     if (!found || decision.decision === 'skip') return;
     const { order, account } = found;
     if (decision.decision === 'fail') {
       this.logger.warn({ yemekKuryeOrderId: order.yemekKuryeOrderId, restaurantId: order.restaurantId, refusal: decision.reason }, 'order cannot be processed; order FAILED');
-      if (await this.orders.completeProcessing(failure(order, account, decision.reason, headers, new Date()))) this.relay.nudge();
+      if (await this.orders.completeProcessing({ ...failure(order, account, decision.reason, headers, new Date()), receivedEventId })) this.relay.nudge();
       return;
     }
     const coordinates = await this.coordinatesFor(order);
     // Its event is committed: publish it now rather than at the relay's next poll.
-    if (await this.orders.completeProcessing(success(order, account!, coordinates, headers, new Date()))) this.relay.nudge();
+    if (await this.orders.completeProcessing({ ...success(order, account!, coordinates, headers, new Date()), receivedEventId })) this.relay.nudge();
   }
 
   /** Re-publishes order.received for orders stuck in ACCEPTED; returns how many. */

@@ -18,6 +18,14 @@ export interface AcceptedOrder {
   receivedAt: Date;
   /** The request's correlation id, carried into the event's headers. */
   correlationId?: string;
+  /** Set when this replica processes the order itself (see LocalClaim). */
+  localClaim?: LocalClaim;
+}
+
+/** An order.received written claimed for `leaseMs` (the relay's lease), under the id `receivedEventId`. */
+export interface LocalClaim {
+  receivedEventId: string;
+  leaseMs: number;
 }
 
 /** An order to process, with its restaurant's account (null when intake does not know it). */
@@ -195,11 +203,14 @@ export class OrdersRepository {
       received_at: order.receivedAt.toISOString(),
       // The flush runs in one request's async context: each order carries its own correlation id.
       headers: eventHeaders(order),
+      event_id: order.localClaim?.receivedEventId ?? null,
+      claim_ms: order.localClaim?.leaseMs ?? null,
     }));
     const inserted: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
       `WITH incoming AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(restaurant_id text, order_id text, yemek_kurye_order_id uuid,
-                                                          payload_hash text, payload jsonb, received_at timestamptz, headers jsonb)
+                                                          payload_hash text, payload jsonb, received_at timestamptz, headers jsonb,
+                                                          event_id uuid, claim_ms int)
        ), changed AS (
          INSERT INTO orders (restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, state, received_at)
          SELECT restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, 'ACCEPTED', received_at FROM incoming
@@ -207,8 +218,10 @@ export class OrdersRepository {
          ON CONFLICT (restaurant_id, order_id) DO NOTHING
          RETURNING yemek_kurye_order_id
        ), event AS (
-         INSERT INTO outbox_messages (id, routing_key, payload, headers)
-         SELECT gen_random_uuid(), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers
+         -- Claimed (the relay's lease) when the accepting process processes the order itself.
+         INSERT INTO outbox_messages (id, routing_key, payload, headers, claimed_until)
+         SELECT coalesce(incoming.event_id, gen_random_uuid()), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers,
+                now() + incoming.claim_ms * interval '1 millisecond'
            FROM changed JOIN incoming USING (yemek_kurye_order_id)
        )
        SELECT yemek_kurye_order_id FROM changed`,
@@ -245,11 +258,13 @@ export class OrdersRepository {
       routing_key: outcome.event.routingKey,
       event: outcome.event.payload,
       headers: outcome.event.headers,
+      received_event_id: outcome.receivedEventId ?? null,
     }));
     const changed: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(yemek_kurye_order_id uuid, state text, at timestamptz, failure_reason text,
-           latitude double precision, longitude double precision, coordinates_source text, routing_key text, event jsonb, headers jsonb)
+           latitude double precision, longitude double precision, coordinates_source text, routing_key text, event jsonb, headers jsonb,
+           received_event_id uuid)
        ), changed AS (
          UPDATE orders SET state = input.state,
                 processed_at = CASE WHEN input.state = 'PROCESSED' THEN input.at END,
@@ -262,6 +277,12 @@ export class OrdersRepository {
        ), event AS (
          INSERT INTO outbox_messages (id, routing_key, payload, headers)
          SELECT gen_random_uuid(), input.routing_key, input.event, input.headers FROM input JOIN changed USING (yemek_kurye_order_id)
+       ), received_done AS (
+         -- Processed where it was accepted: its claimed order.received is not needed any more
+         -- (published_at set, attempts left at 0: never sent). A row the relay sent meanwhile is left alone.
+         UPDATE outbox_messages SET published_at = now(), claimed_until = NULL
+           FROM input JOIN changed USING (yemek_kurye_order_id)
+          WHERE outbox_messages.id = input.received_event_id AND outbox_messages.published_at IS NULL
        )
        SELECT yemek_kurye_order_id FROM changed`,
       [JSON.stringify(input)],

@@ -4,6 +4,7 @@ import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { currentCorrelationId } from '@courier/logging';
 import { OutboxRelay } from '@courier/messaging';
+import { IntakeAccount } from '../accounts/intake-account';
 import { IntakeCaller } from '../accounts/intake-auth.guard';
 import { ORDER_LIMITS } from './dto/third-party-order.dto';
 import { OrderStatusDto } from './dto/order-status.dto';
@@ -11,6 +12,7 @@ import { payloadHash } from './canonical-json';
 import { acceptedBody, AcceptedOrderBody, IntakeOrder, OrderStatusChange } from './intake-order';
 import { OrderStatusHistoryRepository } from './order-status-history.repository';
 import { requireOrderIdentity, validateOrder } from './order-validation';
+import { OrderProcessingService } from './order-processing.service';
 import { takenOrderIdDecision } from './orders.decisions';
 import { AcceptedOrder, OrdersRepository } from './orders.repository';
 
@@ -30,6 +32,7 @@ export class OrdersService {
     private readonly orders: OrdersRepository,
     private readonly statusHistory: OrderStatusHistoryRepository,
     private readonly relay: OutboxRelay,
+    private readonly processing: OrderProcessingService,
   ) {}
 
   async accept(caller: IntakeCaller, body: Record<string, unknown>): Promise<AcceptResult> {
@@ -54,7 +57,7 @@ export class OrdersService {
         receivedAt: new Date(),
         correlationId: currentCorrelationId(),
       };
-      if (await this.insertNew(order)) return this.accepted(order);
+      if (await this.insertNew(order, caller.account)) return this.accepted(order);
       const existing = await this.orders.find(restaurantId, orderId);
       const decision = takenOrderIdDecision(existing, hash);
       if (decision === 'read-again') continue;
@@ -81,10 +84,21 @@ export class OrdersService {
     return orderStatusView(order, changes);
   }
 
-  /** Inserts a new order; false when its orderId is taken. Its order.received is committed: the relay is woken to send it. */
-  private async insertNew(order: AcceptedOrder): Promise<boolean> {
-    const inserted = await this.orders.insertAccepted(order);
-    if (inserted) this.relay.nudge();
+  /**
+   * Inserts a new order; false when its orderId is taken. With room in local processing (the fast
+   * path) its order.received is written claimed and the order is processed here right after the
+   * commit; otherwise the relay is woken to send order.received to the broker.
+   */
+  private async insertNew(order: AcceptedOrder, account: IntakeAccount): Promise<boolean> {
+    const claim = this.processing.reserveLocal();
+    let inserted = false;
+    try {
+      inserted = await this.orders.insertAccepted({ ...order, localClaim: claim });
+    } finally {
+      if (claim && !inserted) this.processing.releaseLocal();
+    }
+    if (inserted && claim) this.processing.processAccepted(order, claim, account);
+    else if (inserted) this.relay.nudge();
     return inserted;
   }
 
