@@ -59,6 +59,30 @@ describe('SessionCache', () => {
     expect(twice.status).toBe(401);
   });
 
+  it('two calls refused at once: a look-up started while the refused token is being dropped never brings it back', async () => {
+    // The store's drop is a database round trip: hold it to let another caller look up meanwhile.
+    class SlowDropStore extends MemorySessionStore {
+      release: () => void = () => undefined;
+      override async drop(key: Parameters<MemorySessionStore['drop']>[0], token: string): Promise<void> {
+        await new Promise<void>((resolve) => (this.release = resolve));
+        await super.drop(key, token);
+      }
+    }
+    const store = new SlowDropStore();
+    cache = new SessionCache(300_000, () => now, store);
+    expect((await cache.session(credentials, login)).token).toBe('t1');
+    // The first call's 401: its token is being dropped ...
+    const dropping = cache.invalidate('int-1', 't1');
+    // ... while the second call (refused too) looks up the session.
+    const meanwhile = cache.session(credentials, login);
+    await Promise.resolve();
+    store.release();
+    await dropping;
+    expect((await meanwhile).token).toBe('t2');
+    expect((await cache.session(credentials, login)).token).toBe('t2');
+    expect(login).toHaveBeenCalledTimes(2);
+  });
+
   describe('over a store shared by two processes', () => {
     let store: MemorySessionStore;
     let other: SessionCache;

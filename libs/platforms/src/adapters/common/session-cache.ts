@@ -10,6 +10,11 @@ interface Entry {
   session?: PlatformSession;
   /** The look-up or login in progress: concurrent callers of this process wait for the same one. */
   pending?: Promise<PlatformSession>;
+  /** Counts the refusals (invalidate): a look-up begun before the last one is neither shared nor kept. */
+  generation: number;
+  pendingGeneration?: number;
+  /** The refused token's drop from the store, under way: a look-up waits for it, or it would read that token back. */
+  dropping?: Promise<void>;
 }
 
 /**
@@ -35,21 +40,24 @@ export class SessionCache {
     const fingerprint = credentialFingerprint(credentials);
     let entry = this.entries.get(credentials.integrationId);
     if (!entry || entry.fingerprint !== fingerprint) {
-      entry = { fingerprint };
+      entry = { fingerprint, generation: 0 };
       this.entries.set(credentials.integrationId, entry);
     }
     if (entry.session && entry.session.expiresAt - this.refreshMarginMs > this.now()) return entry.session;
-    if (entry.pending) return entry.pending;
+    if (entry.pending && entry.pendingGeneration === entry.generation) return entry.pending;
     const current = entry;
-    const pending = this.fromStore({ integrationId: credentials.integrationId, fingerprint }, login)
+    const generation = entry.generation;
+    const pending = (current.dropping ?? Promise.resolve())
+      .then(() => this.fromStore({ integrationId: credentials.integrationId, fingerprint }, login))
       .then((session) => {
-        current.session = session;
+        if (current.generation === generation) current.session = session;
         return session;
       })
       .finally(() => {
         if (current.pending === pending) current.pending = undefined;
       });
     current.pending = pending;
+    current.pendingGeneration = generation;
     return pending;
   }
 
@@ -57,8 +65,16 @@ export class SessionCache {
   async invalidate(integrationId: string, token: string): Promise<void> {
     const entry = this.entries.get(integrationId);
     if (!entry) return;
+    entry.generation += 1;
     if (entry.session?.token === token) entry.session = undefined;
-    await this.store.drop({ integrationId, fingerprint: entry.fingerprint }, token);
+    const dropping = this.store.drop({ integrationId, fingerprint: entry.fingerprint }, token);
+    const settled = dropping.catch(() => undefined);
+    entry.dropping = settled;
+    try {
+      await dropping;
+    } finally {
+      if (entry.dropping === settled) entry.dropping = undefined;
+    }
   }
 
   /**
