@@ -67,11 +67,26 @@ export function buildOpenApiDocument(app: INestApplication, description: OpenApi
   if (description.bearerJwt) builder.addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: description.bearerJwt.description }, 'bearerJwt');
   for (const tag of description.tags ?? []) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build());
-  // package.json's licence (UNLICENSED: proprietary, none granted), without a URL: there is no licence text to link.
-  document.info.license = { name: license };
+  document.info.license = license === 'Apache-2.0' ? { name: license, url: 'https://www.apache.org/licenses/LICENSE-2.0' } : { name: license };
   delete document.info.contact; // DocumentBuilder's empty default
   if (description.schemas) document.components = { ...document.components, schemas: { ...document.components?.schemas, ...description.schemas } };
+  allowNullInNullableEnums(document);
   return document;
+}
+
+/**
+ * A `nullable: true` schema whose `enum` lacks `null` refuses null in strict validators (OpenAPI
+ * 3.0.3 clarified that `enum` wins), so every such enum gets `null` added, wherever it stands.
+ */
+export function allowNullInNullableEnums(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) allowNullInNullableEnums(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  for (const value of Object.values(schema)) allowNullInNullableEnums(value);
 }
 
 /**
