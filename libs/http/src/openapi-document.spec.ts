@@ -2,7 +2,8 @@ import { Controller, Get, Injectable, Module } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateOpenApiDocument, INTAKE_SERVER, OpenApiDescription } from './openapi-document';
+import { AUTH_FAILURE_THROTTLED, generateOpenApiDocument, INTAKE_SERVER, INTERNAL_ERROR_PROBLEM, OpenApiDescription } from './openapi-document';
+import { ApiProblem } from './problem.dto';
 
 const connections: string[] = [];
 
@@ -37,6 +38,7 @@ class ThingsController {
 
   @Get('one')
   @ApiOkResponse({ type: ThingDto })
+  @ApiProblem(500, 'Its own words.')
   one() {
     return { colour: null, size: 'S' };
   }
@@ -97,5 +99,17 @@ describe('generateOpenApiDocument', () => {
     const thing = document.components?.schemas?.ThingDto as { properties: Record<string, { enum: unknown[] }> };
     expect(thing.properties.colour.enum).toEqual(['RED', 'BLUE', null]);
     expect(thing.properties.size.enum).toEqual(['S', 'M']);
+  });
+
+  it('adds the answers every operation can give where an operation does not document them', async () => {
+    const document = await generateOpenApiDocument(ThingsModule, { ...DESCRIPTION, everyOperationProblems: [AUTH_FAILURE_THROTTLED, INTERNAL_ERROR_PROBLEM] });
+    const list = document.paths['/things'].get!.responses as Record<string, { description: string; headers?: object; content: object }>;
+    expect(list['429']).toEqual({
+      description: AUTH_FAILURE_THROTTLED.description,
+      headers: AUTH_FAILURE_THROTTLED.headers,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDto' } } },
+    });
+    expect(list['500'].description).toBe(INTERNAL_ERROR_PROBLEM.description);
+    expect((document.paths['/things/one'].get!.responses as Record<string, { description: string }>)['500'].description).toBe('Its own words.');
   });
 });
