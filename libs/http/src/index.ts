@@ -12,3 +12,4 @@ export * from './list-cursor';
 export * from './request-input';
 export * from './problem.dto';
 export * from './deprecation';
+export * from './response-log';

@@ -23,6 +23,11 @@ class ThingDto {
   size!: 'S' | 'M';
 }
 
+class BoxDto {
+  @ApiProperty({ type: ThingDto, nullable: true })
+  thing!: ThingDto | null;
+}
+
 @ApiTags('things')
 @ApiBearerAuth('bearerJwt')
 @Controller('things')
@@ -34,6 +39,12 @@ class ThingsController {
   @ApiOkResponse({ schema: { $ref: '#/components/schemas/ThingPage' } })
   list() {
     return [];
+  }
+
+  @Get('box')
+  @ApiOkResponse({ type: BoxDto })
+  box() {
+    return { thing: null };
   }
 
   @Get('one')
@@ -73,7 +84,7 @@ describe('generateOpenApiDocument', () => {
   it('describes the controllers without creating a provider (no connection, no config read)', async () => {
     const document = await generateOpenApiDocument(ThingsModule, DESCRIPTION);
     expect(connections).toEqual([]);
-    expect(Object.keys(document.paths)).toEqual(['/things', '/things/one']);
+    expect(Object.keys(document.paths)).toEqual(['/things', '/things/box', '/things/one']);
     expect(document.paths['/things'].get?.security).toEqual([{ bearerJwt: [] }]);
   });
 
@@ -99,6 +110,9 @@ describe('generateOpenApiDocument', () => {
     const thing = document.components?.schemas?.ThingDto as { properties: Record<string, { enum: unknown[] }> };
     expect(thing.properties.colour.enum).toEqual(['RED', 'BLUE', null]);
     expect(thing.properties.size.enum).toEqual(['S', 'M']);
+    const box = document.components?.schemas?.BoxDto as { properties: Record<string, Record<string, unknown>> };
+    expect(box.properties.thing).toMatchObject({ nullable: true, anyOf: [{ $ref: '#/components/schemas/ThingDto' }, { type: 'object', nullable: true, enum: [null] }] });
+    expect(box.properties.thing.allOf).toBeUndefined();
   });
 
   it('adds the answers every operation can give where an operation does not document them', async () => {

@@ -41,6 +41,17 @@ export const AUTH_FAILURE_THROTTLED = {
   headers: { 'Retry-After': { description: 'Seconds until the counters start again.', schema: { type: 'integer' } } },
 };
 
+/** What the shared request reader (RequestInputInterceptor, readJsonBody) refuses on any operation, before its own checks. */
+export const REQUEST_INPUT_PROBLEMS = [
+  { status: 400, description: 'INVALID_PAYLOAD: the body is not valid JSON, or not a JSON object or array.' },
+  { status: 413, description: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (256 KiB).' },
+  { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding).' },
+  {
+    status: 422,
+    description: 'VALIDATION_ERROR: a path parameter, query value or body string PostgreSQL cannot store (NUL, a lone surrogate), or a prototype key (`__proto__`) in the body; listed in `errors`.',
+  },
+];
+
 /** Any operation's answer to an unexpected failure (ProblemJsonFilter). */
 export const INTERNAL_ERROR_PROBLEM = { status: 500, description: 'INTERNAL_ERROR: unexpected failure; quote the requestId.' };
 
@@ -115,8 +126,10 @@ function addProblemsToEveryOperation(document: OpenAPIObject, problems: NonNulla
 }
 
 /**
- * A `nullable: true` schema whose `enum` lacks `null` refuses null in strict validators (OpenAPI
- * 3.0.3 clarified that `enum` wins), so every such enum gets `null` added, wherever it stands.
+ * OpenAPI 3.0.3 says `nullable: true` adds null to `type` only: strict validators still refuse null
+ * where an `enum` lacks it, or where the schema is a `$ref` in `allOf` (Nest's way to make a DTO
+ * property nullable). So every nullable enum gets `null`, and a nullable `allOf: [$ref]` becomes
+ * `anyOf: [$ref, null]`, wherever they stand.
  */
 export function allowNullInNullableEnums(node: unknown): void {
   if (Array.isArray(node)) {
@@ -126,6 +139,10 @@ export function allowNullInNullableEnums(node: unknown): void {
   if (node === null || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if (schema.nullable === true && Array.isArray(schema.allOf) && schema.allOf.length === 1) {
+    schema.anyOf = [schema.allOf[0], { type: 'object', nullable: true, enum: [null] }];
+    delete schema.allOf;
+  }
   for (const value of Object.values(schema)) allowNullInNullableEnums(value);
 }
 
