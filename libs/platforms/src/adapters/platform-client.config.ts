@@ -1,5 +1,9 @@
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ToNumber } from '@courier/config';
+import { PLATFORM_A_ACCEPT_WARNING_MS, PLATFORM_A_ACCEPT_WINDOW_MS } from './platform-a/platform-a.assumptions';
+import { PLATFORM_B_ACCEPT_WARNING_MS, PLATFORM_B_ACCEPT_WINDOW_MS } from './platform-b/platform-b.assumptions';
+import { PLATFORM_C_ACCEPT_WARNING_MS, PLATFORM_C_ACCEPT_WINDOW_MS } from './platform-c/platform-c.assumptions';
+import { PLATFORM_D_ACCEPT_WARNING_MS, PLATFORM_D_ACCEPT_WINDOW_MS } from './platform-d/platform-d.assumptions';
 
 const BASE_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
@@ -91,4 +95,49 @@ export class PlatformClientConfig {
   @IsInt({ message: 'PLATFORM_B_ACK_RETRY_WINDOW_MS must be an integer' })
   @Min(0)
   PLATFORM_B_ACK_RETRY_WINDOW_MS: number = 300_000;
+  /**
+   * Accept-by windows (the platform's time to accept or reject a new order before it gives up on it)
+   * and how long before each deadline we warn (order.acceptance_due, platform_orders_expiring). The
+   * defaults and their sources are in each platform's *.assumptions.ts; tests set tiny ones.
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_A_ACCEPT_WINDOW_MS: number = PLATFORM_A_ACCEPT_WINDOW_MS;
+
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_ACCEPT_WARNING_MS: number = PLATFORM_A_ACCEPT_WARNING_MS;
+
+  /** PLATFORM_B states its deadline (`expiryDate`); this window is for an order that comes without one. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_B_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_B_ACCEPT_WINDOW_MS: number = PLATFORM_B_ACCEPT_WINDOW_MS;
+
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_B_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_B_ACCEPT_WARNING_MS: number = PLATFORM_B_ACCEPT_WARNING_MS;
+
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_C_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_C_ACCEPT_WINDOW_MS: number = PLATFORM_C_ACCEPT_WINDOW_MS;
+
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_C_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_C_ACCEPT_WARNING_MS: number = PLATFORM_C_ACCEPT_WARNING_MS;
+
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_D_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_D_ACCEPT_WINDOW_MS: number = PLATFORM_D_ACCEPT_WINDOW_MS;
+
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_D_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_D_ACCEPT_WARNING_MS: number = PLATFORM_D_ACCEPT_WARNING_MS;
 }
