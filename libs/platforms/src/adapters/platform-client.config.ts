@@ -96,15 +96,16 @@ export class PlatformClientConfig {
   @Min(0)
   PLATFORM_B_ACK_RETRY_WINDOW_MS: number = 300_000;
   /**
-   * Accept-by windows (the platform's time to accept or reject a new order before it gives up on it)
-   * and how long before each deadline we warn (order.acceptance_due, platform_orders_expiring). The
-   * defaults and their sources are in each platform's *.assumptions.ts; tests set tiny ones.
+   * PLATFORM_A's accept-by window: Getir closes a restaurant that leaves an order unanswered 5 minutes
+   * (platform-a.assumptions.ts). Every PLATFORM_*_ACCEPT_* default and its source is in that platform's
+   * assumptions file; tests set tiny ones.
    */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_A_ACCEPT_WINDOW_MS must be an integer' })
   @Min(1)
   PLATFORM_A_ACCEPT_WINDOW_MS: number = PLATFORM_A_ACCEPT_WINDOW_MS;
 
+  /** Warn (order.acceptance_due, platform_orders_expiring) this long before a PLATFORM_A order's accept-by time: at 30 s, when Getir would phone the restaurant. */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_A_ACCEPT_WARNING_MS must be an integer' })
   @Min(0)
@@ -116,26 +117,31 @@ export class PlatformClientConfig {
   @Min(1)
   PLATFORM_B_ACCEPT_WINDOW_MS: number = PLATFORM_B_ACCEPT_WINDOW_MS;
 
+  /** Warn this long before a PLATFORM_B order's accept-by time (its expiryDate). */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_B_ACCEPT_WARNING_MS must be an integer' })
   @Min(0)
   PLATFORM_B_ACCEPT_WARNING_MS: number = PLATFORM_B_ACCEPT_WARNING_MS;
 
+  /** PLATFORM_C's accept-by window, from the package's creation (assumed: Trendyol cancels an unanswered package with reason 625 after an undocumented time). */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_C_ACCEPT_WINDOW_MS must be an integer' })
   @Min(1)
   PLATFORM_C_ACCEPT_WINDOW_MS: number = PLATFORM_C_ACCEPT_WINDOW_MS;
 
+  /** Warn this long before a PLATFORM_C order's accept-by time. */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_C_ACCEPT_WARNING_MS must be an integer' })
   @Min(0)
   PLATFORM_C_ACCEPT_WARNING_MS: number = PLATFORM_C_ACCEPT_WARNING_MS;
 
+  /** PLATFORM_D's accept-by window, from receipt (assumed: no source gives Migros' rule). */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_D_ACCEPT_WINDOW_MS must be an integer' })
   @Min(1)
   PLATFORM_D_ACCEPT_WINDOW_MS: number = PLATFORM_D_ACCEPT_WINDOW_MS;
 
+  /** Warn this long before a PLATFORM_D order's accept-by time. */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_D_ACCEPT_WARNING_MS must be an integer' })
   @Min(0)
