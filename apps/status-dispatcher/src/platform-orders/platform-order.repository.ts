@@ -25,7 +25,6 @@ export interface AcceptanceState extends PlatformOrderRow {
   answered: boolean;
 }
 
-
 /**
  * Orders that came from a delivery platform (`orders` rows of a platform `provider`, with their
  * history in `order_status_changes`). Methods that take `db` run in the caller's transaction.
