@@ -3,6 +3,7 @@ import { OrderAcceptanceDueEvent, RoutingKey } from '@courier/contracts';
 import { isFinalOrderStatus } from '@courier/domain';
 import { OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { acceptanceWarningAt, PlatformAdapters, PlatformOrder } from '@courier/platforms';
+import { PlatformAcceptanceMetrics } from './platform-acceptance.metrics';
 import { AcceptanceState, PlatformOrderRepository } from './platform-order.repository';
 
 export const ACCEPTANCE_DUE_TASK = 'order.acceptance-due';
@@ -35,6 +36,7 @@ export class OrderAcceptanceScheduler {
     private readonly unitOfWork: UnitOfWork,
     private readonly orders: PlatformOrderRepository,
     private readonly adapters: PlatformAdapters,
+    private readonly metrics: PlatformAcceptanceMetrics,
   ) {}
 
   /** The platform's accept-by time of an order received now (null: nothing to answer, or no adapter). */
@@ -56,18 +58,21 @@ export class OrderAcceptanceScheduler {
   @OnTask(ACCEPTANCE_DUE_TASK)
   async onAcceptanceDue(task: ScheduledTask<AcceptanceDueTaskPayload>): Promise<TaskOutcome> {
     const { yemekKuryeOrderId } = task.payload;
-    return this.unitOfWork.run(async (tx) => {
+    const warned = await this.unitOfWork.run(async (tx): Promise<AcceptanceState | undefined> => {
       const order = await this.orders.lockAcceptance(tx.manager, yemekKuryeOrderId);
       const skip = acceptanceWarningSkipReason(order);
       if (skip || !order?.acceptBy) {
         this.logger.log({ yemekKuryeOrderId, reason: skip }, 'no acceptance warning needed');
-        return;
+        return undefined;
       }
       const now = new Date();
       await this.orders.markAcceptanceWarned(tx.manager, order.id, now);
       await tx.publish(RoutingKey.OrderAcceptanceDue, acceptanceDueEvent(order, order.acceptBy, now));
       this.logger.warn({ yemekKuryeOrderId, platform: order.provider, acceptBy: order.acceptBy.toISOString() }, 'platform order near its accept-by time and not answered on the platform');
+      return order;
     });
+    // Counted after the commit: a rolled-back warning was never published.
+    if (warned) this.metrics.warnings.inc({ platform: warned.provider });
   }
 }
 

@@ -105,10 +105,11 @@ describe('accept-by deadlines of platform orders', () => {
     }
 
     await waitFor(
-      'platform_orders_expiring to count the order of every platform',
+      'platform_orders_expiring and platform_order_acceptance_warnings_total to count the order of every platform',
       async () => {
         const metrics = (await t.http.get('/metrics')).text;
-        return PLATFORMS.every((platform) => Number(new RegExp(`^platform_orders_expiring\\{[^}]*platform="${platform}"[^}]*\\} (\\d+)$`, 'm').exec(metrics)?.[1]) >= 1);
+        const value = (name: string, platform: string) => Number(new RegExp(`^${name}\\{[^}]*platform="${platform}"[^}]*\\} (\\d+)$`, 'm').exec(metrics)?.[1]);
+        return PLATFORMS.every((platform) => value('platform_orders_expiring', platform) >= 1 && value('platform_order_acceptance_warnings_total', platform) >= 1);
       },
       20_000,
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { CachedSample } from '@courier/observability';
 import { PlatformAdapters } from '@courier/platforms';
 import { PlatformOrderRepository } from './platform-order.repository';
@@ -13,7 +13,16 @@ import { PlatformOrderRepository } from './platform-order.repository';
  */
 @Injectable()
 export class PlatformAcceptanceMetrics {
+  /** `platform_order_acceptance_warnings_total{platform}`: order.acceptance_due events this process published. */
+  readonly warnings: Counter<'platform'>;
+
   constructor(registry: Registry, orders: PlatformOrderRepository, adapters: PlatformAdapters) {
+    this.warnings = new Counter({
+      name: 'platform_order_acceptance_warnings_total',
+      help: 'order.acceptance_due events published: platform orders still unanswered on their platform at its warning time.',
+      labelNames: ['platform'] as const,
+      registers: [registry],
+    });
     const warningMs = Object.fromEntries(adapters.codes().map((code) => [code, adapters.get(code)!.acceptanceWarningMs]));
     const sample = new CachedSample(() => orders.countExpiring(warningMs), { maxAgeMs: 5_000, timeoutMs: 1_500 });
     new Gauge({
