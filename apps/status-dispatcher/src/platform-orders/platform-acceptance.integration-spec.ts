@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
 import { waitFor } from '@courier/testing';
 import { internal, ISO_WITH_OFFSET, TestApp } from '../../test/harness';
 import { CREDENTIALS, PlatformCode, Platforms, platformAOrder, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
