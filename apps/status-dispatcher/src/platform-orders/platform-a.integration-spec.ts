@@ -41,7 +41,7 @@ describe('PLATFORM_A (Getir) orders in and status updates out', () => {
 
     beforeAll(async () => {
       platforms = await startPlatforms();
-      t = await startPlatformApp(platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0' } });
+      t = await startPlatformApp(platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0', PLATFORM_A_COURIER_RETRY_INTERVAL_MS: '100', PLATFORM_A_COURIER_RETRY_WINDOW_MS: '1500' } });
       restaurantId = (await upsertIntegration(t, 'PLATFORM_A')).restaurantId;
     });
     afterAll(async () => {
@@ -142,6 +142,37 @@ describe('PLATFORM_A (Getir) orders in and status updates out', () => {
       platforms.a.cancelOnPlatform(simulated.order.id); // cancelled on Getir, the cancellation webhook lost
       const [prepare] = await pushAll(simulated.order.id, ['PREPARE']);
       expect(prepare).toMatchObject({ state: 'failed', platformAnswer: { httpStatus: 400, body: { code: 3, error: 'FoodOrderStatusInvalidError' } } });
+    });
+
+    it('retries a handover while Getir\'s courier has not reached the restaurant (code 15) and sends it once the courier is there', async () => {
+      platforms.a.options.courierArrivesAfterMs = null;
+      try {
+        const simulated = await platforms.a.placeOrder(RESTAURANT, { deliveryType: 1 });
+        await pushAll(simulated.order.id, ['VERIFY', 'PREPARE']);
+        const response = await push(t, { providerOrderId: simulated.order.id, platform: 'PLATFORM_A', action: 'HANDOVER' });
+        expect(response.status).toBe(202);
+        const id = response.body.statusUpdateId;
+        const handovers = () => platforms.a.callsTo('POST', `/food-orders/${simulated.order.id}/handover`);
+        await waitFor('two handovers refused with code 15', async () => handovers().filter((call) => (call.answer as any)?.code === 15).length >= 2, 10_000);
+        expect(await waitForState(t, id, ['retrying'])).toMatchObject({ platformAnswer: { httpStatus: 400, body: { code: 15, error: 'CourierNotReachedToRestaurant' }, outcome: 'retry' } });
+        await platformRequest({ method: 'POST', url: `${platforms.a.baseUrl}/_simulator/orders/${simulated.order.id}/courier`, json: { state: 'at-restaurant' }, timeoutMs: 5000 });
+        expect(await waitForState(t, id, ['sent', 'failed'])).toMatchObject({ state: 'sent', platformAnswer: { httpStatus: 200 } });
+        expect(handovers().at(-1)!.status).toBe(200);
+        expect(handovers().slice(0, -1).every((call) => call.status === 400)).toBe(true);
+        expect(platforms.a.orders.get(simulated.order.id)!.status).toBe(600);
+      } finally {
+        platforms.a.options.courierArrivesAfterMs = undefined;
+      }
+    });
+
+    it('ends a handover that never becomes possible (no courier: code 71) failed once PLATFORM_A_COURIER_RETRY_WINDOW_MS has passed', async () => {
+      const simulated = await platforms.a.placeOrder(RESTAURANT, { deliveryType: 1 });
+      await pushAll(simulated.order.id, ['VERIFY', 'PREPARE']);
+      platforms.a.setCourier(simulated.order.id, 'none');
+      const [handover] = await pushAll(simulated.order.id, ['HANDOVER']);
+      expect(handover).toMatchObject({ state: 'failed', platformAnswer: { httpStatus: 400, body: { code: 71, error: 'FoodOrderHasNoCourierError' } }, error: expect.stringMatching(/code 71 FoodOrderHasNoCourierError.*still refused 2 s after the first attempt/) });
+      expect(handover.attempts).toBeGreaterThan(2);
+      expect(platforms.a.orders.get(simulated.order.id)!.status).toBe(550);
     });
 
     it('logs in again when Getir expires the token between two calls', async () => {

@@ -16,6 +16,8 @@ import unapprovedExample from '../../simulators/platform-a/examples/periodic-una
 
 const APP_KEY = 'app-secret-key-0001';
 const STEP_INTERVAL_MS = 45_000;
+const COURIER_INTERVAL_MS = 7_000;
+const COURIER_WINDOW_MS = 120_000;
 const credentials: IntegrationCredentials = { integrationId: 'int-a-1', providerRestaurantId: 'getir-r-1', settings: {}, secrets: { secretKey: 'restaurant-secret-1' } };
 
 describe('PLATFORM_A adapter against its simulator', () => {
@@ -32,7 +34,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     sim.options.minStepIntervalMs = 0;
     sim.options.statusLockMs = 0;
     adapter = new PlatformAAdapter(
-      validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_A_STEP_INTERVAL_MS: String(STEP_INTERVAL_MS) }),
+      validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_A_STEP_INTERVAL_MS: String(STEP_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_INTERVAL_MS: String(COURIER_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_WINDOW_MS: String(COURIER_WINDOW_MS) }),
       new SessionCache(60_000),
     );
   });
@@ -82,6 +84,39 @@ describe('PLATFORM_A adapter against its simulator', () => {
     expect(await adapter.sendStatus(credentials, { ...unknown, platformData: { deliveryType: 2 } }, 'VERIFY')).toMatchObject({ kind: 'done' });
     expect(sim.callsTo('GET', `/food-orders/${unknown.platformOrderId}`)).toHaveLength(1);
     expect(stepsOf(unknown)).toEqual(['verify-scheduled']);
+  });
+
+  it('sends no second verify: a scheduled order approved with verify-scheduled (350, then 500 by Getir itself) counts as verified', async () => {
+    const scheduled = order({ isScheduled: true });
+    expect(await adapter.sendStatus(credentials, scheduled, 'VERIFY')).toMatchObject({ kind: 'done' });
+    // Our stored status no longer says which call it needs (e.g. polled after approval): the read decides.
+    const unknownStatus = { ...scheduled, platformData: { deliveryType: 2 } };
+    expect(await adapter.sendStatus(credentials, unknownStatus, 'VERIFY')).toMatchObject({ kind: 'done', alreadyDone: true, answer: { httpStatus: 200, body: { status: 350 } } });
+    sim.activateScheduled(scheduled.platformOrderId);
+    expect(await adapter.sendStatus(credentials, unknownStatus, 'VERIFY')).toMatchObject({ kind: 'done', alreadyDone: true, answer: { body: { status: 500 } } });
+    expect(sim.callsTo('POST', `/food-orders/${scheduled.platformOrderId}/verify`)).toHaveLength(0);
+    expect(stepsOf(scheduled)).toEqual(['verify-scheduled']);
+    sim.options.minStepIntervalMs = 0;
+    expect(await adapter.sendStatus(credentials, scheduled, 'PREPARE')).toMatchObject({ kind: 'done' });
+  });
+
+  it('codes 14, 15 and 71 (Getir\'s courier not there yet) are a "not yet": retried at PLATFORM_A_COURIER_RETRY_INTERVAL_MS within its window, then the handover goes through', async () => {
+    sim.options.courierArrivesAfterMs = null;
+    try {
+      const getir = order({ deliveryType: GETIR_COURIER });
+      for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.sendStatus(credentials, getir, action)).toMatchObject({ kind: 'done' });
+      const pacing = { intervalMs: COURIER_INTERVAL_MS, windowMs: COURIER_WINDOW_MS, rule: expect.stringMatching(/code 15 CourierNotReachedToRestaurant/) };
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'retry', pacing, answer: { httpStatus: 400, body: { code: 15 } } });
+      sim.setCourier(getir.platformOrderId, 'none');
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'retry', pacing: { ...pacing, rule: expect.stringMatching(/code 71/) } });
+      sim.setCourier(getir.platformOrderId, 'unavailable');
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'retry', pacing: { ...pacing, rule: expect.stringMatching(/code 14/) } });
+      sim.setCourier(getir.platformOrderId, 'at-restaurant');
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'done', answer: { httpStatus: 200 } });
+      expect(stepsOf(getir)).toEqual(['verify', 'prepare', 'handover']);
+    } finally {
+      sim.options.courierArrivesAfterMs = undefined;
+    }
   });
 
   it('counts codes 2 (FoodOrderAlreadyVerified) and 13 (FoodOrderAlreadyCancelled) as done', async () => {

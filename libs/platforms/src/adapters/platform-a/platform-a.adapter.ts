@@ -10,6 +10,7 @@ import {
   PLATFORM_A_ALREADY_DONE,
   PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS,
   PLATFORM_A_CALL_BUDGET,
+  PLATFORM_A_COURIER_NOT_YET_CODES,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
   PLATFORM_A_ERROR,
   PLATFORM_A_POLL_PATHS,
@@ -20,6 +21,7 @@ import {
   PLATFORM_A_STEP_DATES,
   PLATFORM_A_TIME_LIMIT_CODES,
   PLATFORM_A_TOKEN_TTL_MS,
+  platformAIsApproved,
   platformAVerifyStep,
   RESTAURANT_COURIER,
 } from './platform-a.assumptions';
@@ -73,7 +75,10 @@ export class PlatformAAdapter implements PlatformAdapter {
         // The status stored at intake does not say which approval call the order needs: ask Getir.
         const current = await this.call(credentials, 'GET', orderPath);
         if (current.status < 200 || current.status >= 300) return this.classify(current, action, orderPath, credentials);
-        operation = { path: platformAVerifyStep(isRecord(current.body) && typeof current.body.status === 'number' ? current.body.status : undefined) ?? 'verify' };
+        const status = isRecord(current.body) && typeof current.body.status === 'number' ? current.body.status : undefined;
+        // Approved already (a scheduled order at 350 is moved to 500 by Getir itself): there is no second verify.
+        if (platformAIsApproved(status)) return { kind: 'done', answer: answerOf(current), alreadyDone: true };
+        operation = { path: platformAVerifyStep(status) ?? 'verify' };
       }
       if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
       let body: unknown;
@@ -155,6 +160,11 @@ export class PlatformAAdapter implements PlatformAdapter {
     const code = errorCode(response);
     if (code !== undefined && PLATFORM_A_ALREADY_DONE[action].includes(code)) return { kind: 'done', answer, alreadyDone: true };
     if (code === PLATFORM_A_ERROR.STATUS_LOCK) return { kind: 'retry', answer, retryAfterMs: PLATFORM_A_STATUS_LOCK_RETRY_MS };
+    if (code !== undefined && PLATFORM_A_COURIER_NOT_YET_CODES.includes(code)) {
+      // Getir's courier is not there yet: a bounded "not yet", not a refusal.
+      const pacing = { rule: `${describeError(response)}: PLATFORM_A's courier cannot take the order yet`, intervalMs: this.config.PLATFORM_A_COURIER_RETRY_INTERVAL_MS, windowMs: this.config.PLATFORM_A_COURIER_RETRY_WINDOW_MS };
+      return { kind: 'retry', answer, pacing };
+    }
     if (code !== undefined && PLATFORM_A_TIME_LIMIT_CODES.includes(code)) return { kind: 'retry', answer, retryAfterMs: this.config.PLATFORM_A_STEP_INTERVAL_MS };
     if (code === PLATFORM_A_ERROR.STATUS_INVALID) return this.doneIfMovedOn(response, action, orderPath, credentials);
     return { kind: 'failed', answer, reason: describeError(response) };

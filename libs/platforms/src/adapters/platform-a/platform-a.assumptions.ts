@@ -61,13 +61,25 @@ export function platformAOrderState(status: number | undefined, cancelled = fals
 /**
  * Which approval call an order needs, by its status (G conventions `order_state_machine`, overlays
  * preconditions): 325 -> verify-scheduled, 400 -> verify. Not by `isScheduled`: a pre-approved
- * scheduled order is at 400 and takes verify. OPEN: a scheduled order approved at 325 comes back at
- * 400 before its time and wants verify again; the push has one VERIFY per order, so it is not sent.
+ * scheduled order is at 400 and takes verify. A scheduled order needs one approval only: 325 ->
+ * verify-scheduled -> 350, and Getir itself moves it to 500 an hour before its delivery time (G
+ * conventions: "500: automatically set one hour before a scheduled order's delivery time"; G
+ * skills/getir-fulfil-food-order.md; platforms.md Round 2): no second verify.
  */
 export function platformAVerifyStep(status: number | undefined): 'verify' | 'verify-scheduled' | undefined {
   if (status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL) return 'verify-scheduled';
   if (status === PLATFORM_A_STATUS.AWAITING_APPROVAL) return 'verify';
   return undefined;
+}
+
+/**
+ * Whether Getir already counts the order as approved: 350 (a scheduled order approved with
+ * verify-scheduled) or 500 and later, not cancelled. A VERIFY for such an order is done without a
+ * call (a verify sent to a 350 order would be refused with 79 CannotVerifyBeforeActivationError).
+ */
+export function platformAIsApproved(status: number | undefined): boolean {
+  if (status === undefined) return false;
+  return status === PLATFORM_A_STATUS.SCHEDULED_APPROVED || (status >= PLATFORM_A_STATUS.VERIFIED && status < PLATFORM_A_STATUS.CANCELED_BY_PLATFORM);
 }
 
 /** deliveryType (G conventions `delivery_types`): 1 = Getir's courier (handover), 2 = the restaurant's courier (deliver). */
@@ -95,8 +107,14 @@ export const PLATFORM_A_ERROR = {
   CANNOT_BE_CANCELLED: 11,
   /** 13 FoodOrderAlreadyCancelled: CANCEL/REJECT is done. */
   ALREADY_CANCELLED: 13,
+  /** 14 CourierStatusInvalid ("courier status is not valid for this action"): Getir's courier cannot take the order yet. Not yet: retry. */
+  COURIER_STATUS_INVALID: 14,
+  /** 15 CourierNotReachedToRestaurant: Getir's courier is on the way. Not yet: retry. */
+  COURIER_NOT_AT_RESTAURANT: 15,
   /** 40 ProductNotBelongsToRestaurantError (a cancel's productId): final, not a timing error. */
   PRODUCT_NOT_OF_RESTAURANT: 40,
+  /** 71 FoodOrderHasNoCourierError: Getir has not assigned a courier yet. Not yet: retry. */
+  NO_COURIER_YET: 71,
   /** 62 FoodOrderDeliveredToClientTimeLimitError: deliver sent too soon after prepare. Retry after the interval. */
   DELIVERED_TIME_LIMIT: 62,
   /** 74 FoodOrderPreparedTimeLimitError: prepare sent too soon after verify. Retry after the interval. */
@@ -115,6 +133,16 @@ export const PLATFORM_A_ALREADY_DONE: Readonly<Record<StatusPushAction, readonly
 
 /** Codes of a step sent before the minimum interval passed (G errors 62, 74; G conventions `timing_rules`). */
 export const PLATFORM_A_TIME_LIMIT_CODES: readonly number[] = [PLATFORM_A_ERROR.DELIVERED_TIME_LIMIT, PLATFORM_A_ERROR.PREPARED_TIME_LIMIT];
+
+/**
+ * Codes of a handover sent before Getir's courier can take the order (G errors/getir-error-codes.yml
+ * 14, 15, 71; G skills/getir-fulfil-food-order.md lists them among the errors "worth handling
+ * explicitly"; platforms.md Round 2: "not yet", retry). Retried every PLATFORM_A_COURIER_RETRY_INTERVAL_MS
+ * until the handover goes through, the order moves on (code 3, then read: done or final) or
+ * PLATFORM_A_COURIER_RETRY_WINDOW_MS has passed since the first attempt (then failed with Getir's
+ * answer). ASSUMED: the interval and the window (G gives neither; 30 s and 30 minutes by default).
+ */
+export const PLATFORM_A_COURIER_NOT_YET_CODES: readonly number[] = [PLATFORM_A_ERROR.COURIER_STATUS_INVALID, PLATFORM_A_ERROR.COURIER_NOT_AT_RESTAURANT, PLATFORM_A_ERROR.NO_COURIER_YET];
 
 /** ASSUMED: how soon a status call refused with 4 FoodOrderStatusLock is tried again (G calls the lock transient, gives no delay). */
 export const PLATFORM_A_STATUS_LOCK_RETRY_MS = 5_000;
