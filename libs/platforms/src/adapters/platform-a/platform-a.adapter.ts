@@ -39,11 +39,14 @@ function describeError(response: PlatformResponse): string {
   return `PLATFORM_A refused the call (HTTP ${response.status}${code !== undefined ? `, code ${code} ${typeof body.error === 'string' ? body.error : ''}`.trimEnd() : ''})`;
 }
 
-/** What Getir's three fallback polling endpoints listed, parsed; or why they could not be read. */
-export type PlatformAFallbackOrders =
-  | { kind: 'ok'; unapproved: ParsedPlatformOrder[]; cancelled: ParsedPlatformOrder[]; active: ParsedPlatformOrder[] }
-  | { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number }
-  | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+/** Why a fallback list could not be read. */
+export type PlatformAListRefusal = { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number } | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+
+/** What Getir's two periodic polling endpoints listed, parsed; or why they could not be read. */
+export type PlatformAFallbackOrders = { kind: 'ok'; unapproved: ParsedPlatformOrder[]; cancelled: ParsedPlatformOrder[] } | PlatformAListRefusal;
+
+/** What `POST /food-orders/active` listed, parsed; or why it could not be read. */
+export type PlatformAActiveOrders = { kind: 'ok'; active: ParsedPlatformOrder[] } | PlatformAListRefusal;
 
 type Operation = { path: string } | { skip: string } | { readStatus: true };
 
@@ -106,29 +109,41 @@ export class PlatformAAdapter implements PlatformAdapter {
   }
 
   /**
-   * Getir's fallback for missed webhooks: `POST /food-orders/periodic/unapproved`, `/periodic/cancelled`
-   * and `/food-orders/active` (each an array of food orders). All three or nothing: a failed read makes
-   * the whole poll retry later.
+   * Getir's fallback for missed webhooks, the two periodic lists (exempt from the rate limit):
+   * `POST /food-orders/periodic/unapproved` and `/periodic/cancelled` (each an array of food orders).
+   * Both or nothing: a failed read makes the poll retry later.
    */
   async fetchFallbackOrders(credentials: IntegrationCredentials): Promise<PlatformAFallbackOrders> {
-    const lists: Partial<Record<keyof typeof PLATFORM_A_POLL_PATHS, ParsedPlatformOrder[]>> = {};
+    const unapproved = await this.readList(credentials, PLATFORM_A_POLL_PATHS.unapproved);
+    if (!Array.isArray(unapproved)) return unapproved;
+    const cancelled = await this.readList(credentials, PLATFORM_A_POLL_PATHS.cancelled);
+    if (!Array.isArray(cancelled)) return cancelled;
+    return { kind: 'ok', unapproved, cancelled };
+  }
+
+  /**
+   * `POST /food-orders/active`: the restaurant's orders not yet finished. Rate limited (unlike the
+   * periodic lists): the caller books it in PLATFORM_A_CALL_BUDGET (`poll:active`) first.
+   */
+  async fetchActiveOrders(credentials: IntegrationCredentials): Promise<PlatformAActiveOrders> {
+    const active = await this.readList(credentials, PLATFORM_A_POLL_PATHS.active);
+    return Array.isArray(active) ? { kind: 'ok', active } : active;
+  }
+
+  /** One polling list, parsed; or why it could not be read. */
+  private async readList(credentials: IntegrationCredentials, path: string): Promise<ParsedPlatformOrder[] | PlatformAListRefusal> {
     try {
-      for (const [list, path] of Object.entries(PLATFORM_A_POLL_PATHS) as Array<[keyof typeof PLATFORM_A_POLL_PATHS, string]>) {
-        const response = await this.call(credentials, 'POST', path);
-        if (response.status < 200 || response.status >= 300 || !Array.isArray(response.body)) {
-          const answer = answerOf(response);
-          if (isRetryableStatus(response.status) || (response.status >= 200 && response.status < 300)) return { kind: 'retry', answer, retryAfterMs: response.status === 429 ? (retryAfterMs(response.headers) ?? PLATFORM_A_RATE_LIMIT_BLOCK_MS) : retryAfterMs(response.headers) };
-          return { kind: 'failed', answer, reason: `${describeError(response)} on ${path}` };
-        }
-        lists[list] = response.body.map((entry) => parsePlatformAOrder(entry, { restaurantRequired: false }));
-      }
+      const response = await this.call(credentials, 'POST', path);
+      if (response.status >= 200 && response.status < 300 && Array.isArray(response.body)) return response.body.map((entry) => parsePlatformAOrder(entry, { restaurantRequired: false }));
+      const answer = answerOf(response);
+      if (isRetryableStatus(response.status) || (response.status >= 200 && response.status < 300)) return { kind: 'retry', answer, retryAfterMs: response.status === 429 ? (retryAfterMs(response.headers) ?? PLATFORM_A_RATE_LIMIT_BLOCK_MS) : retryAfterMs(response.headers) };
+      return { kind: 'failed', answer, reason: `${describeError(response)} on ${path}` };
     } catch (error) {
       const outcome = outcomeOfError(error);
       if (outcome.kind === 'retry') return { kind: 'retry', answer: outcome.answer, retryAfterMs: outcome.retryAfterMs };
       if (outcome.kind === 'failed') return { kind: 'failed', answer: outcome.answer, reason: outcome.reason };
       throw error;
     }
-    return { kind: 'ok', unapproved: lists.unapproved ?? [], cancelled: lists.cancelled ?? [], active: lists.active ?? [] };
   }
 
   private operationFor(action: StatusPushAction, data: PlatformAOrderData): Operation {

@@ -179,8 +179,11 @@ export const PLATFORM_A_DEFAULT_CANCEL_NOTE = 'Cancelled by the restaurant';
 /**
  * Fallback polling (G asyncapi/getir-food-webhooks.yml `fallback_polling`, Swagger): POST with the
  * `token` header, no body, each answering an array of food orders ("Active Food Orders Response Schema").
- * ASSUMED: what each list holds beyond its name (unapproved: 325/400; cancelled: recent cancellations;
- * active: the restaurant's orders not yet finished).
+ * Only `/food-orders/periodic/*` is exempt from the rate limiter (G rate-limits/getir-rate-limits.yml:
+ * `exemptions`, and `/food-orders/active` `rate_limited: true`; platforms.md Round 2, one source: 20 /
+ * 60 s); G skills/getir-fulfil-food-order.md calls both exempt, the rate-limit file wins. ASSUMED: what
+ * each list holds beyond its name (unapproved: 325/400; cancelled: recent cancellations; active: the
+ * restaurant's orders not yet finished).
  */
 export const PLATFORM_A_POLL_PATHS = {
   unapproved: '/food-orders/periodic/unapproved',
@@ -191,7 +194,9 @@ export const PLATFORM_A_POLL_PATHS = {
 /**
  * Call budget per token (platforms.md, G `rate-limits/getir-rate-limits.yml`): 300 requests / 60 s,
  * then the token is blocked 20 s; cancel-options 40 / 600 s (60 s block); the `/periodic` polls are
- * exempt (not status calls: not booked). Ours: 90 % of each limit, each window 2 s longer (a login,
+ * exempt (not booked). `POST /food-orders/active` is limited: booked (`poll:active`) in the token scope
+ * and in its own, 18 / 62 s (platforms.md Round 2: 20 / 60 s, one source; the poller reads it only
+ * when the booking finds room at once). Ours: 90 % of each limit, each window 2 s longer (a login,
  * which the source counts too, and a 401's repeat are not booked; a call reaches the platform a little
  * after its slot). G marks verify, prepare, handover, deliver and cancel as exempt and verify-scheduled
  * as limited; from a harvested copy, so every status call is booked anyway (safe either way: a
@@ -200,7 +205,8 @@ export const PLATFORM_A_POLL_PATHS = {
  */
 export const PLATFORM_A_CALL_BUDGET: CallBudget = {
   scopes: [
-    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2 } },
+    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2, 'poll:active': 1 } },
     { name: 'cancel-options', limit: 36, windowMs: 602_000, requests: { CANCEL: 1, REJECT: 1 } },
+    { name: 'active-orders', limit: 18, windowMs: 62_000, requests: { 'poll:active': 1 } },
   ],
 };

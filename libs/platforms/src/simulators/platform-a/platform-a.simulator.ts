@@ -56,6 +56,8 @@ export interface PlatformASimulatorOptions {
   rateLimit?: GetirRateLimit;
   /** cancel-options budget per token (G: 40 / 600 s, then blocked 60 s). */
   cancelOptionsRateLimit?: GetirRateLimit;
+  /** `POST /food-orders/active` budget per token, on top of the default one (platforms.md Round 2: 20 / 60 s; the block time assumed: 20 s). */
+  activeOrdersRateLimit?: GetirRateLimit;
   /** A status change holds the order's lock this long; another change meanwhile gets code 4 FoodOrderStatusLock. */
   statusLockMs?: number;
   /** How far back /food-orders/periodic/cancelled reaches (assumed; G does not say). */
@@ -404,8 +406,16 @@ export class PlatformASimulator extends SimulatorServer {
     const call = `${request.method} ${request.path}`;
     if (EXEMPT.some((pattern) => pattern.test(call))) return undefined;
     const cancelOptions = request.method === 'GET' && /^\/food-orders\/[^/]+\/cancel-options$/.test(request.path);
-    const name = cancelOptions ? 'cancel-options' : 'default';
-    const rule = cancelOptions ? (this.options.cancelOptionsRateLimit ?? { limit: 40, windowMs: 600_000, blockMs: 60_000 }) : (this.options.rateLimit ?? { limit: 300, windowMs: 60_000, blockMs: 20_000 });
+    if (cancelOptions) return this.counted(token, 'cancel-options', this.options.cancelOptionsRateLimit ?? { limit: 40, windowMs: 600_000, blockMs: 60_000 });
+    if (call === 'POST /food-orders/active') {
+      const refused = this.counted(token, 'active-orders', this.options.activeOrdersRateLimit ?? { limit: 20, windowMs: 60_000, blockMs: 20_000 });
+      if (refused) return refused;
+    }
+    return this.counted(token, 'default', this.options.rateLimit ?? { limit: 300, windowMs: 60_000, blockMs: 20_000 });
+  }
+
+  /** Counts a request in one budget of the token; its refusal when the budget is blocked or goes over. */
+  private counted(token: Token, name: string, rule: GetirRateLimit): SimulatorResponse | undefined {
     const now = Date.now();
     const bucket = token.buckets.get(name) ?? { windowStart: now, count: 0, blockedUntil: 0 };
     token.buckets.set(name, bucket);
