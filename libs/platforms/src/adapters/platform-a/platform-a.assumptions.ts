@@ -18,9 +18,11 @@ export const PLATFORM_A_TOKEN_TTL_MS = 3_600_000;
  *   and skills/getir-fulfil-food-order.md: 325 scheduled order awaiting approval (verify-scheduled),
  *   350 approved (no longer returned by /periodic/unapproved), 400 immediate or pre-approved scheduled
  *   order (verify), 500 "being prepared".
- * - ASSUMED (no source): 550 prepared, 600 handed over, 700 on the way, 800 reached, 900 delivered,
- *   1500 cancelled by Getir or the client, 1600 cancelled by the restaurant. The adapter never decides
- *   on these: "already done" is read from the order's step dates instead (see PLATFORM_A_STEP_DATES).
+ * - 550 prepared, 600 handed over, 700 on the way, 800 reached, 900 delivered, 1500 cancelled by
+ *   Getir (admin) or the client, 1600 cancelled by the restaurant: AJ (agrostech/AgrosJet-Render
+ *   backend/services/getir_service.py `GETIR_ORDER_STATUSES`; platforms.md Round 2), one client, not G.
+ *   The adapter never decides on them: "already done" is read from the order's step dates instead
+ *   (see PLATFORM_A_STEP_DATES).
  */
 export const PLATFORM_A_STATUS = {
   SCHEDULED_AWAITING_APPROVAL: 325,
