@@ -198,8 +198,11 @@ describe('PLATFORM_C adapter against its simulator', () => {
   it('answers a refused or failing poll as the poller expects', async () => {
     sim.failNext({ status: 503 });
     expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
-    sim.failNext({ status: 429, headers: { 'Retry-After': '10' } });
-    expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', retryAfterMs: 10_000 });
+    sim.failNext({ status: 429, headers: { 'Retry-After': '3' } });
+    expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', retryAfterMs: 3_000 });
+    // KB's 429 carries no Retry-After: the documented 10 s window.
+    sim.failNext({ status: 429, body: { status: 429, message: 'too.many.requests' } });
+    expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', retryAfterMs: 10_000, answer: { body: { message: 'too.many.requests' } } });
     expect(await adapter.pollOrders!({ ...credentials, secrets: { apiKey: 'x', secretKey: 'y' } }, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'failed', answer: { httpStatus: 401 } });
     sim.setDown(true);
     expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
