@@ -94,6 +94,15 @@ export class PlatformOrderRepository {
     return row?.id;
   }
 
+  /** Whether the integration has a platform order that is not final (orders_open_platform_orders_idx). */
+  async hasOpenOrders(db: Queryable, integrationId: string): Promise<boolean> {
+    const rows: unknown[] = await db.query(
+      `SELECT 1 FROM orders WHERE integration_id = $1 AND provider <> 'THIRD_PARTY' AND status NOT IN ('DELIVERED', 'CANCELED', 'FAILED') LIMIT 1`,
+      [integrationId],
+    );
+    return rows.length > 0;
+  }
+
   async exists(db: Queryable, id: string, provider: string, providerRestaurantId: string): Promise<boolean> {
     const rows: unknown[] = await db.query('SELECT 1 FROM orders WHERE id = $1 AND provider = $2 AND provider_restaurant_id = $3', [id, provider, providerRestaurantId]);
     return rows.length > 0;

@@ -81,6 +81,11 @@ export class PlatformOrdersService {
     return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
   }
 
+  /** Whether the integration has platform orders that are not final yet. */
+  hasOpenOrders(integrationId: string): Promise<boolean> {
+    return this.unitOfWork.run((tx) => this.orders.hasOpenOrders(tx.manager, integrationId));
+  }
+
   /** Whether our order of this platform (and platform restaurant) exists. */
   existsById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<boolean> {
     return this.unitOfWork.run((tx) => this.orders.exists(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId));

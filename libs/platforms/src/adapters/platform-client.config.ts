@@ -56,6 +56,21 @@ export class PlatformClientConfig {
   PLATFORM_A_STEP_INTERVAL_MS: number = 60_000;
 
   /**
+   * PLATFORM_A refuses a handover while its courier is not at the restaurant (codes 14, 15, 71): a
+   * "not yet", tried again this often ...
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_COURIER_RETRY_INTERVAL_MS must be an integer' })
+  @Min(10)
+  PLATFORM_A_COURIER_RETRY_INTERVAL_MS: number = 30_000;
+
+  /** ... for this long after the first attempt, then the update ends failed with Getir's reason. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_COURIER_RETRY_WINDOW_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_COURIER_RETRY_WINDOW_MS: number = 1_800_000;
+
+  /**
    * Second half of PLATFORM_C's mandatory User-Agent `{supplierId} - {integratorName}`, and its
    * `x-agentname` (developers.trendyol.com/docs/2-authorization: alphanumeric, at most 30 characters).
    */
