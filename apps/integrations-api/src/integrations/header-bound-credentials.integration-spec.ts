@@ -22,7 +22,7 @@ describe('header-bound credentials must be header-safe (HTTP, real PostgreSQL)',
   afterAll(() => t?.close());
 
   it('POST: a PLATFORM_D apiKey a header cannot carry is 422 VALIDATION_ERROR naming apiKey, and nothing is stored', async () => {
-    const body = { ...platformBodies().PLATFORM_D, apiKey: UNSAFE };
+    const body: Record<string, string> = { ...platformBodies().PLATFORM_D, apiKey: UNSAFE };
     const response = await t.http.post(BASE).set(credentials(owner)).send(body);
     expect({ status: response.status, code: response.body.code }).toEqual({ status: 422, code: 'VALIDATION_ERROR' });
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
