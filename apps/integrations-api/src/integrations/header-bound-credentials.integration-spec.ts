@@ -1,4 +1,6 @@
-import { credentials, CreatedRestaurant, platformBodies, startTestApp, TestApp } from '../../test/harness';
+import { SecretBox, secretBinding } from '@courier/crypto';
+import { PlatformDSimulator } from '@courier/platforms/simulators';
+import { credentials, CreatedRestaurant, KEY_1, platformBodies, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
 
@@ -12,14 +14,19 @@ const UNSAFE = 'anahtar-şifre-ğüç';
  * stored, the value never echoed. Values the adapter encodes first are still free.
  */
 describe('header-bound credentials must be header-safe (HTTP, real PostgreSQL)', () => {
+  const d = new PlatformDSimulator({ stores: [{ storeId: '23000000000077', storeGroupId: '511', apiKey: 'migros-key-good' }] });
   let t: TestApp;
   let owner: CreatedRestaurant;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    await d.start();
+    t = await startTestApp({ env: { PLATFORM_D_BASE_URL: d.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' } });
     owner = await t.createRestaurant({ name: 'Migros restaurant' });
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await d.stop();
+  });
 
   it('POST: a PLATFORM_D apiKey a header cannot carry is 422 VALIDATION_ERROR naming apiKey, and nothing is stored', async () => {
     const body: Record<string, string> = { ...platformBodies().PLATFORM_D, apiKey: UNSAFE };
@@ -51,5 +58,20 @@ describe('header-bound credentials must be header-safe (HTTP, real PostgreSQL)',
   it('PLATFORM_C apiKey and secretKey (base64 of UTF-8 in Basic) take any character', async () => {
     const response = await t.http.post(BASE).set(credentials(owner)).send({ ...platformBodies().PLATFORM_C, apiKey: UNSAFE, secretKey: UNSAFE });
     expect(response.status).toBe(201);
+  });
+
+  it('check: a key stored before the rule answers 200 rejected naming XApiKey (not 500), and nothing reaches the platform', async () => {
+    const created = await t.http.post(BASE).set(credentials(owner)).send({ platform: 'PLATFORM_D', providerRestaurantId: '23000000000077', providerMerchantId: '511', apiKey: 'migros-key-good' });
+    expect(created.status).toBe(201);
+    const id: string = created.body.id;
+    const sealed = SecretBox.fromKeyList(KEY_1).encrypt(UNSAFE, secretBinding.integrationSecret(id, 'apiKey'));
+    await t.sql('UPDATE integrations SET secrets = $2 WHERE id = $1', [id, JSON.stringify({ apiKey: sealed })]);
+    const calls = d.calls.length;
+
+    const check = await t.http.post(`${BASE}/${id}/check`).set(credentials(owner));
+    expect(check.status).toBe(200);
+    expect(check.body).toMatchObject({ integrationId: id, result: 'rejected', ok: false, detail: expect.stringContaining('XApiKey') });
+    expect(JSON.stringify(check.body)).not.toContain(UNSAFE);
+    expect(d.calls.length).toBe(calls);
   });
 });

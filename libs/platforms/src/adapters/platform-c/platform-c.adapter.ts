@@ -1,7 +1,7 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { answerOf, classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAnswer, outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import {
@@ -40,7 +40,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return classifyResponse(await this.call(credentials, 'PUT', `${this.packagesPath(credentials)}${operation.path}`, operation.body));
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return outcomeOfError(error);
     }
   }
 
@@ -56,7 +56,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return { result: 'rejected', detail: `PLATFORM_C refused the stored credentials (HTTP ${response.status}).`, httpStatus: response.status };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_C could not be reached: ${error.message}.` };
-      throw error;
+      return checkOfError(error);
     }
   }
 
@@ -99,7 +99,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return { kind: 'ok', orders: [...[...byId.values()].map((entry) => entry.parsed), ...malformed], cursorMs };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return pollResultOfError(error);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { checkOfError, isRetryableStatus, networkAnswer, outcomeOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import {
@@ -49,7 +49,7 @@ export class PlatformDAdapter implements PlatformAdapter {
       return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_STEP_STATUS[action] }));
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return outcomeOfError(error);
     }
   }
 
@@ -75,7 +75,7 @@ export class PlatformDAdapter implements PlatformAdapter {
       return { result: 'ok', detail: `PLATFORM_D accepted the API key for store ${storeId ?? credentials.providerRestaurantId}.${inactive}`, httpStatus: status };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_D could not be reached: ${error.message}.` };
-      throw error;
+      return checkOfError(error);
     }
   }
 
