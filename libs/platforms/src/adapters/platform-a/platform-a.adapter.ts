@@ -1,4 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { PlatformOrder } from '../platform-adapter';
+import { PLATFORM_A_ACCEPT_WARNING_MS, platformAAcceptBy } from './platform-a.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, checkOfError, classifyResponse, isRetryableStatus, LoginRejectedError, outcomeOfError, PlatformNotConfiguredError, sessionFromLogin } from '../common/outcomes';
@@ -54,6 +56,15 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
   readonly callBudget = PLATFORM_A_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-a.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformAAcceptBy(order, receivedAt, this.config.PLATFORM_A_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_A_ACCEPT_WARNING_MS ?? PLATFORM_A_ACCEPT_WARNING_MS;
+  }
 
   constructor(
     private readonly config: PlatformClientConfig,

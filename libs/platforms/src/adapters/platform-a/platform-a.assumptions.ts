@@ -1,12 +1,31 @@
 import type { StatusPushAction } from '@courier/domain';
-import type { PlatformOrderState } from '../platform-adapter';
+import type { PlatformOrder, PlatformOrderState } from '../platform-adapter';
 import type { CallBudget } from '../common/call-budget';
+import { deadlineFrom } from '../common/acceptance';
 
 /**
  * PLATFORM_A (Getir Yemek, GetirFood food external API) facts the adapter relies on, in one place,
  * each with its source. "G" is the GitHub repository api-evangelist/getir (a harvested copy of the
  * GetirFood developer portal); paths below are inside it. What G does not say is marked ASSUMED.
  */
+
+/**
+ * Accept-by: "an order must be answered (approved or cancelled) within 30 seconds; otherwise the
+ * restaurant is called automatically by IVR" and "the confirmation time limit is 5 minutes; a
+ * restaurant that reaches it is automatically closed and its orders cancelled" (G
+ * conventions/getir-conventions.yml `timing_rules`; skills/getir-fulfil-food-order.md "The clock").
+ * The window counts from the order's `checkoutDate` (ASSUMED: G does not say from when; checkout is
+ * the earliest it can be), else from its receipt. We warn when Getir would phone (30 s in).
+ * ASSUMED: a scheduled order (325, verify-scheduled) has the same 5 minutes.
+ */
+export const PLATFORM_A_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_A_ACCEPT_WARNING_MS = PLATFORM_A_ACCEPT_WINDOW_MS - 30_000;
+
+export function platformAAcceptBy(order: Pick<PlatformOrder, 'state' | 'platformData'>, receivedAt: Date, windowMs = PLATFORM_A_ACCEPT_WINDOW_MS): Date | null {
+  if (order.state !== 'new') return null;
+  const checkoutAt = typeof order.platformData.checkoutAt === 'string' ? new Date(order.platformData.checkoutAt) : undefined;
+  return deadlineFrom(checkoutAt, receivedAt, windowMs);
+}
 
 /** Token lifetime 1 h, no refresh call: log in again (G authentication/getir-authentication.yml `token.ttl`). */
 export const PLATFORM_A_TOKEN_TTL_MS = 3_600_000;

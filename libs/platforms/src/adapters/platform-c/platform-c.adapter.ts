@@ -1,4 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { PlatformOrder } from '../platform-adapter';
+import { PLATFORM_C_ACCEPT_WARNING_MS, platformCAcceptBy } from './platform-c.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAnswer, outcomeOfError, pollResultOfError } from '../common/outcomes';
@@ -27,6 +29,15 @@ type Operation = { path: string; body: Record<string, unknown> } | { skip: strin
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
   readonly callBudget = PLATFORM_C_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-c.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformCAcceptBy(order, receivedAt, this.config.PLATFORM_C_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_C_ACCEPT_WARNING_MS ?? PLATFORM_C_ACCEPT_WARNING_MS;
+  }
 
   constructor(private readonly config: PlatformClientConfig) {}
 

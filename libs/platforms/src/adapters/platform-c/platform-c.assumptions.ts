@@ -1,10 +1,27 @@
-import type { PlatformOrderState } from '../platform-adapter';
+import type { PlatformOrder, PlatformOrderState } from '../platform-adapter';
 import type { CallBudget } from '../common/call-budget';
+import { deadlineFrom } from '../common/acceptance';
 
 /**
  * PLATFORM_C (Trendyol Go Yemek) facts the adapter relies on, in one place: what is documented
  * (with its source) and what is still assumed. libs/platforms/README.md lists the same.
  */
+
+/**
+ * Accept-by. Documented (platforms.md, round 2): a package left unanswered is cancelled by the
+ * platform with reason 625. ASSUMED: how long it waits; no source found gives the time (searched:
+ * hodoxnet/kuryemburada TrendyolGoEntegrasyonu/*.md, the meal clients), so 5 minutes, the shortest
+ * window any platform here documents, counted from the package's `packageModificationDate` (a new
+ * package's creation) or its receipt, whichever is earlier; warning half-way.
+ */
+export const PLATFORM_C_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_C_ACCEPT_WARNING_MS = 150_000;
+
+export function platformCAcceptBy(order: Pick<PlatformOrder, 'state' | 'platformData'>, receivedAt: Date, windowMs = PLATFORM_C_ACCEPT_WINDOW_MS): Date | null {
+  if (order.state !== 'new') return null;
+  const modified = order.platformData.packageModificationDate;
+  return deadlineFrom(typeof modified === 'number' ? new Date(modified) : undefined, receivedAt, windowMs);
+}
 
 /**
  * Package statuses (documented: developers.tgoapps.com "Sipariş Paketlerini Çekme": Created, Picking,
