@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PlatformAdapters } from '@courier/platforms';
 import { AccountsModule } from '../accounts/accounts.module';
+import { IntegrationCheckLimitGuard } from './integration-check-limit.guard';
 import { IntegrationCheckController } from './integration-check.controller';
+import { IntegrationCheckMetrics } from './integration-check.metrics';
 import { IntegrationCheckService } from './integration-check.service';
 import { RepositoriesModule } from '../repositories/repositories.module';
 
@@ -12,6 +14,6 @@ import { RepositoriesModule } from '../repositories/repositories.module';
 @Module({
   imports: [RepositoriesModule, AccountsModule],
   controllers: [IntegrationCheckController],
-  providers: [IntegrationCheckService, { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env) }],
+  providers: [IntegrationCheckService, IntegrationCheckLimitGuard, IntegrationCheckMetrics, { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env) }],
 })
 export class IntegrationCheckModule {}

@@ -1,5 +1,5 @@
 import type { FieldError } from '@courier/contracts';
-import { COMMON_INTEGRATION_FIELDS, maxLengthOf } from './platform-definition';
+import { COMMON_INTEGRATION_FIELDS, headerUnsafeMessage, isHeaderSafe, maxLengthOf } from './platform-definition';
 import { PlatformRegistry, RegisteredPlatform } from './platform-registry';
 
 /** An integration body that passed the registry's rules, split into clear and secret fields. */
@@ -102,6 +102,11 @@ function checkFields(
     if (!checkString(field.name, value, maxLengthOf(field), errors)) continue;
     if (field.pattern && !field.pattern.regex.test(value)) {
       errors.push({ field: field.name, message: field.pattern.message });
+      continue;
+    }
+    // A value the header cannot carry would make every call of the integration fail before it is sent.
+    if (field.sentInHeader && !isHeaderSafe(value)) {
+      errors.push({ field: field.name, message: headerUnsafeMessage(field.sentInHeader) });
       continue;
     }
     const refusal = field.secret ? options.refuseSecret?.(value) : undefined;

@@ -14,7 +14,8 @@ export class IntegrationCheckDto {
   @ApiProperty({
     enum: CHECK_RESULTS,
     description:
-      'ok: the platform accepted the stored credentials (a real login, or a harmless read for platforms without one); rejected: the platform refused them (fix them with PUT); ' +
+      'ok: the platform accepted the stored credentials (a real login, or a harmless read for platforms without one); rejected: the platform refused them, ' +
+      'or they cannot be sent to it (a value stored before the header rule that an HTTP header cannot carry; detail names the header): fix them with PUT; ' +
       'unreachable: no verdict (network error, 429, 5xx): try again later; not_configured: a deployment setting the platform needs is missing (e.g. PLATFORM_A_APP_SECRET_KEY) ' +
       'or the secrets cannot be decrypted; not_applicable: THIRD_PARTY has no platform credentials.',
   })

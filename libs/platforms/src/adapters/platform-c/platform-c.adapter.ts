@@ -3,7 +3,7 @@ import type { PlatformOrder } from '../platform-adapter';
 import { PLATFORM_C_ACCEPT_WARNING_MS, platformCAcceptBy } from './platform-c.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { answerOf, classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAnswer, outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import {
@@ -59,7 +59,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return outcome;
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return outcomeOfError(error);
     }
   }
 
@@ -75,7 +75,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return { result: 'rejected', detail: `PLATFORM_C refused the stored credentials (HTTP ${response.status}).`, httpStatus: response.status };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_C could not be reached: ${error.message}.` };
-      throw error;
+      return checkOfError(error);
     }
   }
 
@@ -118,7 +118,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return { kind: 'ok', orders: [...[...byId.values()].map((entry) => entry.parsed), ...malformed], cursorMs };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return pollResultOfError(error);
     }
   }
 

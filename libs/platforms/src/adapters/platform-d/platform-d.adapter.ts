@@ -3,7 +3,7 @@ import type { PlatformOrder } from '../platform-adapter';
 import { PLATFORM_D_ACCEPT_WARNING_MS, platformDAcceptBy } from './platform-d.assumptions';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { checkOfError, isRetryableStatus, networkAnswer, outcomeOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import {
@@ -60,7 +60,7 @@ export class PlatformDAdapter implements PlatformAdapter {
       return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_STEP_STATUS[action] }));
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return outcomeOfError(error);
     }
   }
 
@@ -86,7 +86,7 @@ export class PlatformDAdapter implements PlatformAdapter {
       return { result: 'ok', detail: `PLATFORM_D accepted the API key for store ${storeId ?? credentials.providerRestaurantId}.${inactive}`, httpStatus: status };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_D could not be reached: ${error.message}.` };
-      throw error;
+      return checkOfError(error);
     }
   }
 
