@@ -117,6 +117,16 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(output.split('\n').filter((line) => line.includes('"level":30'))).toEqual([]);
   }, 120_000);
 
+  it('serves at {pos_url}/docs one document of everything on that host, whose Try-it-out stays on the page\'s own host', async () => {
+    const document = (await (await fetch(`http://127.0.0.1:${ports.pos}/docs-json`)).json()) as { paths: Record<string, unknown>; servers: Array<{ url: string }> };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/my/integrations', '/admin/v1/restaurants', '/internal/orders/status', '/platforms/platform-b/order/{remoteId}', '/api/v1/my/webhooks/deliveries']),
+    );
+    // Relative first: a page loaded from 127.0.0.1 calls 127.0.0.1 (no cross-origin request to localhost).
+    expect(document.servers[0].url).toBe('/');
+    expect((await fetch(`http://127.0.0.1:${ports.pos}/docs`)).status).toBe(200);
+  });
+
   it('listens on 127.0.0.1 only, and allows the receiver URL but no other local webhook URL', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const auth = { 'X-API-Key': demo.apiKey, 'X-API-Secret': demo.apiSecret, 'Content-Type': 'application/json' };

@@ -1,14 +1,13 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, parseTrustProxy } from '@courier/config';
 import { connectMessageHandlers } from '@courier/messaging';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
-import { buildOpenApiDocument, OpenApiDescription } from './openapi-document';
+import { buildOpenApiDocument, OpenApiDescription, serveOpenApiDocument } from './openapi-document';
 import { ProblemJsonFilter } from './problem.filter';
 import { RequestInputInterceptor } from './request-input';
 import { strictValidationPipe } from './validation';
@@ -28,6 +27,8 @@ export interface HttpAppOptions extends OpenApiDescription {
    * (integrations-api returns API secrets, signing secrets, platform keys).
    */
   noStore?: boolean;
+  /** Serve the document at /docs (default: as OPENAPI_DOCS_ENABLED says); false: a composer serves a combined one (mergeOpenApiDocuments). */
+  serveDocs?: boolean;
 }
 
 /** The HTTP server settings of BaseConfig; an app whose config lacks them (mock-receiver) gets these defaults. */
@@ -126,8 +127,7 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   // The app's @EventPattern handlers (if it has MessagingModule): consumed from the app's bootstrap on.
   await connectMessageHandlers(app);
 
-  if (!settings.OPENAPI_DOCS_ENABLED) return app;
-  const document = buildOpenApiDocument(app, options);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  if (!settings.OPENAPI_DOCS_ENABLED || options.serveDocs === false) return app;
+  serveOpenApiDocument(app, buildOpenApiDocument(app, options));
   return app;
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Injectable, Module } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AUTH_FAILURE_THROTTLED, generateOpenApiDocument, INTAKE_SERVER, INTERNAL_ERROR_PROBLEM, OpenApiDescription } from './openapi-document';
+import { AUTH_FAILURE_THROTTLED, generateOpenApiDocument, INTAKE_SERVER, INTERNAL_ERROR_PROBLEM, mergeOpenApiDocuments, OpenApiDescription, servedDocument } from './openapi-document';
 import { ApiProblem } from './problem.dto';
 
 const connections: string[] = [];
@@ -125,5 +125,39 @@ describe('generateOpenApiDocument', () => {
     });
     expect(list['500'].description).toBe(INTERNAL_ERROR_PROBLEM.description);
     expect((document.paths['/things/one'].get!.responses as Record<string, { description: string }>)['500'].description).toBe('Its own words.');
+  });
+});
+
+describe('mergeOpenApiDocuments', () => {
+  const part = (title: string, path: string, schema: Record<string, unknown>) =>
+    ({
+      openapi: '3.0.0',
+      info: { title, version: '1' },
+      servers: [{ url: '{pos_url}' }],
+      paths: { [path]: { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } } } } } },
+      tags: [{ name: title }],
+      components: { schemas: { Thing: schema, ProblemDto: { type: 'object' } }, securitySchemes: { [title]: { type: 'apiKey', in: 'header', name: title } } },
+    }) as never;
+
+  it('puts the paths, tags and security schemes of several apps in one document, keeping different schemas of one name apart', () => {
+    const merged = mergeOpenApiDocuments({ title: 'All', description: 'Everything.' }, [
+      { prefix: 'one', document: part('One', '/one', { type: 'string' }) },
+      { prefix: 'two', document: part('Two', '/two', { type: 'number' }) },
+    ]);
+    expect(merged.info.title).toBe('All');
+    expect(Object.keys(merged.paths)).toEqual(['/one', '/two']);
+    expect(merged.tags?.map((tag) => tag.name)).toEqual(['One', 'Two']);
+    expect(Object.keys(merged.components?.securitySchemes ?? {})).toEqual(['One', 'Two']);
+    expect(merged.components?.schemas).toEqual({ Thing: { type: 'string' }, ProblemDto: { type: 'object' }, two_Thing: { type: 'number' } });
+    const twoSchema = (merged.paths['/two'].get?.responses[200] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema;
+    expect(twoSchema).toEqual({ $ref: '#/components/schemas/two_Thing' });
+  });
+
+  it('refuses two apps serving one path', () => {
+    expect(() => mergeOpenApiDocuments({ title: 'All', description: '' }, [{ prefix: 'a', document: part('A', '/x', {}) }, { prefix: 'b', document: part('B', '/x', {}) }])).toThrow('two apps serve /x');
+  });
+
+  it('serves a document with the page\'s own host first', () => {
+    expect(servedDocument(part('One', '/one', {})).servers).toEqual([{ url: '/', description: 'The host serving this page.' }, { url: '{pos_url}' }]);
   });
 });

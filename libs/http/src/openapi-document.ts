@@ -173,3 +173,69 @@ export const POS_SERVER: OpenApiDescription['server'] = {
   default: 'http://localhost:3001',
   description: 'The management base URL ({pos_url}) you were given; http://localhost:3001 in the one-machine mode (npm start).',
 };
+
+/**
+ * One document for several apps served on one host ({pos_url} in the one-machine mode: management,
+ * internal, platform callbacks, deliveries): their paths, tags and security schemes together. A
+ * schema name two apps use for different schemas is kept apart by prefixing the later app's
+ * (`<prefix>_<name>`) and rewriting that app's references to it.
+ */
+export function mergeOpenApiDocuments(info: { title: string; description: string }, parts: Array<{ prefix: string; document: OpenAPIObject }>): OpenAPIObject {
+  const [first] = parts;
+  if (!first) throw new Error('mergeOpenApiDocuments needs at least one document');
+  const merged: OpenAPIObject = {
+    openapi: first.document.openapi,
+    info: { ...first.document.info, title: info.title, description: info.description },
+    servers: first.document.servers,
+    paths: {},
+    tags: [],
+    components: { schemas: {}, securitySchemes: {} },
+  };
+  const schemas = merged.components!.schemas!;
+  for (const { prefix, document } of parts) {
+    const renamed = new Map<string, string>();
+    for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+      if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) renamed.set(name, `${prefix}_${name}`);
+    }
+    const own = renamed.size > 0 ? (rewriteRefs(document, renamed) as OpenAPIObject) : document;
+    for (const [name, schema] of Object.entries(own.components?.schemas ?? {})) schemas[renamed.get(name) ?? name] = schema;
+    Object.assign(merged.components!.securitySchemes!, own.components?.securitySchemes);
+    for (const [path, item] of Object.entries(own.paths)) {
+      if (merged.paths[path]) throw new Error(`two apps serve ${path}`);
+      merged.paths[path] = item;
+    }
+    for (const tag of own.tags ?? []) if (!merged.tags!.some((known) => known.name === tag.name)) merged.tags!.push(tag);
+  }
+  return merged;
+}
+
+function rewriteRefs(node: unknown, renamed: Map<string, string>): unknown {
+  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, renamed));
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key === '$ref' && typeof value === 'string') {
+        const name = value.replace('#/components/schemas/', '');
+        return [key, renamed.has(name) ? `#/components/schemas/${renamed.get(name)}` : value];
+      }
+      if (key === 'schemas' && value && typeof value === 'object' && !Array.isArray(value)) {
+        return [key, Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, rewriteRefs(schema, renamed)]))];
+      }
+      return [key, rewriteRefs(value, renamed)];
+    }),
+  );
+}
+
+/**
+ * The document as a host serves it at /docs: "Try it out" first goes to the host the page was
+ * loaded from (relative `/`), so it works from localhost and 127.0.0.1 alike without CORS; the
+ * published servers follow.
+ */
+export function servedDocument(document: OpenAPIObject): OpenAPIObject {
+  return { ...document, servers: [{ url: '/', description: 'The host serving this page.' }, ...(document.servers ?? [])] };
+}
+
+/** Serves `document` at /docs (Swagger UI) and /docs-json of `app`. */
+export function serveOpenApiDocument(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('docs', app, servedDocument(document), { jsonDocumentUrl: 'docs-json' });
+}
