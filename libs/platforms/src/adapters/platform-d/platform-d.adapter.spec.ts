@@ -6,6 +6,7 @@ import { validateConfig } from '@courier/config';
 import { PlatformDSimulator } from '../../simulators/platform-d/platform-d.simulator';
 import orderCreated from '../../simulators/platform-d/examples/order-created.json';
 import orderCancelled from '../../simulators/platform-d/examples/order-cancelled.json';
+import deliveryStatus from '../../simulators/platform-d/examples/delivery-status.json';
 import { platformRequest } from '../common/platform-http';
 import { PlatformClientConfig } from '../platform-client.config';
 import type { IntegrationCredentials, PlatformOrderRef } from '../platform-adapter';
@@ -378,6 +379,7 @@ describe('PLATFORM_D simulator: only what Migros reads', () => {
     const simulated = sim.createOrder(STORE.storeId);
     expect(shape(sim.orderPayload(simulated))).toEqual(shape(orderCreated));
     expect(shape(sim.cancellationPayload(simulated))).toEqual(shape(orderCancelled));
+    expect(shape(sim.deliveryStatusPayload({ ...simulated, deliveryProvider: 'MIGROS' }, 'ASSIGNED_FOR_DELIVERY'))).toEqual(shape(deliveryStatus));
   });
 });
 
@@ -419,6 +421,7 @@ describe('PLATFORM_D webhook parser (on Migros-shaped examples)', () => {
   });
 
   it('maps the delivery-status webhook (AJ, M-py), both spellings of the ids', () => {
+    expect(parsePlatformDWebhook(deliveryStatus)).toMatchObject({ ok: true, kind: 'delivery_status', orderId: '455221', storeId: '23000000101833', deliveryStatus: 'ASSIGNED_FOR_DELIVERY', isCancelled: false, deliveryProvider: 'MIGROS' });
     const body = { orderId: 100069761, storeId: 23000000101013, status: 'APPROVED', deliveryStatus: 'ASSIGNED_FOR_DELIVERY', isCancelled: false, deliveryProvider: 'RESTAURANT', courierName: 'Ahmet Yılmaz' };
     expect(parsePlatformDWebhook(body)).toEqual({ ok: true, kind: 'delivery_status', orderId: '100069761', storeId: '23000000101013', status: 'APPROVED', deliveryStatus: 'ASSIGNED_FOR_DELIVERY', isCancelled: false, deliveryProvider: 'RESTAURANT', courierName: 'Ahmet Yılmaz' });
     expect(parsePlatformDWebhook({ OrderId: 7, StoreId: 8, isCancelled: true, deliveryStatus: null })).toMatchObject({ ok: true, kind: 'delivery_status', orderId: '7', storeId: '8', isCancelled: true, deliveryStatus: undefined });
