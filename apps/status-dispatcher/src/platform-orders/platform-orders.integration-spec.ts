@@ -139,6 +139,9 @@ describe('platform orders in and status updates out, per platform', () => {
       const approved = await platforms.d.placeOrder(D.providerRestaurantId);
       expect((await pushAll('PLATFORM_D', String(approved.order.id), ['VERIFY', 'CANCEL'], { reason: 'Kurye bulunamadı' })).map((update) => update.state)).toEqual(['sent', 'sent']);
       expect(platforms.d.orders.get(String(approved.order.id))).toMatchObject({ status: 'Cancelled', cancelReasonId: 3, notifyUser: true });
+      // Both ids (the sources disagree on which one Migros reads): the store, and the customer the order webhook named.
+      const cancelCall = platforms.d.received.filter((call) => call.path === '/Order/v2/CancelOrder' && call.body.orderId === approved.order.id).at(-1)!;
+      expect(cancelCall.body).toEqual({ orderId: approved.order.id, storeId: Number(D.providerRestaurantId), userId: approved.order.userId, notifyUser: true, cancelReasonId: 3 });
       expect(await order((approved.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'CANCELED' });
 
       const fresh = await platforms.d.placeOrder(D.providerRestaurantId);
@@ -262,6 +265,22 @@ describe('platform orders in and status updates out, per platform', () => {
       const forged = platforms.d.deliveryStatusPayload(alive.order, undefined);
       expect(await webhook('orders/delivery-status', { ...forged, isCancelled: true }, {})).toMatchObject({ status: 200, body: { success: false, code: 'PLATFORM_ORDER_NOT_CONFIRMED' } });
       expect(await order((alive.response.body as any).yemekKuryeOrderId)).toMatchObject({ status: 'NEW' });
+    });
+
+    it('sends an integration\'s status calls in CBC when its encryptionMode says so (a store Migros reads in CBC), ECB otherwise', async () => {
+      const callsBefore = platforms.d.calls.length;
+      const cbcStore = { storeId: '23000000106666', storeGroupId: '511', apiKey: 'migros-store-key-cbc', cipherMode: 'CBC' as const };
+      platforms.d.options.stores.push(cbcStore);
+      await upsertIntegration(t, 'PLATFORM_D', { providerRestaurantId: cbcStore.storeId, settings: { encryptionMode: 'CBC' }, secrets: { apiKey: cbcStore.apiKey } });
+      const cbcOrder = await platforms.d.placeOrder(cbcStore.storeId);
+      expect(cbcOrder.response).toMatchObject({ status: 200, body: { success: true } });
+      expect((await pushAll('PLATFORM_D', String(cbcOrder.order.id), ['VERIFY'])).map((update) => update.state)).toEqual(['sent']);
+      expect(platforms.d.orders.get(String(cbcOrder.order.id))!.status).toBe('Approved');
+
+      // The default store reads ECB; a call in CBC would be refused there (DECRYPTION_FAILED).
+      const ecbOrder = await platforms.d.placeOrder(D.providerRestaurantId);
+      expect((await pushAll('PLATFORM_D', String(ecbOrder.order.id), ['VERIFY'])).map((update) => update.state)).toEqual(['sent']);
+      expect(platforms.d.calls.slice(callsBefore).filter((call) => call.status !== 200)).toEqual([]);
     });
 
     it('opens an encrypted { value } webhook in either mode; refuses a malformed body (422) and one it cannot open (400); a paused integration is refused for good', async () => {
