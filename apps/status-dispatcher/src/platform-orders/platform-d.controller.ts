@@ -17,6 +17,7 @@ import {
 import { ApiProblems } from '../common/api-problems';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { presentedKeyMatches } from './platform-callback.auth';
+import { ReadBackLimiter } from './platform-d.read-backs';
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_D';
@@ -95,28 +96,6 @@ function tryAgainLater(detail: string): ProblemException {
 
 function invalidWebhook(status: 400 | 422, code: ErrorCode, detail: string, errors?: FieldError[]): ProblemException {
   return new ProblemException(status, code, detail, errors, migrosEnvelope(code, detail));
-}
-
-/** At most `limit` read-backs per store in any window (per replica): forged webhooks cannot spend a store's calls. */
-class ReadBackLimiter {
-  private readonly calls = new Map<string, number[]>();
-
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-  ) {}
-
-  take(storeId: string, now = Date.now()): boolean {
-    const recent = (this.calls.get(storeId) ?? []).filter((at) => at > now - this.windowMs);
-    if (recent.length >= this.limit) {
-      this.calls.set(storeId, recent);
-      return false;
-    }
-    recent.push(now);
-    this.calls.set(storeId, recent);
-    if (this.calls.size > 10_000) for (const [store, times] of this.calls) if (times.every((at) => at <= now - this.windowMs)) this.calls.delete(store);
-    return true;
-  }
 }
 
 /**
