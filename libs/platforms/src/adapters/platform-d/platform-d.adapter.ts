@@ -6,6 +6,7 @@ import { isRecord } from '../common/payload-reader';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import {
   isPlatformDCancelledStatus,
+  PLATFORM_D_ACCEPT_WARNING_MS,
   PLATFORM_D_API_KEY_HEADER,
   PLATFORM_D_CALL_BUDGET,
   PLATFORM_D_NEW_ORDER_STATUS,
@@ -15,6 +16,7 @@ import {
   PLATFORM_D_RESTAURANT_DELIVERY,
   PLATFORM_D_STEP_STATUS,
   PLATFORM_D_UNKNOWN_USER_ID,
+  platformDAcceptBy,
   PlatformDCipherMode,
   platformDId,
 } from './platform-d.assumptions';
@@ -51,6 +53,15 @@ export type PlatformDOrderReadBack =
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
   readonly callBudget = PLATFORM_D_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-d.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformDAcceptBy(order, receivedAt, this.config.PLATFORM_D_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_D_ACCEPT_WARNING_MS ?? PLATFORM_D_ACCEPT_WARNING_MS;
+  }
 
   constructor(private readonly config: PlatformClientConfig) {}
 
