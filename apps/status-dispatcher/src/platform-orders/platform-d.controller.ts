@@ -1,5 +1,5 @@
 import { Body, Controller, Headers, HttpCode, Logger, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { SecretDecryptionError } from '@courier/crypto';
@@ -119,8 +119,8 @@ function invalidWebhook(status: 400 | 422, code: ErrorCode, detail: string, erro
   413,
   [422, 'VALIDATION_ERROR: neither an order (id, store.id), a cancellation (OrderId, StoreId) nor a delivery status (orderId, storeId), or malformed fields. Also carries Migros\' envelope (`success: false`, `errorMessage`).'],
   500,
+  [503, 'SERVICE_UNAVAILABLE (with `success: false`, `errorMessage` and Retry-After): the read-back could not reach Migros, or too many unauthenticated webhooks of the store were read back in the last minute. Migros retries (10, 20, 30 s).'],
 )
-@ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE (problem JSON with `success: false`, Retry-After): the read-back could not reach Migros, or too many unauthenticated webhooks of the store were read back in the last minute. Migros retries (10, 20, 30 s).' })
 @Controller('platforms/platform-d')
 export class PlatformDController {
   private readonly logger = new Logger('PlatformD');
