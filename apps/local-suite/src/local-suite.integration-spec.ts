@@ -402,7 +402,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(calls.at(-1)).toMatchObject({ status: 200, body: { value: expect.any(String) } });
 
     const cancelled = await fetch(`${platformD}/_simulator/orders/${orderId}/cancel`, { method: 'POST' });
-    expect(await cancelled.json()).toEqual({ webhookAnswer: { status: 200, body: { received: true, result: 'canceled' } } });
+    expect(await cancelled.json()).toEqual({ webhookAnswer: { status: 200, body: { success: true, received: true, result: 'canceled', confirmedBy: 'XApiKey' } } });
     const order = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/${yemekKuryeOrderId}`, { headers: internalHeaders(demo) });
     expect(await order.json()).toEqual(expect.objectContaining({ restaurantId: demo.restaurantId, provider: 'PLATFORM_D', status: 'CANCELED' }));
   }, 150_000);

@@ -25,6 +25,8 @@ export enum ErrorCode {
   Forbidden = 'FORBIDDEN',
   Conflict = 'CONFLICT',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  /** A platform webhook the platform's own API does not confirm (PLATFORM_D read-back). */
+  PlatformOrderNotConfirmed = 'PLATFORM_ORDER_NOT_CONFIRMED',
   InternalError = 'INTERNAL_ERROR',
 }
 

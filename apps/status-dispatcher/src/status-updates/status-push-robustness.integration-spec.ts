@@ -90,6 +90,7 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
       { method: 'put' as const, path: `/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/availability`, headers: { Authorization: bPluginAuthorization() } },
       { method: 'post' as const, path: '/platforms/platform-d/orders', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
       { method: 'post' as const, path: '/platforms/platform-d/orders/cancelled', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
+      { method: 'post' as const, path: '/platforms/platform-d/orders/delivery-status', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
     ];
     const platformish = fc.record(
       {
@@ -100,6 +101,11 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
         store: fc.oneof(fc.record({ id: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values), group: values }), values),
         OrderId: values,
         StoreId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values),
+        storeId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values),
+        orderId: values,
+        deliveryStatus: fc.oneof(fc.constantFrom('DELIVERED', 'IN_DELIVERY'), values),
+        isCancelled: fc.oneof(fc.boolean(), values),
+        value: fc.oneof(fc.base64String({ maxLength: 64 }), values),
         items: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), values),
         customer: values,
         prices: values,

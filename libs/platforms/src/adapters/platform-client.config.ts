@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ToNumber } from '@courier/config';
 import { PLATFORM_A_ACCEPT_WARNING_MS, PLATFORM_A_ACCEPT_WINDOW_MS } from './platform-a/platform-a.assumptions';
 import { PLATFORM_B_ACCEPT_WARNING_MS, PLATFORM_B_ACCEPT_WINDOW_MS } from './platform-b/platform-b.assumptions';
@@ -38,6 +38,14 @@ export class PlatformClientConfig {
   @MinLength(8, { message: 'PLATFORM_D_SECRET_KEY must be at least 8 characters' })
   @MaxLength(1024)
   PLATFORM_D_SECRET_KEY?: string;
+
+  /**
+   * The mode PLATFORM_D's bodies are encrypted in when the integration names none (its optional
+   * `encryptionMode`): ECB, as three of the four known Migros clients do, or CBC with a zero IV (the
+   * fourth). Inbound `{ value }` bodies are read in either (platform-d.assumptions.ts).
+   */
+  @IsIn(['ECB', 'CBC'], { message: 'PLATFORM_D_ENCRYPTION_MODE must be ECB or CBC' })
+  PLATFORM_D_ENCRYPTION_MODE: 'ECB' | 'CBC' = 'ECB';
 
   /** The integrator-wide app key of PLATFORM_A's login (with each restaurant's secretKey). */
   @IsOptional()

@@ -44,6 +44,14 @@ describe('validateIntegrationCreate', () => {
     });
   });
 
+  it('takes PLATFORM_D\'s optional encryptionMode (ECB or CBC) or none, and refuses another value', () => {
+    expect(validateIntegrationCreate(registry, bodies.PLATFORM_D)).toMatchObject({ ok: true, input: { settings: { providerMerchantId: 'm-1' } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, encryptionMode: 'CBC' })).toMatchObject({ ok: true, input: { settings: { encryptionMode: 'CBC' } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, encryptionMode: 'GCM' })).toEqual({ ok: false, errors: [{ field: 'encryptionMode', message: 'must be ECB or CBC' }] });
+    expect(validateIntegrationUpdate(registry, 'PLATFORM_D', { encryptionMode: 'ECB' })).toMatchObject({ ok: true, input: { settings: { encryptionMode: 'ECB' } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_A, encryptionMode: 'ECB' })).toMatchObject({ ok: false, errors: [{ field: 'encryptionMode', message: 'is not a field of PLATFORM_A (it belongs to PLATFORM_D)' }] });
+  });
+
   it('refuses unknown fields, unknown platforms and a missing platform', () => {
     expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, colour: 'red' })).toEqual({ ok: false, errors: [{ field: 'colour', message: 'is not allowed' }] });
     expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, platform: 'PLATFORM_Z' })).toMatchObject({ ok: false, errors: [{ field: 'platform' }] });

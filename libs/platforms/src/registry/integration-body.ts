@@ -57,7 +57,8 @@ function checkString(field: string, value: unknown, maxLength: number, errors: F
 
 /**
  * Checks the fields of a body against one platform: known fields only (a field of another platform
- * is named as such), well-typed values, and — on create — every field of the platform present.
+ * is named as such), well-typed values, and — on create — every field of the platform present
+ * (optional ones aside).
  */
 function checkFields(
   registry: PlatformRegistry,
@@ -95,7 +96,7 @@ function checkFields(
 
   for (const field of platform.fields) {
     if (!has(body, field.name)) {
-      if (mode === 'create') errors.push({ field: field.name, message: `is required for ${platform.wireCode}` });
+      if (mode === 'create' && !field.optional) errors.push({ field: field.name, message: `is required for ${platform.wireCode}` });
       continue;
     }
     const value = body[field.name];

@@ -23,13 +23,13 @@ function patternOf(field: CredentialFieldDefinition): JsonSchema {
   return regex ? { pattern: regex.source } : {};
 }
 
-/** Create body of one platform: its whole field set, isActive optional. */
+/** Create body of one platform: its whole field set, isActive and optional fields aside. */
 export function integrationCreateSchema(platform: RegisteredPlatform): JsonSchema {
   return {
     type: 'object',
     title: `Create ${platform.wireCode} integration`,
     additionalProperties: false,
-    required: ['platform', 'providerRestaurantId', ...platform.fields.map((field) => field.name)],
+    required: ['platform', 'providerRestaurantId', ...platform.fields.filter((field) => !field.optional).map((field) => field.name)],
     properties: {
       platform: { type: 'string', enum: [platform.wireCode] },
       providerRestaurantId: { type: 'string', minLength: 1, maxLength: COMMON_INTEGRATION_FIELDS.providerRestaurantId.maxLength, description: COMMON_INTEGRATION_FIELDS.providerRestaurantId.description, example: 'store-1207' },

@@ -16,6 +16,8 @@ export interface CredentialFieldDefinition {
    */
   sentInHeader?: string;
   example?: string;
+  /** Not required on create (a setting with a default elsewhere); when given, checked like any field. */
+  optional?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export function headerUnsafeFields(platform: Pick<PlatformDefinition, 'fields'>,
 /**
  * One delivery platform as the integration API knows it: its neutral code (stored and carried in
  * events), the variable that renames it on the wire, and its credential fields. Every field listed
- * is required on create; fields of other platforms are refused.
+ * is required on create unless `optional`; fields of other platforms are refused.
  */
 export interface PlatformDefinition {
   /** Stable neutral code: PLATFORM_A, ... Stored in databases and carried in events. */

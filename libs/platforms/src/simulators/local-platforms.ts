@@ -95,6 +95,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
     stores: [{ storeId: bodies.PLATFORM_D.providerRestaurantId, storeGroupId: bodies.PLATFORM_D.providerMerchantId, apiKey: bodies.PLATFORM_D.apiKey, name: 'Demo Migros store' }],
     orderWebhookUrl: `${callbacks}/platforms/platform-d/orders`,
     cancelWebhookUrl: `${callbacks}/platforms/platform-d/orders/cancelled`,
+    deliveryStatusWebhookUrl: `${callbacks}/platforms/platform-d/orders/delivery-status`,
   });
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
