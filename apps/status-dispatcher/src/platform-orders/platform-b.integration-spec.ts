@@ -1,14 +1,19 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { platformRequest } from '@courier/platforms';
 import { waitFor } from '@courier/testing';
 import { internal, TestApp } from '../../test/harness';
-import { bPluginAuthorization, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
+import { B_PLUGIN_SECRET, bPluginAuthorization, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
 import { PlatformOrderRepository } from './platform-order.repository';
 
 jest.setTimeout(120_000);
 
 const VENDOR = CREDENTIALS.PLATFORM_B.providerRestaurantId;
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** Signed with the plugin secret, valid in every claim, but its header makes an extension we do not know critical. */
+function criticalExtensionJwt(): string {
+  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT', crit: ['x-dh-ext'], 'x-dh-ext': true })}.${b64({ service: 'middleware', exp: Math.floor(Date.now() / 1000) + 3600 })}`;
+  return `Bearer ${unsigned}.${createHmac('sha256', B_PLUGIN_SECRET).update(unsigned).digest('base64url')}`;
+}
 
 /**
  * PLATFORM_B end to end through the app and the DH middleware simulator: the plugin's JWT, every
@@ -53,7 +58,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       }
     });
 
-    it('refuses alg none, a wrong signature, a wrong or missing service claim, an expired token, a malformed or missing one, and a static secret, at every plugin endpoint (401, reason UNAUTHORIZED)', async () => {
+    it('refuses alg none, a wrong signature, a wrong or missing service claim, an expired token, a malformed or missing one, one with an unknown crit header, and a static secret, at every plugin endpoint (401, reason UNAUTHORIZED)', async () => {
       const refused = [
         `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ service: 'middleware' })}.`,
         `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ service: 'middleware' })}.c2ln`,
@@ -61,6 +66,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
         bPluginAuthorization({ service: 'pos' }),
         bPluginAuthorization({ service: undefined }),
         bPluginAuthorization({ exp: Math.floor(Date.now() / 1000) - 3600 }),
+        criticalExtensionJwt(),
         'Bearer a.b',
         'Bearer ',
         'dh-plugin-jwt-secret-0000000001',

@@ -29,6 +29,9 @@ export function platformBAcceptBy(order: Pick<PlatformOrder, 'state' | 'expiresA
 /** Documented (B, talabat-jwt.ts): the claim every middleware call to the plugin carries. */
 export const PLATFORM_B_PLUGIN_SERVICE_CLAIM = 'middleware';
 
+/** Documented (B, talabat-jwt.ts: the MiddlewareJWTAuth scheme): the plugin JWT is HMAC-signed with one of these; nothing else is accepted. */
+export const PLATFORM_B_PLUGIN_JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+
 /** Assumed: tolerance on the plugin JWT's `exp` (B: `exp` optional; clocks differ a little). */
 export const PLATFORM_B_PLUGIN_JWT_CLOCK_SKEW_MS = 30_000;
 
