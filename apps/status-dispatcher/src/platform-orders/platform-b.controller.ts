@@ -62,7 +62,7 @@ const ApiPluginProblems = apiProblemsDecorator({
   descriptions: {
     400: 'Not retried by the middleware. VALIDATION_ERROR: malformed fields; INVALID_PAYLOAD: not JSON or nested more than 32 levels (refused before parsing); PAYLOAD_TOO_LARGE: over 256 KiB; UNSUPPORTED_MEDIA_TYPE: not UTF-8 or compressed.',
     401: 'AUTHENTICATION_FAILED (reason UNAUTHORIZED): no JWT, or not HMAC-signed (HS256/384/512 only) with PLATFORM_B_PLUGIN_SECRET, no service "middleware" claim, expired, or an unknown `crit` header. Checked before the body is read.',
-    429: 'RATE_LIMIT_EXCEEDED (reason TECHNICAL_PROBLEM): too many failed authentications from this address; retried by the middleware.',
+    429: 'RATE_LIMIT_EXCEEDED (reason TECHNICAL_PROBLEM): too many failed authentications from this address (Retry-After: the rest of the minute); retried by the middleware.',
     500: 'Retried by the middleware (reason TECHNICAL_PROBLEM): a storage failure, or the vendor cannot be resolved to one integration right now.',
   },
   extensions: {
