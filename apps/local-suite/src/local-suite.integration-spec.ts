@@ -200,7 +200,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
   async function injectPlatformBOrder(): Promise<{ token: string; yemekKuryeOrderId: string }> {
     let injected: { token: string; yemekKuryeOrderId: string } | undefined;
     let last = '';
-    // Right after the start the dispatcher's account directory may not know the integration yet (404): the platform would retry.
+    // Right after the start the dispatcher's account directory may not know the integration yet (the plugin answers 500): the platform would retry.
     await waitFor('the plugin to accept a PLATFORM_B order', async () => {
       const response = await fetch(`${platformB()}/_simulator/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ remoteId: 'demo-ys-vendor' }) });
       const body = (await response.json()) as { order: { token: string }; pluginAnswer: { status: number; body: { remoteResponse?: { remoteOrderId?: string } } } };

@@ -4,6 +4,7 @@ export * from './validation';
 export * from './http-app';
 export * from './openapi-document';
 export * from './json-body';
+export { jsonNestsDeeperThan } from './json-depth';
 export * from './run-service';
 export * from './net/address-policy';
 export * from './correlation-headers';

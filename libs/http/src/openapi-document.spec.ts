@@ -126,6 +126,13 @@ describe('generateOpenApiDocument', () => {
     expect(list['500'].description).toBe(INTERNAL_ERROR_PROBLEM.description);
     expect((document.paths['/things/one'].get!.responses as Record<string, { description: string }>)['500'].description).toBe('Its own words.');
   });
+
+  it('adds to operations of a restricted path only the statuses their caller accepts', async () => {
+    const document = await generateOpenApiDocument(ThingsModule, { ...DESCRIPTION, everyOperationProblems: [AUTH_FAILURE_THROTTLED, INTERNAL_ERROR_PROBLEM], restrictedAnswers: [{ pathPrefix: '/things', statuses: [200, 500] }] });
+    const list = document.paths['/things'].get!.responses as Record<string, unknown>;
+    expect(list['429']).toBeUndefined();
+    expect(list['500']).toBeDefined();
+  });
 });
 
 describe('mergeOpenApiDocuments', () => {

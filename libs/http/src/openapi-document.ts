@@ -31,6 +31,11 @@ export interface OpenApiDescription {
    * the exception filter): added to each operation that does not document that status itself.
    */
   everyOperationProblems?: Array<{ status: number; description: string; headers?: ProblemHeaderDocs }>;
+  /**
+   * Operations whose path starts with `pathPrefix` answer only `statuses` (a caller that accepts no
+   * other, such as PLATFORM_B's middleware): everyOperationProblems adds nothing else to them.
+   */
+  restrictedAnswers?: Array<{ pathPrefix: string; statuses: readonly number[] }>;
 }
 
 /** The failed-authentication throttle's 429 (libs/rate-limit AuthFailureThrottleGuard, on every route of the apps that install it). */
@@ -43,7 +48,7 @@ export const AUTH_FAILURE_THROTTLED = {
 
 /** What the shared request reader (RequestInputInterceptor, readJsonBody) refuses on any operation, before its own checks. */
 export const REQUEST_INPUT_PROBLEMS = [
-  { status: 400, description: 'INVALID_PAYLOAD: the body is not valid JSON, or not a JSON object or array.' },
+  { status: 400, description: 'INVALID_PAYLOAD: the body is not valid JSON, not a JSON object or array, or nested more than 32 levels (refused before it is parsed).' },
   { status: 413, description: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (256 KiB).' },
   { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding).' },
   {
@@ -98,23 +103,28 @@ export function buildOpenApiDocument(app: INestApplication, description: OpenApi
   document.info.license = license === 'Apache-2.0' ? { name: license, url: 'https://www.apache.org/licenses/LICENSE-2.0' } : { name: license };
   delete document.info.contact; // DocumentBuilder's empty default
   if (description.schemas) document.components = { ...document.components, schemas: { ...document.components?.schemas, ...description.schemas } };
-  addProblemsToEveryOperation(document, description.everyOperationProblems ?? []);
+  addProblemsToEveryOperation(document, description.everyOperationProblems ?? [], description.restrictedAnswers ?? []);
   allowNullInNullableEnums(document);
   return document;
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-function addProblemsToEveryOperation(document: OpenAPIObject, problems: NonNullable<OpenApiDescription['everyOperationProblems']>): void {
+function addProblemsToEveryOperation(
+  document: OpenAPIObject,
+  problems: NonNullable<OpenApiDescription['everyOperationProblems']>,
+  restricted: NonNullable<OpenApiDescription['restrictedAnswers']>,
+): void {
   if (problems.length === 0) return;
   // ProblemDto is registered by any @ApiProblem(s) of the app's controllers.
   if (!document.components?.schemas?.[ProblemDto.name]) throw new Error('everyOperationProblems refers to ProblemDto: document at least one answer with @ApiProblem');
-  for (const item of Object.values(document.paths)) {
+  for (const [path, item] of Object.entries(document.paths)) {
+    const allowed = restricted.find((rule) => path.startsWith(rule.pathPrefix))?.statuses;
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!operation) continue;
       for (const { status, description, headers } of problems) {
-        if (operation.responses[status]) continue;
+        if (operation.responses[status] || (allowed && !allowed.includes(status))) continue;
         operation.responses[status] = {
           description,
           ...(headers ? { headers } : {}),

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PLATFORM_B_PLUGIN_STATUSES } from '@courier/platforms';
 import { startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -67,10 +68,10 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     const callbacks: Array<[string, string, string[]]> = [
       ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '422']],
       ['post', '/platforms/platform-a/orders/cancelled', ['200', '401', '422']],
-      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '403', '404']],
-      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401', '404']],
-      ['put', '/platforms/platform-b/remoteId/{remoteId}/availability', ['200', '400', '401', '404']],
-      ['get', '/platforms/platform-b/menuimport/{remoteId}', ['202', '401', '404']],
+      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '429', '500']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/availability', ['200', '400', '401', '500']],
+      ['get', '/platforms/platform-b/menuimport/{remoteId}', ['202', '400', '401', '500']],
       ['get', '/platforms/platform-b', ['200', '401']],
       ['post', '/platforms/platform-d/orders', ['200', '400', '422', '503']],
       ['post', '/platforms/platform-d/orders/cancelled', ['200', '400', '422', '503']],
@@ -88,6 +89,9 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     for (const [method, path] of callbacks.filter(([, path]) => path.startsWith('/platforms/platform-b'))) {
       expect({ path, security: document.paths[path][method].security }).toEqual({ path, security: [{ bearerJwt: [] }] });
       expect((document.paths[path][method].parameters ?? []).map((parameter: { name: string }) => parameter.name)).not.toContain('Authorization');
+      // Only the answers the DH middleware expects are documented (and answered).
+      expect({ path, outside: Object.keys(document.paths[path][method].responses).filter((status) => !(PLATFORM_B_PLUGIN_STATUSES as readonly number[]).includes(Number(status))) }).toEqual({ path, outside: [] });
+      expect(document.paths[path][method].responses['400']?.content['application/problem+json'].schema.$ref ?? '#/components/schemas/PluginProblemDto').toBe('#/components/schemas/PluginProblemDto');
     }
   });
 

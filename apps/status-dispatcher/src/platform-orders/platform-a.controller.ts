@@ -1,10 +1,10 @@
-import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { parsePlatformAOrder } from '@courier/platforms';
-import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { ApiProblems } from '../common/api-problems';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { callbackUnauthorized, invalidPlatformPayload, presentedKeyMatches, requireActiveIntegration } from './platform-callback.auth';
+import { PlatformAWebhookGuard } from './platform-a-webhook.guard';
+import { invalidPlatformPayload, requireActiveIntegration } from './platform-callback.auth';
 import { PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_A';
@@ -18,17 +18,18 @@ const FOOD_ORDER = {
 
 /**
  * PLATFORM_A's partner webhooks (new order, cancelled order; G asyncapi/getir-food-webhooks.yml),
- * authenticated by the static `x-api-key` Getir sends on both. Getir documents no answer it expects,
- * so refusals are our problem JSON. A webhook that never arrives is picked up by PlatformAPoller.
+ * authenticated by the static `x-api-key` Getir sends on both (PlatformAWebhookGuard, before the body
+ * is read). Getir documents no answer it expects, so refusals are our problem JSON. A webhook that
+ * never arrives is picked up by PlatformAPoller.
  */
 @ApiTags('platform callbacks')
 @ApiSecurity('x-api-key')
 @ApiHeader({ name: 'x-api-key', required: true, description: 'PLATFORM_A_WEBHOOK_API_KEY' })
-@ApiProblems([401, 'AUTHENTICATION_FAILED: x-api-key missing or not PLATFORM_A_WEBHOOK_API_KEY.'], 400, 413, [422, 'VALIDATION_ERROR: the food order lacks id or restaurant.id, or has malformed fields.'], 500)
+@ApiProblems([401, 'AUTHENTICATION_FAILED: x-api-key missing or not PLATFORM_A_WEBHOOK_API_KEY (checked before the body is read).'], [400, 'INVALID_PAYLOAD: not JSON, or nested more than 32 levels (refused before parsing).'], 413, [422, 'VALIDATION_ERROR: the food order lacks id or restaurant.id, or has malformed fields.'], 500)
+@UseGuards(PlatformAWebhookGuard)
 @Controller('platforms/platform-a')
 export class PlatformAController {
   constructor(
-    private readonly config: DispatcherConfig,
     private readonly directory: IntegrationDirectory,
     private readonly orders: PlatformOrdersService,
   ) {}
@@ -42,8 +43,7 @@ export class PlatformAController {
   @ApiBody({ schema: FOOD_ORDER })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, yemekKuryeOrderId: { type: 'string', format: 'uuid' }, duplicate: { type: 'boolean' } } } })
   @ApiProblems([403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled.'], [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_A integration has this restaurant.'])
-  async newOrder(@Headers('x-api-key') key: unknown, @Body() body: unknown) {
-    if (!presentedKeyMatches(key, this.config.PLATFORM_A_WEBHOOK_API_KEY)) throw callbackUnauthorized('x-api-key');
+  async newOrder(@Body() body: unknown) {
     const parsed = parsePlatformAOrder(body);
     if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
     const integration = requireActiveIntegration(await this.directory.forPlatformRestaurant(PLATFORM, parsed.order.providerRestaurantId), PLATFORM, parsed.order.providerRestaurantId);
@@ -59,8 +59,7 @@ export class PlatformAController {
   })
   @ApiBody({ schema: FOOD_ORDER })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown'] } } } })
-  async cancelledOrder(@Headers('x-api-key') key: unknown, @Body() body: unknown) {
-    if (!presentedKeyMatches(key, this.config.PLATFORM_A_WEBHOOK_API_KEY)) throw callbackUnauthorized('x-api-key');
+  async cancelledOrder(@Body() body: unknown) {
     const parsed = parsePlatformAOrder(body, { restaurantRequired: false });
     if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
     // A body that names its restaurant cancels only that restaurant's order.

@@ -15,6 +15,7 @@ export * from './platform-b/platform-b.assumptions';
 export * from './platform-b/platform-b.orders';
 export * from './platform-b/platform-b.adapter';
 export * from './platform-b/platform-b.plugin-auth';
+export * from './platform-b/platform-b.plugin-answers';
 export * from './platform-c/platform-c.assumptions';
 export * from './platform-c/platform-c.orders';
 export * from './platform-c/platform-c.adapter';

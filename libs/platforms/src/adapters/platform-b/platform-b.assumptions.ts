@@ -29,6 +29,9 @@ export function platformBAcceptBy(order: Pick<PlatformOrder, 'state' | 'expiresA
 /** Documented (B, talabat-jwt.ts): the claim every middleware call to the plugin carries. */
 export const PLATFORM_B_PLUGIN_SERVICE_CLAIM = 'middleware';
 
+/** Documented (B, talabat-jwt.ts: the MiddlewareJWTAuth scheme): the plugin JWT is HMAC-signed with one of these; nothing else is accepted. */
+export const PLATFORM_B_PLUGIN_JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+
 /** Assumed: tolerance on the plugin JWT's `exp` (B: `exp` optional; clocks differ a little). */
 export const PLATFORM_B_PLUGIN_JWT_CLOCK_SKEW_MS = 30_000;
 
@@ -137,9 +140,8 @@ export const PLATFORM_B_REASON_WORDS: ReadonlyArray<[RegExp, PlatformBRejectReas
  * spec's advice is that a POS rejects a mapping problem with MENU_ACCOUNT_SETTINGS.
  */
 export const PLATFORM_B_UNPROCESSABLE_REASON: PlatformBRejectReason = 'MENU_ACCOUNT_SETTINGS';
-// Assumed: a dispatch for an unknown vendor is answered 404 and for a paused integration 403 (our
-// problem JSON), not 400: B does not say how the middleware treats them, and a 400 is never retried,
-// so a short lag of our account directory would lose the order.
+// The plugin's answer statuses and what each refusal maps to: platform-b.plugin-answers.ts (documented
+// set, OH; the vendor rules there are our choices where B is silent).
 // Assumed: nobody answers a test order automatically; it expires on the platform unless an operator answers it.
 
 /**
