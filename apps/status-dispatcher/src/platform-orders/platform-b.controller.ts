@@ -12,6 +12,7 @@ import {
   platformBVendorRefusal,
   PlatformBVendorState,
 } from '@courier/platforms';
+import { STATUS_CODES } from 'node:http';
 import { isUuid } from '../common/ids';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformBPluginAnswerFilter } from './platform-b-plugin-answer.filter';
@@ -51,7 +52,16 @@ class PluginProblemDto extends ProblemDto {
 
 const pluginProblem = (status: number, code: string, reason: string, detail: string) => ({
   schema: PluginProblemDto,
-  example: { type: `https://docs.courier-integration.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`, status, detail, code, reason, message: detail, requestId: '3f0c2a49-3d1b-4a3c-9d0e-3c0b9a1f2e11' },
+  example: {
+    type: `https://docs.courier-integration.dev/problems/${code.toLowerCase().replace(/_/g, '-')}`,
+    title: STATUS_CODES[status],
+    status,
+    detail,
+    code,
+    reason,
+    message: detail,
+    requestId: '3f0c2a49-3d1b-4a3c-9d0e-3c0b9a1f2e11',
+  },
 });
 
 /**

@@ -346,7 +346,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatusDto"];
                 };
             };
-            /** @description INVALID_PAYLOAD: the body is not valid JSON, or not a JSON object or array. */
+            /** @description INVALID_PAYLOAD: the body is not valid JSON, not a JSON object or array, or nested more than 32 levels (refused before it is parsed). */
             400: {
                 headers: {
                     [name: string]: unknown;
