@@ -364,6 +364,39 @@ describe('mock-receiver over HTTP', () => {
     expect(order.statusHistory.map((entry: { status: string }) => entry.status)).toEqual(['DELIVERED', 'ON_DELIVERY', 'PREPARED', 'VALIDATED']);
   });
 
+  it("shows a status whose webhook arrived after a later one in the order's history, marked late, and the platform of a platform order", async () => {
+    receiver = await startReceiver(config('late-and-platform'));
+    const sent = (await http().post('/api/send-order').expect(202)).body as { orderId: string; yemekKuryeOrderId: string };
+    const post = async (status: string, timestamp: string, id: string) => {
+      const payload = JSON.stringify(statusPayload({ ...sent, status, timestamp }));
+      return (await postStatus(payload, signedHeaders(payload, { id })).expect(200)).body.outcome as string;
+    };
+    expect(await post('VALIDATED', '2025-05-01T10:01:00Z', 'wh-v')).toBe('applied');
+    expect(await post('ROUTED', '2025-05-01T10:03:00Z', 'wh-r')).toBe('applied');
+    // ASSIGNED happened before ROUTED, but its webhook comes after: not applied (stale), yet shown.
+    expect(await post('ASSIGNED', '2025-05-01T13:02:00+03:00', 'wh-a')).toBe('stale');
+    const [order] = (await http().get('/api/orders').expect(200)).body.data;
+    expect(order).toMatchObject({ orderId: sent.orderId, provider: 'THIRD_PARTY', status: 'ROUTED', statusAt: '2025-05-01T10:03:00Z' });
+    expect(order.statusHistory).toEqual([
+      { status: 'ROUTED', timestamp: '2025-05-01T10:03:00Z', webhookId: 'wh-r' },
+      { status: 'ASSIGNED', timestamp: '2025-05-01T13:02:00+03:00', webhookId: 'wh-a', late: true },
+      { status: 'VALIDATED', timestamp: '2025-05-01T10:01:00Z', webhookId: 'wh-v' },
+    ]);
+
+    // A platform order: the receiver never sent it; its webhooks name the platform.
+    const platform = JSON.stringify({ ...statusPayload({ orderId: 'getir-5f1c', yemekKuryeOrderId: 'yk-platform-1', status: 'VALIDATED', timestamp: '2025-05-01T10:04:00Z' }), provider: 'PLATFORM_A' });
+    await postStatus(platform, signedHeaders(platform, { id: 'wh-platform' })).expect(200);
+    const tracked = (await http().get('/api/tracked-orders').expect(200)).body.data;
+    expect(tracked.map(({ orderId, provider, status, sentHere }: Record<string, unknown>) => ({ orderId, provider, status, sentHere }))).toEqual([
+      { orderId: 'getir-5f1c', provider: 'PLATFORM_A', status: 'VALIDATED', sentHere: false },
+      { orderId: sent.orderId, provider: 'THIRD_PARTY', status: 'ROUTED', sentHere: true },
+    ]);
+    expect(tracked[1].statusHistory).toEqual(order.statusHistory);
+    const [webhook] = (await http().get('/api/webhooks').expect(200)).body.data;
+    expect(webhook).toMatchObject({ webhookId: 'wh-platform', provider: 'PLATFORM_A' });
+    expect((await http().get('/api/tracked-orders?limit=1').expect(200)).body.data).toHaveLength(1);
+  });
+
   it('keeps its state across a restart, in a file written atomically and bounded', async () => {
     const settings = config('restart', { RECEIVER_HISTORY_LIMIT: 3 });
     receiver = await startReceiver(settings);

@@ -38,9 +38,23 @@ export class OrdersController {
   }
 
   @Get('orders')
-  @ApiOperation({ summary: 'Sent orders, newest first, each with its current status as the webhooks report it' })
+  @ApiOperation({
+    summary: 'Sent orders, newest first, each with its current status as the webhooks report it',
+    description: 'provider: what the status webhooks carry; statusHistory: newest first by timestamp, a status whose webhook arrived after a later one marked late: true.',
+  })
   list(@Query() query: ListQueryDto) {
     return { data: this.orders.list(query.limit) };
+  }
+
+  @Get('tracked-orders')
+  @ApiOperation({
+    summary: 'Every order the webhooks reported, sent from here or not (platform orders, orders sent with curl)',
+    description:
+      'The order whose status was applied last first: provider (THIRD_PARTY, or the platform a platform order came from), status, statusAt, ' +
+      'statusHistory newest first by timestamp (a status whose webhook arrived after a later one is in its place with late: true), cancel, and sentHere.',
+  })
+  trackedOrders(@Query() query: ListQueryDto) {
+    return { data: this.orders.tracked(query.limit) };
   }
 
   @Get('orders/default')
