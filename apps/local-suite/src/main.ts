@@ -117,6 +117,8 @@ async function main(): Promise<void> {
     // The dashboard moves sent orders as the courier core does (internal transitions on {pos_url}).
     SERVICE_INTERNAL_URL: internalPosUrl,
     SERVICE_INTERNAL_API_KEY: demo.internalApiKey,
+    // With LISTEN_HOST=0.0.0.0 the dashboard is reached by other names too: those go here.
+    RECEIVER_ALLOWED_HOSTS: process.env.RECEIVER_ALLOWED_HOSTS,
   });
   apps.unshift(receiver);
   await receiver.listen(settings.receiverPort, settings.listenHost);

@@ -4,7 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { APP_CONFIG, parseTrustProxy } from '@courier/config';
+import { APP_CONFIG, findProvider, parseTrustProxy } from '@courier/config';
 import { connectMessageHandlers } from '@courier/messaging';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
 import { buildOpenApiDocument, OpenApiDescription, serveOpenApiDocument } from './openapi-document';
@@ -42,12 +42,8 @@ export interface HttpServerSettings {
 const DEFAULT_SERVER_SETTINGS: HttpServerSettings = { HTTP_REQUEST_TIMEOUT_MS: 30_000, HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_KEEP_ALIVE_TIMEOUT_MS: 65_000, OPENAPI_DOCS_ENABLED: true };
 
 function serverSettings(app: INestApplication): HttpServerSettings {
-  let config: Partial<HttpServerSettings> = {};
-  try {
-    config = app.get<Partial<HttpServerSettings>>(APP_CONFIG, { strict: false }) ?? {};
-  } catch {
-    // No APP_CONFIG in this module tree: the defaults.
-  }
+  // No APP_CONFIG in this module tree: the defaults.
+  const config = findProvider<Partial<HttpServerSettings>>(app, APP_CONFIG) ?? {};
   const pick = <K extends keyof HttpServerSettings>(key: K): HttpServerSettings[K] => (config[key] ?? DEFAULT_SERVER_SETTINGS[key]) as HttpServerSettings[K];
   return {
     HTTP_REQUEST_TIMEOUT_MS: pick('HTTP_REQUEST_TIMEOUT_MS'),
@@ -89,11 +85,8 @@ function requestScope(req: Request & { id?: string }, res: Response, next: NextF
 }
 
 function configuredTrustProxy(app: INestApplication): string | undefined {
-  try {
-    return app.get<{ TRUST_PROXY?: string }>(APP_CONFIG, { strict: false }).TRUST_PROXY;
-  } catch {
-    return undefined; // an app without the suite's config (a test module)
-  }
+  // An app without the suite's config (a test module) has none.
+  return findProvider<{ TRUST_PROXY?: string }>(app, APP_CONFIG)?.TRUST_PROXY;
 }
 
 /**
