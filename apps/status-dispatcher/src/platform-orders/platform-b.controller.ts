@@ -50,12 +50,17 @@ export class PlatformBController {
   @ApiOperation({
     summary: 'PLATFORM_B order dispatch (POST /order/{remoteId}).',
     description:
-      'Stored and answered at once with our order id as remoteOrderId; the same token again answers the same remoteOrderId. A test order (`test: true`) is answered alike but kept apart (table platform_test_orders): never an order of the courier core. A payload we cannot process: 400 `{ reason, message }` (not retried by the middleware); a storage failure: 500 (retried).',
+      'Stored and answered at once with our order id as remoteOrderId; the same token again (for the same vendor) answers the same remoteOrderId; another vendor\'s order with the same token is that vendor\'s own. A test order (`test: true`) is answered alike but kept apart (table platform_test_orders): never an order of the courier core. A payload we cannot process: 400 `{ reason, message }` (not retried by the middleware); a storage failure: 500 (retried).',
   })
   @ApiParam(REMOTE_ID)
   @ApiBody({ schema: { type: 'object', description: 'The middleware\'s order (token, code, shortCode, expeditionType, test, expiryDate, customer, delivery, products, price, callbackUrls, ...).', additionalProperties: true } })
   @ApiOkResponse({ schema: { type: 'object', properties: { remoteResponse: { type: 'object', properties: { remoteOrderId: { type: 'string', format: 'uuid' } } } } } })
-  @ApiProblems([400, 'VALIDATION_ERROR with reason/message: no token, or malformed fields.'], [403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled.'], [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_B integration has this remoteId.'])
+  @ApiProblems(
+    [400, 'VALIDATION_ERROR with reason/message: no token, or malformed fields.'],
+    [403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled.'],
+    [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_B integration has this remoteId.'],
+    [409, 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this vendor\'s order with this token was received for another integration (the vendor\'s integration replaced).'],
+  )
   async dispatch(@Param('remoteId') remoteId: string, @Body() body: unknown) {
     const parsed = parsePlatformBOrder(remoteId, body);
     if (!parsed.ok) throw unprocessable(`The order cannot be processed: ${parsed.errors.map((error) => `${error.field} ${error.message}`).join('; ')}`.slice(0, 500), parsed.errors);

@@ -64,11 +64,15 @@ export class PlatformDController {
     summary: 'PLATFORM_D (Migros Yemek) order webhook.',
     description:
       'A new order becomes an order of the restaurant whose PLATFORM_D integration has `store.id` as providerRestaurantId (kuruş amounts in TRY); the same order again answers the same yemekKuryeOrderId. ' +
+      'An order is the store\'s own: the same id under another store is that store\'s order, never answered with this one\'s id. ' +
       'A cancellation body sent here is handled as on /orders/cancelled. The body is read before the key is checked, because the key is the store\'s own: a malformed body gets 422 whatever the key.',
   })
   @ApiBody({ schema: WEBHOOK_BODY })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, yemekKuryeOrderId: { type: 'string', format: 'uuid' }, duplicate: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown'] } } } })
-  @ApiProblems([403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled (new orders only).'])
+  @ApiProblems(
+    [403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled (new orders only).'],
+    [409, 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this store\'s order with this id was received for another integration (the store\'s integration replaced).'],
+  )
   order(@Headers('xapikey') key: unknown, @Body() body: unknown) {
     return this.webhook(key, body);
   }
