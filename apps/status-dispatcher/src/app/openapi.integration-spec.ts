@@ -57,7 +57,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     const body = document.components.schemas.StatusUpdateRequestDto;
     expect(body.required.sort()).toEqual(['action', 'platform', 'providerOrderId']);
     expect(body.properties.action.enum).toEqual(['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER', 'CANCEL', 'REJECT']);
-    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason']);
+    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason', 'restaurantId']);
     expect(document.paths['/internal/orders/status'].post.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/StatusUpdateAcceptedDto');
     expect(document.components.schemas.StatusUpdateDto.properties.state.enum).toEqual(['queued', 'held', 'sent', 'retrying', 'failed', 'skipped']);
     expect(document.components.schemas.StatusUpdateDto.properties).toEqual(expect.objectContaining({ releaseAt: expect.anything(), attempts: expect.anything(), platformAnswer: expect.anything() }));
@@ -65,14 +65,14 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
 
   it('documents the platform callbacks with their own authentication (not the internal key)', () => {
     const callbacks: Array<[string, string, string[]]> = [
-      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '422']],
+      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '409', '422']],
       ['post', '/platforms/platform-a/orders/cancelled', ['200', '401', '422']],
-      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '403', '404']],
+      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '403', '404', '409']],
       ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401', '404']],
       ['put', '/platforms/platform-b/remoteId/{remoteId}/availability', ['200', '400', '401', '404']],
       ['get', '/platforms/platform-b/menuimport/{remoteId}', ['202', '401', '404']],
       ['get', '/platforms/platform-b', ['200', '401']],
-      ['post', '/platforms/platform-d/orders', ['200', '401', '403', '422']],
+      ['post', '/platforms/platform-d/orders', ['200', '401', '403', '409', '422']],
       ['post', '/platforms/platform-d/orders/cancelled', ['200', '401', '422']],
     ];
     for (const [method, path, statuses] of callbacks) {
