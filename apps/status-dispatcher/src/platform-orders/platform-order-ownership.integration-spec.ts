@@ -111,8 +111,8 @@ describe('platform orders: one owner per platform store', () => {
       const received = await dWebhook(body, store.apiKey);
       expect(received).toMatchObject({ status: 200, body: { duplicate: false } });
 
-      // An operator moves the store to another account's integration.
-      await upsertIntegration(t, 'PLATFORM_D', { integrationId: first.integrationId, restaurantId: first.restaurantId, providerRestaurantId: store.storeId, displaced: true, secrets: { apiKey: store.apiKey } });
+      // An operator moves the store to another account's integration (the old holder deactivated and displaced).
+      await upsertIntegration(t, 'PLATFORM_D', { integrationId: first.integrationId, restaurantId: first.restaurantId, providerRestaurantId: store.storeId, displaced: true, isActive: false, secrets: { apiKey: store.apiKey } });
       await upsertIntegration(t, 'PLATFORM_D', { providerRestaurantId: store.storeId, secrets: { apiKey: store.apiKey } });
       const before = await collisions('PLATFORM_D');
       const again = await dWebhook(body, store.apiKey);
@@ -216,6 +216,29 @@ describe('platform orders: one owner per platform store', () => {
       await waitFor('two more polls of the first store', () => listCalls() >= seen + 2, 30_000);
       expect((await ordersOf('PLATFORM_C', first.id)).map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort());
       expect(await collisions('PLATFORM_C')).toBe(before + 1);
+    });
+  });
+
+  describe('PLATFORM_C: a store moved to another integration', () => {
+    it('the new integration\'s poll skips the packages the old one received (refused, counted) and takes the new ones', async () => {
+      const C = CREDENTIALS.PLATFORM_C;
+      platforms.c.options.suppliers[0].storeIds.push('88213');
+      const store = { providerRestaurantId: 'ty-rest-3', settings: { storeId: '88213' } };
+      const old = await upsertIntegration(t, 'PLATFORM_C', store);
+      const received = platforms.c.addPackage(C.settings.supplierId, '88213');
+      await waitFor('the package polled for the old integration', async () => (await ordersOf('PLATFORM_C', received.id)).length === 1, 15_000);
+
+      // As integrations-api transfers a store: the old holder deactivated and displaced.
+      await upsertIntegration(t, 'PLATFORM_C', { integrationId: old.integrationId, restaurantId: old.restaurantId, displaced: true, isActive: false, ...store });
+      const moved = await upsertIntegration(t, 'PLATFORM_C', store);
+      const before = await collisions('PLATFORM_C');
+      // The new integration has no cursor: its first poll reads the look-back window, the old package in it.
+      await waitFor('the old package refused to the new integration', async () => (await collisions('PLATFORM_C')) > before, 15_000);
+      const fresh = platforms.c.addPackage(C.settings.supplierId, '88213');
+      await waitFor('a new package polled for the new integration', async () => (await ordersOf('PLATFORM_C', fresh.id)).length === 1, 15_000);
+      expect((await ordersOf('PLATFORM_C', received.id)).map((row) => [row.integration_id, row.restaurant_id])).toEqual([[old.integrationId, old.restaurantId]]);
+      expect((await ordersOf('PLATFORM_C', fresh.id)).map((row) => [row.integration_id, row.restaurant_id])).toEqual([[moved.integrationId, moved.restaurantId]]);
+      expect(await t.sql('SELECT last_error FROM platform_poll_cursors WHERE integration_id = $1', [moved.integrationId])).toEqual([{ last_error: null }]);
     });
   });
 
