@@ -12,6 +12,7 @@ import { buildOpenApiDocument, OpenApiDescription } from './openapi-document';
 import { ProblemJsonFilter } from './problem.filter';
 import { RequestInputInterceptor } from './request-input';
 import { strictValidationPipe } from './validation';
+import { responseLogger } from './response-log';
 
 /** The OpenAPI description (served at /docs and /docs-json, published in docs/openapi/) and the app's settings. */
 export interface HttpAppOptions extends OpenApiDescription {
@@ -114,6 +115,8 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   const settings = serverSettings(app);
   applyServerTimeouts(app.getHttpServer(), settings);
   app.use(requestScope);
+  const logResponses = responseLogger(options.title);
+  if (logResponses) app.use(logResponses);
   app.use(securityHeaders(options.noStore ?? false));
   // No body-parser middleware: JSON bodies are read by this interceptor, after the guards.
   app.useGlobalInterceptors(new RequestInputInterceptor({ bodyLimit: options.bodyLimit, selfParsedBodyPaths: options.selfParsedBodyPaths }));

@@ -11,3 +11,5 @@ export * from './page-query.dto';
 export * from './list-cursor';
 export * from './request-input';
 export * from './problem.dto';
+export * from './deprecation';
+export * from './response-log';

@@ -92,8 +92,8 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       expect(await countOrders(simulated.token)).toBe(1);
       expect(await order(remoteOrderId)).toMatchObject({ provider: 'PLATFORM_B', orderId: simulated.token, orderNumber: simulated.code.slice(-3), status: 'NEW' });
       expect(await t.outbox('order.platform_received', remoteOrderId)).toHaveLength(1);
-      const [row] = await t.sql('SELECT platform_expires_at, platform_data FROM orders WHERE id = $1', [remoteOrderId]);
-      expect(new Date(row.platform_expires_at).getTime()).toBe(simulated.expiresAt);
+      const [row] = await t.sql('SELECT accept_by, platform_data FROM orders WHERE id = $1', [remoteOrderId]);
+      expect(new Date(row.accept_by).getTime()).toBe(simulated.expiresAt);
       expect(row.platform_data).toMatchObject({ token: simulated.token, delivery: 'vendor', callbackUrls: { orderAcceptedUrl: `${platforms.b.baseUrl}/v2/order/status/${simulated.token}`, orderPreparedUrl: null } });
     });
 
@@ -194,7 +194,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
     it('an order nobody answers counts as expiring, and is cancelled by the middleware at its expiryDate; an answered one does not count', async () => {
       const expiring = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
       const answered = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
-      const expiringCount = async () => (await new PlatformOrderRepository({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any).countExpiring(180_000)).get('PLATFORM_B') ?? 0;
+      const expiringCount = async () => (await new PlatformOrderRepository({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any).countExpiring({ PLATFORM_B: 180_000 })).get('PLATFORM_B') ?? 0;
       const before = await expiringCount();
       expect(before).toBeGreaterThanOrEqual(2);
       const metrics = await t.http.get('/metrics');

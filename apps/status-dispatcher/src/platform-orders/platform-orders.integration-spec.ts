@@ -92,6 +92,40 @@ describe('platform orders in and status updates out, per platform', () => {
       expect(platforms.c.calls.filter((call) => call.path.includes(`${pkg.id}/manual-`))).toEqual([]);
     });
 
+    it('keeps a test package (testPackage: true) apart as a test order with its last status: never an order, never announced', async () => {
+      const test = platforms.c.addPackage('104523', '88211', { testPackage: true });
+      const testOrder = async () => (await t.sql('SELECT id, provider, provider_restaurant_id, last_status FROM platform_test_orders WHERE provider = $1 AND order_id = $2', ['PLATFORM_C', test.id]))[0];
+      await waitFor('the test package kept apart', async () => (await testOrder())?.last_status === 'Created', 10_000);
+      platforms.c.cancelPackage(test.id);
+      await waitFor('its cancellation recorded', async () => (await testOrder())?.last_status === 'Cancelled', 10_000);
+      const real = platforms.c.addPackage('104523', '88211');
+      await waitFor('a later package polled', async () => (await countOrders('PLATFORM_C', real.id)) === 1, 10_000);
+      expect(await countOrders('PLATFORM_C', test.id)).toBe(0);
+      expect(await t.sql('SELECT count(*)::int AS n FROM platform_test_orders WHERE order_id = $1', [test.id])).toEqual([{ n: 1 }]);
+      expect(await testOrder()).toMatchObject({ provider: 'PLATFORM_C', provider_restaurant_id: CREDENTIALS.PLATFORM_C.providerRestaurantId });
+      expect((await t.sql("SELECT count(*)::int AS n FROM outbox_messages WHERE payload->>'orderId' = $1", [test.id]))[0].n).toBe(0);
+    });
+
+    it('takes a store pickup (storePickupSelected) through picked and invoiced, skips manual-shipped / manual-delivered, and says it is a pickup', async () => {
+      const pkg = platforms.c.addPackage('104523', '88211', { deliveryType: 'STORE', storePickupSelected: true });
+      await waitFor('the package polled', async () => (await countOrders('PLATFORM_C', pkg.id)) === 1, 10_000);
+      const updates = await pushAll('PLATFORM_C', pkg.id, ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER']);
+      expect(updates.map((update) => update.state)).toEqual(['sent', 'sent', 'skipped', 'skipped']);
+      expect(updates[2].error).toMatch(/customer collects this package at the store \(storePickupSelected\)/);
+      expect(platforms.c.calls.filter((call) => call.path.includes(`${pkg.id}/manual-`))).toEqual([]);
+      const [{ id }] = await t.sql('SELECT id FROM orders WHERE provider = $1 AND order_id = $2', ['PLATFORM_C', pkg.id]);
+      expect((await t.outbox('order.platform_received', id))[0].payload).toMatchObject({ details: { pickup: true } });
+    });
+
+    it('marks a model 2 package\'s placeholder address and proxy phone in the order it announces', async () => {
+      const pkg = platforms.c.addPackage('104523', '88211', { deliveryType: 'GO' });
+      await waitFor('the package polled', async () => (await countOrders('PLATFORM_C', pkg.id)) === 1, 10_000);
+      const [{ id }] = await t.sql('SELECT id FROM orders WHERE provider = $1 AND order_id = $2', ['PLATFORM_C', pkg.id]);
+      expect((await t.outbox('order.platform_received', id))[0].payload).toMatchObject({
+        details: { deliveryAddress: expect.stringContaining('Trendyol Yemek'), deliveryAddressPlaceholder: true, customerPhone: '08502221212', customerPhoneProxy: true },
+      });
+    });
+
     it('records a stored supplierId that cannot go into a header as that integration\'s poll error, and keeps polling the others', async () => {
       const { integrationId } = await upsertIntegration(t, 'PLATFORM_C', { providerRestaurantId: 'ty-broken', settings: { supplierId: 'İstanbul', storeId: '77001' } });
       await waitFor('the broken poll recorded', async () => (await t.sql('SELECT last_error FROM platform_poll_cursors WHERE integration_id = $1', [integrationId]))[0]?.last_error?.includes('supplierId') === true, 10_000);

@@ -7,6 +7,7 @@ import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import type { PlatformOrder } from '@courier/platforms';
 import type { Order } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
 import { planMoves } from './platform-order-moves';
 import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRow } from './platform-order.model';
@@ -43,6 +44,7 @@ export class PlatformOrdersService {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly orders: PlatformOrderRepository,
+    private readonly acceptance: OrderAcceptanceScheduler,
     private readonly metrics: PlatformOrderMetrics,
   ) {}
 
@@ -67,11 +69,13 @@ export class PlatformOrdersService {
         platformData: order.platformData,
         approvedAt: order.state === 'accepted' ? now : null,
       };
-      if (!(await this.orders.insert(tx.manager, { row, details: order.details, expiresAt: order.expiresAt }))) {
+      const acceptBy = this.acceptance.acceptBy(integration.platform, order, now);
+      if (!(await this.orders.insert(tx.manager, { row, details: order.details, acceptBy }))) {
         return { yemekKuryeOrderId: await this.knownOrderId(tx, integration, order.platformOrderId), created: false };
       }
       await this.noteCollision(tx, integration, row);
       await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order));
+      if (acceptBy) await this.acceptance.schedule(tx, integration.platform, row.id, acceptBy, now);
       if (order.state === 'canceled') await this.cancelLocked(tx, (await this.orders.lockById(tx.manager, row.id, row.provider))!, order.cancelNote);
       return { yemekKuryeOrderId: row.id, created: true };
     });
@@ -106,6 +110,11 @@ export class PlatformOrdersService {
   /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
   cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
     return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
+  }
+
+  /** Whether the integration has platform orders that are not final yet. */
+  hasOpenOrders(integrationId: string): Promise<boolean> {
+    return this.unitOfWork.run((tx) => this.orders.hasOpenOrders(tx.manager, integrationId));
   }
 
   /** Whether our order of this platform (and platform restaurant) exists. */

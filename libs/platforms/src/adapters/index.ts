@@ -7,6 +7,7 @@ export * from './common/session-cache';
 export * from './common/session-store';
 export * from './common/call-budget';
 export * from './common/payload-reader';
+export * from './common/acceptance';
 export * from './platform-a/platform-a.assumptions';
 export * from './platform-a/platform-a.orders';
 export * from './platform-a/platform-a.adapter';

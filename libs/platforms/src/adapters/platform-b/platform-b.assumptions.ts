@@ -1,4 +1,5 @@
 import type { CallBudget } from '../common/call-budget';
+import type { PlatformOrder } from '../platform-adapter';
 /**
  * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti): what the adapter and the plugin follow,
  * in one place. "Documented" entries name their source: B = DH's POS Plugin API / POS Middleware
@@ -8,6 +9,22 @@ import type { CallBudget } from '../common/call-budget';
  * talabat-sandbox.service.ts the middleware's rules; tests/talabat-spec-examples.ts the spec's
  * example orders). "Assumed" entries are our reading where B is silent.
  */
+
+/**
+ * Accept-by. Documented (B pluginOrder.yaml `expiryDate`; hodoxnet/kuryemburada "Yemek Sepeti/
+ * Delivery_Hero_POS_Plugin_API_1.0.0.md" "Auto-closure"): an order not accepted or rejected by its
+ * `expiryDate` is cancelled automatically, the window differs per DH platform (ask the local team),
+ * and repeated expiries close the vendor for a while. Assumed: 5 minutes for an order without an
+ * `expiryDate` (none seen without one; the shortest window any platform here documents), and a
+ * warning 3 minutes before the deadline.
+ */
+export const PLATFORM_B_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_B_ACCEPT_WARNING_MS = 180_000;
+
+export function platformBAcceptBy(order: Pick<PlatformOrder, 'state' | 'expiresAt'>, receivedAt: Date, windowMs = PLATFORM_B_ACCEPT_WINDOW_MS): Date | null {
+  if (order.state !== 'new') return null;
+  return order.expiresAt ?? new Date(receivedAt.getTime() + windowMs);
+}
 
 /** Documented (B, talabat-jwt.ts): the claim every middleware call to the plugin carries. */
 export const PLATFORM_B_PLUGIN_SERVICE_CLAIM = 'middleware';

@@ -1,4 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { PlatformOrder } from '../platform-adapter';
+import { PLATFORM_D_ACCEPT_WARNING_MS, platformDAcceptBy } from './platform-d.assumptions';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { isRetryableStatus, networkAnswer } from '../common/outcomes';
@@ -35,6 +37,15 @@ interface MigrosAnswer {
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
   readonly callBudget = PLATFORM_D_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-d.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformDAcceptBy(order, receivedAt, this.config.PLATFORM_D_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_D_ACCEPT_WARNING_MS ?? PLATFORM_D_ACCEPT_WARNING_MS;
+  }
 
   constructor(private readonly config: PlatformClientConfig) {}
 

@@ -1,5 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { CallBudget } from '../common/call-budget';
+import type { PlatformOrder } from '../platform-adapter';
 
 /**
  * PLATFORM_D: Migros Yemek ("gourmet" API). platforms.md section PLATFORM_D, source M: Migros Yemek
@@ -41,6 +42,19 @@ import type { CallBudget } from '../common/call-budget';
  * - Ids are JSON numbers (Migros ids are int64): a providerRestaurantId / order id of up to 15 digits is
  *   sent as a number, anything else as the string it is (Migros would refuse it).
  */
+
+/**
+ * Accept-by. ASSUMED: no source says how long Migros waits for Approved or Rejected on a NEW_PENDING
+ * order (searched: agrostech/AgrosJet-Render backend/services/migros_service.py, which only polls
+ * `PendingOrdersWithStores`; M-go; M-py; hodoxnet/kuryemburada), nor what it does after. 5 minutes
+ * from receipt, the shortest window any platform here documents; warning half-way.
+ */
+export const PLATFORM_D_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_D_ACCEPT_WARNING_MS = 150_000;
+
+export function platformDAcceptBy(order: Pick<PlatformOrder, 'state'>, receivedAt: Date, windowMs = PLATFORM_D_ACCEPT_WINDOW_MS): Date | null {
+  return order.state === 'new' ? new Date(receivedAt.getTime() + windowMs) : null;
+}
 
 export const PLATFORM_D_PRODUCTION_URL = 'https://gourmet.migrosonline.com';
 export const PLATFORM_D_TEST_URL = 'https://test.gourmet.migrosonline.com';
