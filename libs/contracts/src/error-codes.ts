@@ -19,6 +19,10 @@ export enum ErrorCode {
   DeliverBeforePrepare = 'DELIVER_BEFORE_PREPARE',
   AlreadyVerified = 'ALREADY_VERIFIED',
   OrderCanceled = 'ORDER_CANCELED',
+  /** A status push's providerOrderId names orders of several platform stores: the caller must send restaurantId. */
+  AmbiguousProviderOrderId = 'AMBIGUOUS_PROVIDER_ORDER_ID',
+  /** A platform order arrived for an integration while another integration already holds it (an integration replaced). */
+  PlatformOrderOfAnotherIntegration = 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',

@@ -58,7 +58,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     const body = document.components.schemas.StatusUpdateRequestDto;
     expect(body.required.sort()).toEqual(['action', 'platform', 'providerOrderId']);
     expect(body.properties.action.enum).toEqual(['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER', 'CANCEL', 'REJECT']);
-    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason']);
+    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason', 'restaurantId']);
     expect(document.paths['/internal/orders/status'].post.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/StatusUpdateAcceptedDto');
     expect(document.components.schemas.StatusUpdateDto.properties.state.enum).toEqual(['queued', 'held', 'sent', 'retrying', 'failed', 'skipped']);
     expect(document.components.schemas.StatusUpdateDto.properties).toEqual(expect.objectContaining({ releaseAt: expect.anything(), attempts: expect.anything(), platformAnswer: expect.anything() }));
@@ -66,7 +66,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
 
   it('documents the platform callbacks with their own authentication (not the internal key)', () => {
     const callbacks: Array<[string, string, string[]]> = [
-      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '422']],
+      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '409', '422']],
       ['post', '/platforms/platform-a/orders/cancelled', ['200', '401', '422']],
       ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '429', '500']],
       ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401']],

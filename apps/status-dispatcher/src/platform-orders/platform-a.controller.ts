@@ -38,11 +38,17 @@ export class PlatformAController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'PLATFORM_A new-order webhook.',
-    description: 'The order becomes an order of the restaurant whose PLATFORM_A integration has restaurant.id as providerRestaurantId. The same order again (the platform repeating itself) answers 200 with the same yemekKuryeOrderId and changes nothing.',
+    description:
+      'The order becomes an order of the restaurant whose PLATFORM_A integration has restaurant.id as providerRestaurantId. The same order again (the platform repeating itself) answers 200 with the same yemekKuryeOrderId and changes nothing. ' +
+      'An order is the platform store\'s own: the same id under another restaurant.id is another store\'s order, never answered with this one\'s id.',
   })
   @ApiBody({ schema: FOOD_ORDER })
   @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, yemekKuryeOrderId: { type: 'string', format: 'uuid' }, duplicate: { type: 'boolean' } } } })
-  @ApiProblems([403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled.'], [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_A integration has this restaurant.'])
+  @ApiProblems(
+    [403, 'INTEGRATION_DISABLED: the integration is inactive or the account disabled.'],
+    [404, 'INTEGRATION_NOT_FOUND: no PLATFORM_A integration has this restaurant.'],
+    [409, 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this store\'s order with this id was received for another integration (the store\'s integration replaced).'],
+  )
   async newOrder(@Body() body: unknown) {
     const parsed = parsePlatformAOrder(body);
     if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
@@ -55,10 +61,12 @@ export class PlatformAController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'PLATFORM_A cancelled-order webhook.',
-    description: 'Cancels the order (order.canceled with OTHER / System and the platform\'s note). A repeat, or an order never received, answers 200 too (`result` says which): the platform would otherwise repeat it.',
+    description:
+      'Cancels the order of the store named by restaurant.id (order.canceled with OTHER / System and the platform\'s note). A repeat, or an order never received, answers 200 too (`result` says which): the platform would otherwise repeat it. ' +
+      'Without restaurant.id only an order id one store holds is cancelled; several: `ambiguous`, nothing cancelled (the store\'s fallback poll brings the cancellation with its store).',
   })
   @ApiBody({ schema: FOOD_ORDER })
-  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown'] } } } })
+  @ApiOkResponse({ schema: { type: 'object', properties: { received: { type: 'boolean' }, result: { type: 'string', enum: ['canceled', 'already_final', 'unknown', 'ambiguous'] } } } })
   async cancelledOrder(@Body() body: unknown) {
     const parsed = parsePlatformAOrder(body, { restaurantRequired: false });
     if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);

@@ -5,7 +5,7 @@ import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { IntegrationPoller } from './integration-poller';
-import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_A';
 export const PLATFORM_A_POLL_TASK = 'platform-a.poll';
@@ -71,7 +71,7 @@ export class PlatformAPoller extends IntegrationPoller {
     let received = 0;
     let cancelled = 0;
     for (const order of this.usable(integration, lists.unapproved)) {
-      if ((await this.orders.receive(integration, order)).created) received += 1;
+      if (await this.received(integration, order)) received += 1;
     }
     for (const order of this.usable(integration, lists.cancelled)) {
       // Only this restaurant's orders: the list came with its token.
@@ -80,7 +80,7 @@ export class PlatformAPoller extends IntegrationPoller {
     const active = await this.pollActive(integration, credentials);
     if (active.kind === 'ok') {
       for (const order of this.usable(integration, active.active)) {
-        if ((await this.orders.receive(integration, order)).created) received += 1;
+        if (await this.received(integration, order)) received += 1;
       }
     }
     if (received + cancelled > 0) this.logger.log({ integrationId, received, cancelled }, 'PLATFORM_A fallback poll found orders no webhook brought');
@@ -105,6 +105,16 @@ export class PlatformAPoller extends IntegrationPoller {
       return { kind: 'skipped' };
     }
     return (this.adapters.get(PLATFORM) as PlatformAAdapter).fetchActiveOrders(credentials);
+  }
+
+  /** Whether the order is new; one another integration holds is skipped (refused and logged by receive), the rest of the poll goes on. */
+  private async received(integration: DirectoryIntegration, order: PlatformOrder): Promise<boolean> {
+    try {
+      return (await this.orders.receive(integration, order)).created;
+    } catch (error) {
+      if (error instanceof PlatformOrderOfAnotherIntegration) return false;
+      throw error;
+    }
   }
 
   /** The well-formed orders of this restaurant (the token is the restaurant's; another id would be Getir's mistake). */

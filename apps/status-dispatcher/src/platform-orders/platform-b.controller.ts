@@ -119,15 +119,15 @@ export class PlatformBController {
   @ApiOperation({
     summary: 'PLATFORM_B order dispatch (POST /order/{remoteId}).',
     description:
-      'Stored and answered at once with our order id as remoteOrderId; the same token again answers the same remoteOrderId. A test order (`test: true`) is answered alike but kept apart (table platform_test_orders): never an order of the courier core. ' +
-      'A payload we cannot process: 400 `{ reason, message }` (not retried by the middleware); a storage failure or a vendor we may know soon: 500 (retried); a vendor whose integration was deleted or moved, or is paused: 400. ' +
+      'Stored and answered at once with our order id as remoteOrderId; the same token again (for the same vendor) answers the same remoteOrderId; another vendor\'s order with the same token is that vendor\'s own. A test order (`test: true`) is answered alike but kept apart (table platform_test_orders): never an order of the courier core. ' +
+      'A payload we cannot process: 400 `{ reason, message }` (not retried by the middleware); a storage failure or a vendor we may know soon: 500 (retried); a vendor whose integration was deleted or moved, or is paused, and this vendor\'s order received for another integration (PLATFORM_ORDER_OF_ANOTHER_INTEGRATION): 400. ' +
       `Only ${PLATFORM_B_PLUGIN_STATUSES.join(', ')} are ever answered.`,
   })
   @ApiParam(REMOTE_ID)
   @ApiBody({ schema: { type: 'object', description: 'The middleware\'s order (token, code, shortCode, expeditionType, test, expiryDate, customer, delivery, products, price, callbackUrls, ...).', additionalProperties: true } })
   @ApiOkResponse({ schema: { type: 'object', properties: { remoteResponse: { type: 'object', properties: { remoteOrderId: { type: 'string', format: 'uuid' } } } } } })
   @ApiPluginProblems(
-    [400, `VALIDATION_ERROR (reason MENU_ACCOUNT_SETTINGS): no token, or malformed fields. ${GONE_VENDOR} INTEGRATION_DISABLED (reason CLOSED): the integration is inactive or the account disabled: not retried. Also INVALID_PAYLOAD, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE.`],
+    [400, `VALIDATION_ERROR (reason MENU_ACCOUNT_SETTINGS): no token, or malformed fields. ${GONE_VENDOR} INTEGRATION_DISABLED (reason CLOSED): the integration is inactive or the account disabled: not retried. PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this vendor\'s order with this token was received for another integration (the vendor\'s integration replaced). Also INVALID_PAYLOAD, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE.`],
     [500, `${UNKNOWN_VENDOR} Also a storage failure, or a vendor two integrations hold for a moment (SERVICE_UNAVAILABLE).`],
   )
   async dispatch(@Param('remoteId') remoteId: string, @Body() body: unknown) {

@@ -5,7 +5,7 @@ import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { IntegrationPoller } from './integration-poller';
 import { PlatformBPluginService } from './platform-b-plugin.service';
-import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
 import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
 
 const PLATFORM = 'PLATFORM_C';
@@ -89,8 +89,13 @@ export class PlatformCPoller extends IntegrationPoller {
       } else if (order.state === 'canceled') {
         // Only this integration's orders: the list came with its credentials (as PLATFORM_A's poller).
         await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote, integration.providerRestaurantId);
-      } else if ((await this.orders.receive(integration, order)).created) {
-        received += 1;
+      } else {
+        try {
+          if ((await this.orders.receive(integration, order)).created) received += 1;
+        } catch (error) {
+          // Held by another integration: refused and logged by receive; the cursor still moves on.
+          if (!(error instanceof PlatformOrderOfAnotherIntegration)) throw error;
+        }
       }
     }
     await this.cursors.save(integrationId, result.cursorMs, null);

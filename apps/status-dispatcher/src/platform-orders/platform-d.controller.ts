@@ -18,7 +18,7 @@ import { ApiProblems } from '../common/api-problems';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { presentedKeyMatches } from './platform-callback.auth';
 import { ReadBackLimiter } from './platform-d.read-backs';
-import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_D';
 
@@ -64,7 +64,7 @@ const WEBHOOK_BODY: SchemaObject = {
 const ANSWER: SchemaObject = {
   type: 'object',
   description:
-    'HTTP 200 in Migros\' envelope: `success: true` when handled; `success: false` with `errorMessage { errorCode, errorTitle, errorDetail }` (and our `code`, `detail`) when refused for good, so that Migros does not retry what a retry cannot change (PLATFORM_ORDER_NOT_CONFIRMED: no integration has the store, or Migros does not show the order, or does not show it cancelled, for that store; INTEGRATION_DISABLED: intake paused).',
+    'HTTP 200 in Migros\' envelope: `success: true` when handled; `success: false` with `errorMessage { errorCode, errorTitle, errorDetail }` (and our `code`, `detail`) when refused for good, so that Migros does not retry what a retry cannot change (PLATFORM_ORDER_NOT_CONFIRMED: no integration has the store, or Migros does not show the order, or does not show it cancelled, for that store; INTEGRATION_DISABLED: intake paused; PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this store\'s order with this id was received for another integration).',
   required: ['success'],
   properties: {
     success: { type: 'boolean' },
@@ -139,6 +139,7 @@ export class PlatformDController {
     description:
       'A new order becomes an order of the restaurant whose PLATFORM_D integration has `store.id` as providerRestaurantId (kuruş amounts in TRY); the same order again answers the same yemekKuryeOrderId. ' +
       'Without the store\'s key in XApiKey the order is read back from Migros (GetOrderDetail with the store\'s key) and Migros\' answer, not the body, becomes the order; an order Migros does not show for that store is refused. ' +
+      'An order is the store\'s own: the same id under another store is that store\'s order, never answered with this one\'s id; this store\'s order received for another integration (the store\'s integration replaced) is refused for good (PLATFORM_ORDER_OF_ANOTHER_INTEGRATION). ' +
       'A cancellation or delivery-status body sent here is handled as on its own path.',
   })
   @ApiBody({ schema: WEBHOOK_BODY })
@@ -205,7 +206,13 @@ export class PlatformDController {
         if (readBack.kind !== 'found') return notConfirmed(readBack.detail);
         order = readBack.order;
       }
-      const received = await this.orders.receive(integration, order);
+      let received;
+      try {
+        received = await this.orders.receive(integration, order);
+      } catch (error) {
+        if (error instanceof PlatformOrderOfAnotherIntegration) return refusedForGood(error.code, error.detail);
+        throw error;
+      }
       return { success: true, received: true, yemekKuryeOrderId: received.yemekKuryeOrderId, duplicate: !received.created, confirmedBy };
     }
 

@@ -25,6 +25,14 @@ export interface AcceptanceState extends PlatformOrderRow {
   answered: boolean;
 }
 
+/** An order holding a platform order id: of which integration, platform store and restaurant. */
+export interface PlatformOrderHolder {
+  id: string;
+  integrationId: string;
+  providerRestaurantId: string;
+  restaurantId: string;
+}
+
 /**
  * Orders that came from a delivery platform (`orders` rows of a platform `provider`, with their
  * history in `order_status_changes`). Methods that take `db` run in the caller's transaction.
@@ -34,15 +42,26 @@ export class PlatformOrderRepository {
   constructor(@InjectDataSource() private readonly dataSource: Pick<DataSource, 'query'>) {}
 
   /**
-   * The platform order, locked until the transaction ends (moves and pushes of one order run one at a
-   * time); of one platform restaurant when given (a caller authenticated for one store).
+   * The platform order of one platform store, locked until the transaction ends (moves and pushes of
+   * one order run one at a time). Platform order ids are unique per store only: every look-up names one.
    */
-  async lock(db: Queryable, provider: string, platformOrderId: string, providerRestaurantId?: string): Promise<PlatformOrderRow | undefined> {
+  async lock(db: Queryable, provider: string, platformOrderId: string, providerRestaurantId: string): Promise<PlatformOrderRow | undefined> {
     const [order] = await db.query(
-      `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR provider_restaurant_id = $3) FOR UPDATE`,
-      [provider, platformOrderId, providerRestaurantId ?? null],
+      `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider_restaurant_id = $3 AND provider <> 'THIRD_PARTY' FOR UPDATE`,
+      [provider, platformOrderId, providerRestaurantId],
     );
     return order;
+  }
+
+  /**
+   * Locks every order of the platform with this platform order id (of one restaurant when given), in
+   * one key order: the status push's lock, which refuses more than one match rather than guess.
+   */
+  async lockForPush(db: Queryable, provider: string, platformOrderId: string, restaurantId?: string): Promise<void> {
+    await db.query(
+      `SELECT id FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR restaurant_id = $3) ORDER BY id FOR UPDATE`,
+      [provider, platformOrderId, restaurantId ?? null],
+    );
   }
 
   /** By our id, of one platform (and one platform restaurant when given). */
@@ -56,8 +75,9 @@ export class PlatformOrderRepository {
 
   /**
    * Stores a platform order and its first history entry in one statement, unless the platform order
-   * is already known (the unique (provider, order_id) index): then nothing is written and false
-   * comes back, and the caller reads the existing one.
+   * is already known for this store (the unique (provider, order_id, provider_restaurant_id) index),
+   * or for the restaurant (THIRD_PARTY's (restaurant_id, provider, order_id)): then nothing is written,
+   * false comes back, and the caller reads the store's own order (ownOrder).
    */
   async insert(db: Queryable, { row, details, acceptBy }: NewPlatformOrder): Promise<boolean> {
     // One CTE: an order never exists without its first history entry.
@@ -88,10 +108,22 @@ export class PlatformOrderRepository {
     return inserted.length > 0;
   }
 
-  /** Our id of the platform's order (undefined: unknown). */
-  async idOf(db: Queryable, provider: string, platformOrderId: string): Promise<string | undefined> {
-    const [row]: Array<{ id: string }> = await db.query(`SELECT id FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY'`, [provider, platformOrderId]);
-    return row?.id;
+  /** The store's order with this platform order id, and the integration it came in for (undefined: none). */
+  async ownOrder(db: Queryable, provider: string, providerRestaurantId: string, platformOrderId: string): Promise<{ id: string; integrationId: string } | undefined> {
+    const [row]: Array<{ id: string; integrationId: string }> = await db.query(
+      `SELECT id, integration_id AS "integrationId" FROM orders WHERE provider = $1 AND order_id = $2 AND provider_restaurant_id = $3 AND provider <> 'THIRD_PARTY'`,
+      [provider, platformOrderId, providerRestaurantId],
+    );
+    return row;
+  }
+
+  /** Every order of the platform with this platform order id, whatever its store (at most `limit`), but `exceptId`. */
+  async holders(db: Queryable, provider: string, platformOrderId: string, options: { exceptId?: string; limit?: number } = {}): Promise<PlatformOrderHolder[]> {
+    return db.query(
+      `SELECT id, integration_id AS "integrationId", provider_restaurant_id AS "providerRestaurantId", restaurant_id AS "restaurantId"
+         FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::uuid IS NULL OR id <> $3) ORDER BY received_at LIMIT $4`,
+      [provider, platformOrderId, options.exceptId ?? null, options.limit ?? 10],
+    );
   }
 
   /** Whether the integration has a platform order that is not final (orders_open_platform_orders_idx). */

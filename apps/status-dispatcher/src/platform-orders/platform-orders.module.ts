@@ -9,6 +9,7 @@ import { PlatformBPluginRepository } from './platform-b-plugin.repository';
 import { PlatformBPluginService } from './platform-b-plugin.service';
 import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
+import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRepository } from './platform-order.repository';
 import { PlatformOrdersService } from './platform-orders.service';
 import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
@@ -17,7 +18,7 @@ import { PlatformPollCursorRepository } from './platform-poll-cursor.repository'
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrderRepository, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, OrderAcceptanceScheduler, PlatformAcceptanceMetrics],
+  providers: [PlatformOrderRepository, PlatformOrderMetrics, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, OrderAcceptanceScheduler, PlatformAcceptanceMetrics],
   exports: [PlatformOrdersService, PlatformOrderRepository],
 })
 export class PlatformOrdersModule {}

@@ -10,10 +10,11 @@ jest.setTimeout(180_000);
 describe('no bad input gives a 5xx at the status push and the platform callbacks (fast-check)', () => {
   let t: TestApp;
   const orderIds: string[] = [];
+  let restaurantA: string;
 
   beforeAll(async () => {
     t = await startTestApp({ env: { ...CALLBACKS_ONLY_ENV } });
-    await upsertIntegration(t, 'PLATFORM_A');
+    restaurantA = (await upsertIntegration(t, 'PLATFORM_A')).restaurantId;
     await upsertIntegration(t, 'PLATFORM_B');
     await upsertIntegration(t, 'PLATFORM_D');
     for (let i = 0; i < 4; i += 1) {
@@ -34,6 +35,7 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
       action: fc.oneof(fc.constantFrom('VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER', 'CANCEL', 'REJECT', 'verify'), values),
       previousStatus: fc.oneof(fc.constantFrom('NEW', 'VALIDATED', 'PREPARED', 'CANCELED'), values),
       reason: values,
+      restaurantId: fc.oneof(fc.constantFrom('restaurant-of-order-a', 'rest_000000000000000000000000'), values).map((value) => (value === 'restaurant-of-order-a' ? restaurantA : value)),
       extra: values,
     },
     { requiredKeys: [] },
