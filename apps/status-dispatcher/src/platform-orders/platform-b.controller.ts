@@ -127,7 +127,7 @@ export class PlatformBController {
   @ApiBody({ schema: { type: 'object', description: 'The middleware\'s order (token, code, shortCode, expeditionType, test, expiryDate, customer, delivery, products, price, callbackUrls, ...).', additionalProperties: true } })
   @ApiOkResponse({ schema: { type: 'object', properties: { remoteResponse: { type: 'object', properties: { remoteOrderId: { type: 'string', format: 'uuid' } } } } } })
   @ApiPluginProblems(
-    [400, `VALIDATION_ERROR (reason MENU_ACCOUNT_SETTINGS): no token, or malformed fields. ${GONE_VENDOR} INTEGRATION_DISABLED (reason CLOSED): the integration is inactive or the account disabled: not retried. PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this vendor\'s order with this token was received for another integration (the vendor\'s integration replaced). Also INVALID_PAYLOAD, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE.`],
+    [400, `VALIDATION_ERROR (reason MENU_ACCOUNT_SETTINGS): no token, or malformed fields. ${GONE_VENDOR} INTEGRATION_DISABLED (reason CLOSED): the integration is inactive or the account disabled: not retried. PLATFORM_ORDER_OF_ANOTHER_INTEGRATION: this vendor's order with this token was received for another integration (the vendor's integration replaced). Also INVALID_PAYLOAD, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE.`],
     [500, `${UNKNOWN_VENDOR} Also a storage failure, or a vendor two integrations hold for a moment (SERVICE_UNAVAILABLE).`],
   )
   async dispatch(@Param('remoteId') remoteId: string, @Body() body: unknown) {

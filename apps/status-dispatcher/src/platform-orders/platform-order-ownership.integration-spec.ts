@@ -87,8 +87,8 @@ describe('platform orders: one owner per platform store', () => {
       expect(await collisions('PLATFORM_D')).toBe(before + 1);
 
       // True replays, each for its own store: the same order each time.
-      expect((await platforms.d.redeliver(next.id)).body).toEqual({ received: true, yemekKuryeOrderId: realId, duplicate: true });
-      expect((await dWebhook(asDStore(platforms.d.orderPayload(next), attackerStore.storeId), attackerStore.apiKey)).body).toEqual({ received: true, yemekKuryeOrderId: forgedId, duplicate: true });
+      expect((await platforms.d.redeliver(next.id)).body).toMatchObject({ success: true, received: true, yemekKuryeOrderId: realId, duplicate: true });
+      expect((await dWebhook(asDStore(platforms.d.orderPayload(next), attackerStore.storeId), attackerStore.apiKey)).body).toMatchObject({ success: true, received: true, yemekKuryeOrderId: forgedId, duplicate: true });
       expect(await collisions('PLATFORM_D')).toBe(before + 1);
     });
 
@@ -101,10 +101,10 @@ describe('platform orders: one owner per platform store', () => {
       expect((replay.body as any).yemekKuryeOrderId).not.toBe(realId);
       await expectApart('PLATFORM_D', String(placed.id), { id: realId, ...victims.PLATFORM_D }, { id: (replay.body as any).yemekKuryeOrderId, ...attacker });
       expect(await collisions('PLATFORM_D')).toBe(before + 1);
-      expect((await platforms.d.redeliver(placed.id)).body).toEqual({ received: true, yemekKuryeOrderId: realId, duplicate: true });
+      expect((await platforms.d.redeliver(placed.id)).body).toMatchObject({ success: true, received: true, yemekKuryeOrderId: realId, duplicate: true });
     });
 
-    it('the store\'s order received for an integration since replaced: refused 409 PLATFORM_ORDER_OF_ANOTHER_INTEGRATION, never handed to the new one', async () => {
+    it('the store\'s order received for an integration since replaced: refused for good (Migros\' envelope, PLATFORM_ORDER_OF_ANOTHER_INTEGRATION), never handed to the new one', async () => {
       const store = { storeId: '23000000106666', apiKey: 'store-key-6666' };
       const first = await upsertIntegration(t, 'PLATFORM_D', { providerRestaurantId: store.storeId, secrets: { apiKey: store.apiKey } });
       const body = asDStore(platforms.d.orderPayload(platforms.d.createOrder(D.providerRestaurantId)), store.storeId);
@@ -116,7 +116,8 @@ describe('platform orders: one owner per platform store', () => {
       await upsertIntegration(t, 'PLATFORM_D', { providerRestaurantId: store.storeId, secrets: { apiKey: store.apiKey } });
       const before = await collisions('PLATFORM_D');
       const again = await dWebhook(body, store.apiKey);
-      expect(again).toMatchObject({ status: 409, body: { code: 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION' } });
+      // HTTP 200 with success false: Migros retries any other answer, and a retry cannot change this.
+      expect(again).toMatchObject({ status: 200, body: { success: false, code: 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION' } });
       expect(JSON.stringify(again.body)).not.toContain((received.body as any).yemekKuryeOrderId);
       expect((await ordersOf('PLATFORM_D', String(body.id))).map((row) => row.integration_id)).toEqual([first.integrationId]);
       expect(await collisions('PLATFORM_D')).toBe(before + 1);
