@@ -19,6 +19,8 @@ export enum ErrorCode {
   DeliverBeforePrepare = 'DELIVER_BEFORE_PREPARE',
   AlreadyVerified = 'ALREADY_VERIFIED',
   OrderCanceled = 'ORDER_CANCELED',
+  /** A platform order of an integration the platform has not verified yet: kept for operators, not the account's. */
+  OrderWithheld = 'ORDER_WITHHELD',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',

@@ -11,3 +11,4 @@ export * from './page-query.dto';
 export * from './list-cursor';
 export * from './request-input';
 export * from './problem.dto';
+export * from './admin-token.guard';

@@ -1,17 +1,14 @@
 import { Module } from '@nestjs/common';
-import { PlatformAdapters } from '@courier/platforms';
 import { AccountsModule } from '../accounts/accounts.module';
+import { IntegrationVerificationModule } from '../integration-verification/integration-verification.module';
 import { IntegrationCheckController } from './integration-check.controller';
 import { IntegrationCheckService } from './integration-check.service';
 import { RepositoriesModule } from '../repositories/repositories.module';
 
-/**
- * The credential check of integrations. The platform adapters come from libs/platforms with their
- * PLATFORM_* settings (PlatformClientConfig), validated when the app is created.
- */
+/** The credential check of integrations on demand: the verification (IntegrationVerificationModule) run now. */
 @Module({
-  imports: [RepositoriesModule, AccountsModule],
+  imports: [RepositoriesModule, AccountsModule, IntegrationVerificationModule],
   controllers: [IntegrationCheckController],
-  providers: [IntegrationCheckService, { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env) }],
+  providers: [IntegrationCheckService],
 })
 export class IntegrationCheckModule {}

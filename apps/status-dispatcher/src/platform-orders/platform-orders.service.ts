@@ -34,6 +34,8 @@ export class PlatformOrdersService {
   async receive(integration: DirectoryIntegration, order: PlatformOrder): Promise<ReceivedOrder> {
     const received = await this.unitOfWork.run(async (tx) => {
       const now = new Date();
+      // Never handed to an integration its platform has not verified: kept, withheld, until it is.
+      const withheld = !(await this.orders.holderVerified(tx.manager, integration.integrationId));
       const row: PlatformOrderRow = {
         id: randomUUID(),
         orderId: order.platformOrderId,
@@ -51,12 +53,13 @@ export class PlatformOrdersService {
         integrationId: integration.integrationId,
         platformData: order.platformData,
         approvedAt: order.state === 'accepted' ? now : null,
+        withheld,
       };
       if (!(await this.orders.insert(tx.manager, { row, details: order.details, expiresAt: order.expiresAt }))) {
         const existing = await this.orders.idOf(tx.manager, integration.platform, order.platformOrderId);
         return { yemekKuryeOrderId: existing!, created: false };
       }
-      await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order));
+      if (!withheld) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order.details));
       if (order.state === 'canceled') await this.cancelLocked(tx, (await this.orders.lockById(tx.manager, row.id, row.provider))!, order.cancelNote);
       return { yemekKuryeOrderId: row.id, created: true };
     });
@@ -65,6 +68,23 @@ export class PlatformOrdersService {
       received.created ? 'platform order received' : 'platform order received again; already known',
     );
     return received;
+  }
+
+  /**
+   * Hands a verified integration's withheld orders to its account: each order's received event, in
+   * the order they arrived, once (the flag and the events change in one transaction). A no-op unless
+   * the read model holds the integration verified.
+   */
+  async releaseWithheld(integrationId: string): Promise<number> {
+    const released = await this.unitOfWork.run(async (tx) => {
+      const orders = await this.orders.releaseWithheld(tx.manager, integrationId);
+      for (const order of orders) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(order, order.details));
+      return orders;
+    });
+    if (released.length > 0) {
+      this.logger.log({ integrationId, yemekKuryeOrderIds: released.map((order) => order.id), count: released.length }, 'withheld platform orders released to the verified integration');
+    }
+    return released.length;
   }
 
   /** A cancellation from the platform, by the platform's order id (of one platform restaurant when given). */
@@ -114,13 +134,14 @@ export class PlatformOrdersService {
     const planned = planMoves(order, path, trigger, cancellation);
     for (const { change, event } of planned.steps) {
       await this.orders.recordMove(tx.manager, order.id, change);
-      await tx.publish(event.routingKey, event.payload);
+      // A withheld order is not the account's yet: its release announces it as it is then.
+      if (!(order as Partial<PlatformOrderRow>).withheld) await tx.publish(event.routingKey, event.payload);
     }
     return planned.order;
   }
 }
 
-function platformOrderReceivedEvent(row: PlatformOrderRow, order: PlatformOrder): PlatformOrderReceivedEvent {
+function platformOrderReceivedEvent(row: PlatformOrderRow, details: PlatformOrder['details']): PlatformOrderReceivedEvent {
   return {
     yemekKuryeOrderId: row.id,
     orderId: row.orderId,
@@ -132,6 +153,6 @@ function platformOrderReceivedEvent(row: PlatformOrderRow, order: PlatformOrder)
     status: row.status,
     receivedAt: row.receivedAt.toISOString(),
     scheduledDeliveryTime: row.scheduledDeliveryTime?.toISOString() ?? null,
-    details: order.details,
+    details,
   };
 }
