@@ -54,10 +54,19 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
     const okId = await integration({ platform, ...good });
     const ok = await check(okId);
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ integrationId: okId, platform, result: 'ok', ok: true, detail: expect.any(String), httpStatus: 200, checkedAt: expect.any(String) });
+    expect(ok.body).toEqual({
+      integrationId: okId,
+      platform,
+      result: 'ok',
+      ok: true,
+      detail: expect.any(String),
+      httpStatus: 200,
+      checkedAt: expect.any(String),
+      verification: { state: 'verified', verifiedAt: expect.any(String), detail: expect.any(String), fingerprint: expect.any(String) },
+    });
     const badId = await integration({ platform, ...bad });
     const refused = await check(badId);
-    expect(refused.body).toMatchObject({ integrationId: badId, result: 'rejected', ok: false, httpStatus: expect.any(Number) });
+    expect(refused.body).toMatchObject({ integrationId: badId, result: 'rejected', ok: false, httpStatus: expect.any(Number), verification: { state: 'failed', verifiedAt: null } });
     for (const secret of Object.values(bad)) if (/bad/.test(secret)) expect(JSON.stringify(refused.body)).not.toContain(secret);
     expect(t.logLines.join('\n')).not.toContain('pos-password-good');
   });
@@ -86,6 +95,8 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
     const document = (await t.http.get('/docs-json')).body;
     const operation = document.paths['/api/v1/my/integrations/{id}/check'].post;
     expect(Object.keys(operation.responses).sort()).toEqual(expect.arrayContaining(['200', '401', '404', '500']));
-    expect(document.components.schemas.IntegrationCheckDto.properties.result.enum).toEqual(['ok', 'rejected', 'unreachable', 'not_configured', 'not_applicable']);
+    expect(document.components.schemas.IntegrationCheckDto.properties.result.enum).toEqual(['ok', 'wrong_restaurant', 'rejected', 'unreachable', 'not_configured', 'not_applicable']);
+    expect(document.components.schemas.Integration.required).toContain('verification');
+    expect(document.components.schemas.IntegrationVerification.properties.state.enum).toEqual(['unverified', 'verified', 'failed']);
   });
 });
