@@ -105,24 +105,25 @@ export class PlatformOrderRepository {
   }
 
   /**
-   * Releases the withheld orders of a verified integration, oldest first: each is flagged released
-   * and returned once (the caller announces them in the same transaction), however many replicas or
-   * redeliveries try. Nothing when the integration is not verified (or not live) in the read model.
+   * Releases the oldest withheld order of a verified integration and returns it (the caller announces
+   * it in the same transaction), or nothing when none is left or the integration is not verified (or
+   * not live) in the read model. The integration's row lock makes releases of one integration run one
+   * after the other, across replicas and redeliveries: each order is released once, in arrival order.
    */
-  async releaseWithheld(db: Queryable, integrationId: string): Promise<Array<PlatformOrderRow & { details: PlatformOrderDetails }>> {
-    return db.query(
+  async releaseOldestWithheld(db: Queryable, integrationId: string): Promise<(PlatformOrderRow & { details: PlatformOrderDetails }) | undefined> {
+    const result: unknown = await db.query(
       `WITH holder AS (
          SELECT integration_id FROM integrations
           WHERE integration_id = $1 AND verification = 'verified' AND deleted_at IS NULL AND NOT displaced FOR UPDATE),
        due AS (
-         SELECT o.id AS due_id FROM orders o JOIN holder h ON h.integration_id = o.integration_id WHERE o.withheld ORDER BY o.received_at, o.id FOR UPDATE OF o)
+         SELECT o.id AS due_id FROM orders o JOIN holder h ON h.integration_id = o.integration_id WHERE o.withheld ORDER BY o.received_at, o.id LIMIT 1 FOR UPDATE OF o)
        UPDATE orders SET withheld = false, updated_at = now() FROM due WHERE orders.id = due.due_id
        RETURNING ${PLATFORM_COLUMNS}, details`,
       [integrationId],
-    ).then((result: unknown) => {
-      const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<PlatformOrderRow & { details: PlatformOrderDetails }>;
-      return [...rows].sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || a.id.localeCompare(b.id));
-    });
+    );
+    // An UPDATE answers [rows, count] through TypeORM's query().
+    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<PlatformOrderRow & { details: PlatformOrderDetails }>;
+    return rows[0];
   }
 
   /** Withheld platform orders for operators, oldest first: where they came from, no customer details. */

@@ -72,18 +72,21 @@ export class PlatformOrdersService {
 
   /**
    * Hands a verified integration's withheld orders to its account: each order's received event, in
-   * the order they arrived, once (the flag and the events change in one transaction). A no-op unless
-   * the read model holds the integration verified.
+   * the order they arrived (one transaction each, so the outbox publishes them in that order), once
+   * (the flag and the event change together). A no-op unless the read model holds it verified.
    */
   async releaseWithheld(integrationId: string): Promise<number> {
-    const released = await this.unitOfWork.run(async (tx) => {
-      const orders = await this.orders.releaseWithheld(tx.manager, integrationId);
-      for (const order of orders) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(order, order.details));
-      return orders;
-    });
-    if (released.length > 0) {
-      this.logger.log({ integrationId, yemekKuryeOrderIds: released.map((order) => order.id), count: released.length }, 'withheld platform orders released to the verified integration');
+    const released: string[] = [];
+    for (;;) {
+      const order = await this.unitOfWork.run(async (tx) => {
+        const next = await this.orders.releaseOldestWithheld(tx.manager, integrationId);
+        if (next) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(next, next.details));
+        return next;
+      });
+      if (!order) break;
+      released.push(order.id);
     }
+    if (released.length > 0) this.logger.log({ integrationId, yemekKuryeOrderIds: released, count: released.length }, 'withheld platform orders released to the verified integration');
     return released.length;
   }
 
