@@ -134,7 +134,8 @@ async function problemText(response: Response): Promise<string> {
  * providerRestaurantId) gets the credentials sent again, which changes nothing when they match (the
  * simulators' keys are kept in local-secrets.json) and repairs them when they do not (e.g. a data
  * directory reset while DATABASE_URL points at an older database). An integration the operator
- * deactivated stays inactive.
+ * deactivated stays inactive. Each is then verified with POST .../check against its simulator (the
+ * start fails if one is not: its platform orders would be withheld).
  */
 export async function ensurePlatformIntegrations(options: {
   posUrl: string;
@@ -185,6 +186,13 @@ export async function ensurePlatformIntegrations(options: {
       const response = await fetch(`${base}/${encodeURIComponent(record.id)}`, { method: 'PUT', headers, body: JSON.stringify(credentials) });
       if (response.status !== 200) throw new Error(`could not update the demo ${platform} integration: ${await problemText(response)}`);
       record = (await response.json()) as IntegrationRecord;
+    }
+    // Verified through the real check against its simulator: only a verified integration is handed its platform orders.
+    const check = await fetch(`${base}/${encodeURIComponent(record.id)}/check`, { method: 'POST', headers });
+    if (check.status !== 200) throw new Error(`could not verify the demo ${platform} integration: ${await problemText(check)}`);
+    const verdict = (await check.json()) as { result: string; detail: string; verification?: { state: string } };
+    if (verdict.verification?.state !== 'verified') {
+      throw new Error(`the demo ${platform} integration was not verified by its simulator (${verdict.result}: ${verdict.detail}); its orders would be withheld`);
     }
     result[platform] = { simulatorUrl: options.simulatorUrls[platform], integrationId: record.id, providerRestaurantId: record.providerRestaurantId, isActive: record.isActive };
   }
