@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
 import { RoutingKey } from '@courier/contracts';
 import { PlatformASimulator, PlatformDSimulator } from '@courier/platforms/simulators';
 import { waitFor } from '@courier/testing';

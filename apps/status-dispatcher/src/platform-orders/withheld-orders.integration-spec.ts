@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
 import { waitFor } from '@courier/testing';
 import { admin, internal, TestApp } from '../../test/harness';
 import { CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
