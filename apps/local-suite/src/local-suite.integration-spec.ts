@@ -356,10 +356,12 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
 
     await transfer(claimantIntegration);
     // The claimant's credentials are not accepted by the platform: its orders are kept, withheld, visible to operators.
-    const { yemekKuryeOrderId: kept } = await injectPlatformBOrder();
-    await waitFor('the order withheld for the unverified claimant', async () => {
+    let kept = '';
+    await waitFor('an order withheld for the unverified claimant', async () => {
+      const { yemekKuryeOrderId } = await injectPlatformBOrder();
       const listed = (await (await fetch(`${pos}/admin/v1/withheld-orders?platform=PLATFORM_B`, { headers: admin })).json()) as { data: Array<{ yemekKuryeOrderId: string; integrationId: string }> };
-      return listed.data.some((order) => order.yemekKuryeOrderId === kept && order.integrationId === claimantIntegration);
+      if (listed.data.some((order) => order.yemekKuryeOrderId === yemekKuryeOrderId && order.integrationId === claimantIntegration)) kept = yemekKuryeOrderId;
+      return kept !== '';
     }, 60_000, 250);
     expect((await fetch(`${pos}/internal/orders/${kept}`, { headers: internalHeaders(demo) })).status).toBe(404);
     // With credentials the platform accepts, the claimant is verified and the kept order released to it.
