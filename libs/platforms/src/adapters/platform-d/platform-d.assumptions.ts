@@ -42,6 +42,13 @@ import type { CallBudget } from '../common/call-budget';
  *   sent as a number, anything else as the string it is (Migros would refuse it).
  */
 
+/**
+ * Ownership: `GET /Store/GetStoreDetail` with the store's XApiKey answers the store it belongs to
+ * (`data.id`, `data.storeGroupId`: M-go reads it for warehouseId). The check verifies an integration
+ * only when they are its providerRestaurantId and providerMerchantId (else `wrong_restaurant`).
+ */
+export const PLATFORM_D_CHECK_NAMES_STORE = true;
+
 export const PLATFORM_D_PRODUCTION_URL = 'https://gourmet.migrosonline.com';
 export const PLATFORM_D_TEST_URL = 'https://test.gourmet.migrosonline.com';
 
