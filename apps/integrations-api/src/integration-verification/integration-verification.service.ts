@@ -101,12 +101,12 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
 
   /** After a commit: verify the integration in the background (a failure is logged; the periodic retry catches up). */
   verifySoon(integrationId: string): void {
-    this.track(this.verify(integrationId));
+    if (!this.stopping) this.track(this.verify(integrationId));
   }
 
   /** After an activation: tell the platform the integration is ready, if it is verified and the platform wants to hear it. */
   announceSoon(integrationId: string): void {
-    this.track(this.announcePosReady(integrationId));
+    if (!this.stopping) this.track(this.announcePosReady(integrationId));
   }
 
   /** Checks the integration's stored credentials with its platform and stores the verdict. */
@@ -131,7 +131,8 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
       { integrationId: integration.id, platform: integration.platform, result: check.result, httpStatus: check.httpStatus, state: stored?.verificationState, stale: stored === undefined },
       'integration verification',
     );
-    if (stored?.verificationState === 'verified') await this.announcePosReady(stored.id);
+    // In the background: a slow platform answer must not hold the check's HTTP answer.
+    if (stored?.verificationState === 'verified') this.announceSoon(stored.id);
     return { check, integration: stored ?? integration };
   }
 
