@@ -22,7 +22,7 @@ export class IntegrationCheckController {
     description:
       'Logs in to the platform with the stored credentials (PLATFORM_A, PLATFORM_B), or makes a harmless authenticated read (PLATFORM_C, PLATFORM_D). ' +
       'Always 200 when the integration exists: `result` says what the platform answered. The verdict is the integration\'s verification: ok verifies it ' +
-      '(its withheld platform orders are then handed over), wrong_restaurant or rejected fails it, no verdict leaves it unverified. No credential is changed.',
+      '(its withheld platform orders are then handed over), wrong_restaurant or rejected fails it, no verdict changes nothing. No credential is changed.',
   })
   @ApiParam({ name: 'id', description: 'Integration id (UUID). Unknown, malformed, or another account\'s: 404 INTEGRATION_NOT_FOUND.', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ type: IntegrationCheckDto })

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms/simulators';
+import { waitFor } from '@courier/testing';
 import { credentials, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -73,9 +74,11 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
 
   it('reports an unreachable platform without a verdict', async () => {
     const id = await integration({ platform: 'PLATFORM_B', providerRestaurantId: 'ys-down', chainCode: 'c1', username: 'pos-user', password: 'pos-password-good' });
+    await waitFor('verified', async () => (await t.http.get(`/api/v1/my/integrations/${id}`).set(credentials(restaurant))).body.verification.state === 'verified');
     b.setDown(true);
     try {
-      expect((await check(id)).body).toMatchObject({ result: 'unreachable', ok: false });
+      // No verdict: the integration stays verified.
+      expect((await check(id)).body).toMatchObject({ result: 'unreachable', ok: false, verification: { state: 'verified' } });
     } finally {
       b.setDown(false);
     }

@@ -12,7 +12,7 @@ import { IntegrationFingerprints } from './integration-fingerprints';
 /** The periodic retry's name in the SchedulerRegistry. */
 export const VERIFICATION_RETRY = 'integration-verification-retry';
 
-/** A check's verdict as a verification state: no verdict (unreachable, a setting missing) leaves it unverified, to be retried. */
+/** A check's verdict as a verification state; 'unverified' means no verdict (unreachable, a setting missing): the state stays as it was, retried while unverified. */
 export function verificationStateOf(result: CredentialCheckResult | 'not_applicable'): IntegrationVerificationState {
   switch (result) {
     case 'ok':
@@ -183,11 +183,13 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
       const credentials = this.open(current);
       if (!credentials || this.fingerprints.of(current.platform, credentials) !== fingerprint) return undefined;
       const now = new Date();
-      const state = verificationStateOf(check.result);
+      // No verdict (unreachable, a setting missing) changes no state: a verified integration stays verified.
+      const verdict = verificationStateOf(check.result);
+      const state = verdict === 'unverified' ? current.verificationState : verdict;
       current.verificationDetail = check.detail.slice(0, 500);
       current.verificationFingerprint = fingerprint;
       current.verificationAttemptedAt = now;
-      if (state === 'verified') current.verificationVerifiedAt = now;
+      if (verdict === 'verified') current.verificationVerifiedAt = now;
       if (state === current.verificationState) {
         await this.integrations.storeVerificationAttempt(tx, current);
         return current;

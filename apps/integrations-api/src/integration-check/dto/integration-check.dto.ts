@@ -6,7 +6,7 @@ export type CheckResult = (typeof CHECK_RESULTS)[number];
 
 /** The integration's verification after the check (as in the integration record). */
 export class IntegrationVerificationDto {
-  @ApiProperty({ enum: ['unverified', 'verified', 'failed'], description: 'ok verifies; wrong_restaurant and rejected fail; no verdict (unreachable, not_configured) leaves it unverified.' })
+  @ApiProperty({ enum: ['unverified', 'verified', 'failed'], description: 'ok verifies; wrong_restaurant and rejected fail; no verdict (unreachable, not_configured) changes no state.' })
   state: IntegrationVerificationState;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
