@@ -62,6 +62,7 @@ const FORMATS = {
   RECEIVER_DATA_FILE: '/var/lib/courier/receiver-state.json',
   SERVICE_INTERNAL_URL: 'http://status-dispatcher:3002',
   SERVICE_INTERNAL_API_KEY: '<one of INTERNAL_API_KEYS>',
+  RECEIVER_ALLOWED_HOSTS: 'mock.courier.example,receiver-proxy:8080',
 };
 
 /** Variables read outside the config classes (the one-machine launcher, the admin CLI, the platform registry). */

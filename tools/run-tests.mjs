@@ -101,10 +101,17 @@ const reports = path.join(root, 'tmp/test-results');
 rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const jest = path.join(root, 'node_modules/jest/bin/jest.js');
+// --selectProjects takes every word after it: it comes first, so extra arguments (a test path) stay test paths.
 const common = ['-c', 'jest.config.js', '--ci', '--json'];
-const unit = run(process.execPath, [jest, ...common, '--outputFile', path.join(reports, 'unit.json'), '--selectProjects', 'unit', ...extraArgs], env);
+const unit = run(process.execPath, [jest, '--selectProjects', 'unit', ...common, '--outputFile', path.join(reports, 'unit.json'), ...extraArgs], env);
+// Every answer the apps give during the integration tests is logged, then checked against docs/openapi.
+const responseLog = path.join(reports, 'responses');
 // --forceExit: a test that leaves a socket open must not hang CI; open handles are still reported by jest.
-const integration = run(process.execPath, [jest, ...common, '--outputFile', path.join(reports, 'integration.json'), '--selectProjects', 'integration', '--runInBand', '--forceExit', ...extraArgs], env);
+const integration = run(
+  process.execPath,
+  [jest, '--selectProjects', 'integration', ...common, '--outputFile', path.join(reports, 'integration.json'), '--runInBand', '--forceExit', ...extraArgs],
+  { ...env, OPENAPI_RESPONSE_LOG_DIR: responseLog },
+);
 await embedded?.stop();
 if (env.BROKER_TESTS === 'run') console.log(describeCleanup(cleanupTestTopology({ runId: env.TEST_RUN_ID }), `this run's namespaces, r${env.TEST_RUN_ID}`));
 
@@ -119,5 +126,8 @@ for (const name of ['unit.json', 'integration.json']) {
   failed += result.numFailedTests + (result.numRuntimeErrorTestSuites ?? 0);
   skipped += result.numPendingTests + result.numTodoTests;
 }
+// The published contract: a response of a documented operation that its document does not allow fails the run.
+mkdirSync(responseLog, { recursive: true });
+const contract = run(process.execPath, ['tools/openapi-responses.mjs', responseLog], env);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(unit !== 0 || integration !== 0 ? 1 : 0);
+process.exit(unit !== 0 || integration !== 0 || contract !== 0 ? 1 : 0);

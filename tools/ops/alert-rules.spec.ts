@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { ofKind, renderKustomization } from '../deploy/manifests';
 import { exportedMetrics, selectors } from './exported-metrics';
 
 const root = path.resolve(__dirname, '../..');
@@ -22,6 +23,11 @@ interface Rule {
 const document = parse(read('k8s/extras/monitoring/alerts.yaml'));
 const rules: Rule[] = document.spec.groups.flatMap((group: { rules: Rule[] }) => group.rules);
 const runbook = read('docs/operations.md');
+/** The rules as `kubectl kustomize k8s/extras/monitoring` renders them (runbook_url made absolute). */
+const renderedRules: Rule[] = ofKind(renderKustomization('k8s/extras/monitoring'), 'PrometheusRule').flatMap((rule) =>
+  (rule as unknown as { spec: { groups: Array<{ rules: Rule[] }> } }).spec.groups.flatMap((group) => group.rules),
+);
+const runbookBase = /^RUNBOOK_BASE_URL=(\S+)$/m.exec(read('k8s/extras/monitoring/runbooks.env'))![1];
 
 /** GitHub's anchor of a heading. */
 const slug = (heading: string) => heading.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
@@ -48,8 +54,14 @@ describe('alert rules (k8s/extras/monitoring/alerts.yaml)', () => {
     const { labels, annotations } = rule as Rule;
     expect(['page', 'ticket']).toContain(labels?.severity);
     expect(annotations?.summary?.length).toBeGreaterThan(10);
-    expect(annotations?.runbook).toBe(`docs/operations.md#${slug(alert as string)}`);
+    expect(annotations?.runbook_url).toBe(`RUNBOOK_BASE_URL/docs/operations.md#${slug(alert as string)}`);
     expect(runbook).toContain(`\n### ${alert}\n`);
+  });
+
+  it.each(rules.map((rule) => [rule.alert]))('%s renders with an absolute runbook_url', (alert) => {
+    const url = renderedRules.find((rule) => rule.alert === alert)?.annotations?.runbook_url;
+    expect(url).toBe(`${runbookBase}/docs/operations.md#${slug(alert as string)}`);
+    expect(new URL(url!).protocol).toBe('https:');
   });
 
   it('documents no alert that is not a rule', () => {

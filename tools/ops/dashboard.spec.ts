@@ -39,6 +39,7 @@ const ON_CALL_METRICS = [
   'platform_call_budget_waits_total',
   'platform_orders_expiring',
   'platform_restaurant_ambiguous_total',
+  'platform_order_id_collisions_total',
 ];
 
 describe('Grafana dashboard (k8s/extras/monitoring/courier-dashboard.json)', () => {

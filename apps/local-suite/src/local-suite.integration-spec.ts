@@ -117,6 +117,16 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(output.split('\n').filter((line) => line.includes('"level":30'))).toEqual([]);
   }, 120_000);
 
+  it('serves at {pos_url}/docs one document of everything on that host, whose Try-it-out stays on the page\'s own host', async () => {
+    const document = (await (await fetch(`http://127.0.0.1:${ports.pos}/docs-json`)).json()) as { paths: Record<string, unknown>; servers: Array<{ url: string }> };
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/my/integrations', '/admin/v1/restaurants', '/internal/orders/status', '/platforms/platform-b/order/{remoteId}', '/api/v1/my/webhooks/deliveries']),
+    );
+    // Relative first: a page loaded from 127.0.0.1 calls 127.0.0.1 (no cross-origin request to localhost).
+    expect(document.servers[0].url).toBe('/');
+    expect((await fetch(`http://127.0.0.1:${ports.pos}/docs`)).status).toBe(200);
+  });
+
   it('listens on 127.0.0.1 only, and allows the receiver URL but no other local webhook URL', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const auth = { 'X-API-Key': demo.apiKey, 'X-API-Secret': demo.apiSecret, 'Content-Type': 'application/json' };
@@ -190,7 +200,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
   async function injectPlatformBOrder(): Promise<{ token: string; yemekKuryeOrderId: string }> {
     let injected: { token: string; yemekKuryeOrderId: string } | undefined;
     let last = '';
-    // Right after the start the dispatcher's account directory may not know the integration yet (404): the platform would retry.
+    // Right after the start the dispatcher's account directory may not know the integration yet (the plugin answers 500): the platform would retry.
     await waitFor('the plugin to accept a PLATFORM_B order', async () => {
       const response = await fetch(`${platformB()}/_simulator/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ remoteId: 'demo-ys-vendor' }) });
       const body = (await response.json()) as { order: { token: string }; pluginAnswer: { status: number; body: { remoteResponse?: { remoteOrderId?: string } } } };
@@ -413,7 +423,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(calls.at(-1)).toMatchObject({ status: 200, body: { value: expect.any(String) } });
 
     const cancelled = await fetch(`${platformD}/_simulator/orders/${orderId}/cancel`, { method: 'POST' });
-    expect(await cancelled.json()).toEqual({ webhookAnswer: { status: 200, body: { received: true, result: 'canceled' } } });
+    expect(await cancelled.json()).toEqual({ webhookAnswer: { status: 200, body: { success: true, received: true, result: 'canceled', confirmedBy: 'XApiKey' } } });
     const order = await fetch(`http://127.0.0.1:${ports.pos}/internal/orders/${yemekKuryeOrderId}`, { headers: internalHeaders(demo) });
     expect(await order.json()).toEqual(expect.objectContaining({ restaurantId: demo.restaurantId, provider: 'PLATFORM_D', status: 'CANCELED' }));
   }, 150_000);

@@ -3,7 +3,7 @@ import { INestApplication } from '@nestjs/common';
 import http from 'node:http';
 import path from 'node:path';
 import { APP_CONFIG } from '@courier/config';
-import { applyServerTimeouts, createHttpApp, HttpServerSettings, reportStartupFailure } from '@courier/http';
+import { applyServerTimeouts, buildOpenApiDocument, createHttpApp, HttpServerSettings, mergeOpenApiDocuments, reportStartupFailure, serveOpenApiDocument } from '@courier/http';
 import { EmbeddedPostgresHandle, startEmbeddedPostgres } from '@courier/persistence';
 import { AppModule as IntakeModule, SERVICE_DESCRIPTION as INTAKE_API } from '@courier/intake-api';
 import { AppModule as IntegrationsModule, SERVICE_DESCRIPTION as INTEGRATIONS_API } from '@courier/integrations-api';
@@ -13,7 +13,7 @@ import { createReceiverApp } from '@courier/mock-receiver';
 import { startLocalPlatforms } from '@courier/platforms/simulators';
 import { ensureDemoRestaurant, ensurePlatformIntegrations, writeDemo } from './demo-restaurant';
 import { loadLocalSettings } from './local-settings';
-import { createPosGateway } from './pos-gateway';
+import { createPosGateway, PosRoutes } from './pos-gateway';
 
 /**
  * The one-machine mode: every app of the suite in this process, sharing the in-process broker
@@ -67,13 +67,15 @@ async function main(): Promise<void> {
   };
   takeOverSignals();
 
+  // {pos_url} is one host for three apps: its /docs is their three documents in one (below).
   const [integrations, dispatcher, sender, intake] = await Promise.all([
-    createHttpApp(IntegrationsModule, INTEGRATIONS_API),
-    createHttpApp(DispatcherModule, DISPATCHER_API),
-    createHttpApp(SenderModule, SENDER_API),
+    createHttpApp(IntegrationsModule, { ...INTEGRATIONS_API, serveDocs: false }),
+    createHttpApp(DispatcherModule, { ...DISPATCHER_API, serveDocs: false }),
+    createHttpApp(SenderModule, { ...SENDER_API, serveDocs: false }),
     createHttpApp(IntakeModule, INTAKE_API),
   ]);
   apps.push(integrations, dispatcher, sender, intake);
+  if (integrations.get<HttpServerSettings>(APP_CONFIG).OPENAPI_DOCS_ENABLED) serveOpenApiDocument(integrations, posDocument({ integrations, dispatcher, sender }));
   for (const app of apps) await app.init();
 
   await intake.listen(settings.intakePort, settings.listenHost);
@@ -115,6 +117,8 @@ async function main(): Promise<void> {
     // The dashboard moves sent orders as the courier core does (internal transitions on {pos_url}).
     SERVICE_INTERNAL_URL: internalPosUrl,
     SERVICE_INTERNAL_API_KEY: demo.internalApiKey,
+    // With LISTEN_HOST=0.0.0.0 the dashboard is reached by other names too: those go here.
+    RECEIVER_ALLOWED_HOSTS: process.env.RECEIVER_ALLOWED_HOSTS,
   });
   apps.unshift(receiver);
   await receiver.listen(settings.receiverPort, settings.listenHost);
@@ -154,3 +158,18 @@ main().catch((error) => {
   reportStartupFailure(error);
   process.exit(1);
 });
+
+/** Everything {pos_url} serves, as one OpenAPI document: management and admin, internal and platform callbacks, deliveries. */
+function posDocument({ integrations, dispatcher, sender }: PosRoutes) {
+  return mergeOpenApiDocuments(
+    {
+      title: 'Courier integration suite ({pos_url})',
+      description: [INTEGRATIONS_API, DISPATCHER_API, SENDER_API].map((api) => `**${api.title}**: ${api.description ?? ''}`).join('\n\n'),
+    },
+    [
+      { prefix: 'integrations', document: buildOpenApiDocument(integrations, INTEGRATIONS_API) },
+      { prefix: 'dispatcher', document: buildOpenApiDocument(dispatcher, DISPATCHER_API) },
+      { prefix: 'sender', document: buildOpenApiDocument(sender, SENDER_API) },
+    ],
+  );
+}

@@ -21,6 +21,8 @@ jest.setTimeout(90_000);
   let browser: Browser;
   let page: Page;
   const listRequests: string[] = [];
+  /** The order the second test sends and delivers, and when its first status happened. */
+  const delivered = { orderId: '', yemekKuryeOrderId: '', start: 0 };
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, name), fullPage: true });
 
@@ -93,6 +95,7 @@ jest.setTimeout(90_000);
       ['ON_DELIVERY', 'DELIVERED'],
     ];
     const start = Date.now();
+    Object.assign(delivered, { orderId, yemekKuryeOrderId, start });
     let lastBody = '';
     let lastId = '';
     for (const [index, [previousStatus, status]] of moves.entries()) {
@@ -150,5 +153,42 @@ jest.setTimeout(90_000);
     const firstRow = await page.locator('#orders-table tbody tr').first().getAttribute('data-order-id');
     expect(firstRow).toBe(intake.calls[1].body.orderId);
     await shot('03-edited-json.png');
+  });
+
+  it('shows a status whose webhook came late in its place, marked late, and the platform each order came from', async () => {
+    const { orderId, yemekKuryeOrderId, start } = delivered;
+    const row = page.locator(`#orders-table tr[data-order-id="${orderId}"]`);
+    expect(await row.locator('.provider').innerText()).toBe('THIRD_PARTY');
+
+    // ASSIGNED happened between PREPARED and ON_DELIVERY, but its webhook arrives after DELIVERED's.
+    const late = JSON.stringify(statusPayload({ orderId, yemekKuryeOrderId, previousStatus: 'PREPARED', status: 'ASSIGNED', timestamp: new Date(start + 1500).toISOString() }));
+    expect(await postWebhook(late, signedHeaders(late, { id: 'wh-browser-late' }))).toBe(200);
+    await row.locator('.history li.late').waitFor();
+    expect(await row.locator('.history li').allInnerTexts()).toEqual(['VALIDATED', 'PREPARED', 'ASSIGNED late', 'ON_DELIVERY', 'DELIVERED']);
+    expect(await row.locator('.history li.late').getAttribute('title')).toMatch(/arrived after/);
+    expect(await row.locator('td[data-status]').getAttribute('data-status')).toBe('DELIVERED');
+    expect(await page.locator('#webhooks-table tr[data-webhook-id="wh-browser-late"]').getAttribute('data-outcome')).toBe('stale');
+
+    // A platform order: never sent from here, known from its webhooks, which name the platform.
+    expect(await page.locator('#tracked-empty').isVisible()).toBe(true);
+    const platformOrder = JSON.stringify({
+      ...statusPayload({ orderId: 'getir-7d1f0c', yemekKuryeOrderId: 'yk-browser-platform', status: 'VALIDATED', timestamp: new Date().toISOString() }),
+      provider: 'PLATFORM_A',
+    });
+    expect(await postWebhook(platformOrder, signedHeaders(platformOrder, { id: 'wh-browser-platform' }))).toBe(200);
+    const platformRow = page.locator('#tracked-table tr[data-tracked-id="yk-browser-platform"]');
+    await platformRow.waitFor();
+    expect(await platformRow.locator('td.platform').innerText()).toBe('PLATFORM_A');
+    expect(await platformRow.innerText()).toContain('getir-7d1f0c');
+    expect(await page.locator('#tracked-table tbody tr').count()).toBe(1);
+    expect(await page.locator('#webhooks-table tr[data-webhook-id="wh-browser-platform"] .provider').innerText()).toBe('PLATFORM_A');
+
+    // After a reload the same comes from the API.
+    await page.reload();
+    await page.locator('#tracked-table tr[data-provider="PLATFORM_A"]').waitFor();
+    await page.locator(`#orders-table tr[data-order-id="${orderId}"] .history li.late`).waitFor();
+    await page.locator('#orders').scrollIntoViewIfNeeded();
+    await page.locator('#orders').screenshot({ path: path.join(ARTIFACTS, '04-late-status-and-platform.png') });
+    await page.locator('#tracked').screenshot({ path: path.join(ARTIFACTS, '05-other-orders.png') });
   });
 });

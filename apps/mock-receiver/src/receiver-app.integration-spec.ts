@@ -164,26 +164,62 @@ describe('mock-receiver over HTTP', () => {
       expect(intake.calls).toHaveLength(0);
     });
 
-    it('refuses cross-site sends: only application/json, and only from its own origin when an Origin is given', async () => {
-      receiver = await startReceiver(config('send-csrf'), { listen: true });
+    it('sends the default order for a POST with no body, as curl -X POST does; a JSON body as before; another non-empty body is 415', async () => {
+      receiver = await startReceiver(config('send-no-body'), { listen: true });
       const url = `${receiver.baseUrl}/api/send-order`;
-      // What a page on another origin can send without a preflight: text/plain, a form, no body.
-      const plain = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'http://evil.example' }, body: '{}' });
+      // curl -X POST http://localhost:4444/api/send-order: no body, no content type.
+      const bare = await fetch(url, { method: 'POST' });
+      expect(bare.status).toBe(202);
+      expect(await bare.json()).toMatchObject({ status: 'accepted' });
+      expect(intake.calls[0].body).toMatchObject({ restaurantId: 'rest_testRestaurant000000001', items: expect.any(Array) });
+      // An empty body, with or without a JSON content type.
+      expect((await http().post('/api/send-order').set('Content-Type', 'application/json').set('Content-Length', '0')).status).toBe(202);
+      expect((await http().post('/api/send-order').set('Content-Type', 'text/plain').set('Content-Length', '0')).status).toBe(202);
+      expect((await http().post('/api/send-order').send({ deliveryFee: 0 })).status).toBe(202);
+      expect(intake.calls.map((call) => call.body.deliveryFee === 0)).toEqual([false, false, false, true]);
+      const plain = await http().post('/api/send-order').set('Content-Type', 'text/plain').send('{}');
       expect(plain.status).toBe(415);
-      expect(await plain.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
-      const form = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
-      expect(form.status).toBe(415);
-      expect((await fetch(url, { method: 'POST' })).status).toBe(415);
-      const foreign = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: '{}' });
-      expect(foreign.status).toBe(403);
-      expect(await foreign.json()).toMatchObject({ code: 'FORBIDDEN' });
+      expect(plain.body).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+      expect((await http().post('/api/send-order').set('Content-Type', 'application/x-www-form-urlencoded').send('a=1')).status).toBe(415);
+      expect(intake.calls).toHaveLength(4);
+    });
+
+    it('refuses cross-site sends by Host, Sec-Fetch-Site and Origin; curl and the dashboard itself still send', async () => {
+      receiver = await startReceiver(config('send-csrf', { RECEIVER_ALLOWED_HOSTS: 'receiver.test, tools.test:8080' }), { listen: true });
+      const port = new URL(receiver.baseUrl!).port;
+      const send = (headers: Record<string, string>) => http().post('/api/send-order').set(headers);
+      const refused = async (headers: Record<string, string>) => {
+        const response = await send(headers);
+        expect({ headers, status: response.status, code: response.body.code, type: response.headers['content-type'] }).toEqual({
+          headers,
+          status: 403,
+          code: 'FORBIDDEN',
+          type: expect.stringMatching(/^application\/problem\+json/),
+        });
+      };
+      // DNS rebinding: the attacker's name resolves to this machine; the page's requests carry it as Host (and are "same-origin").
+      await refused({ Host: `evil.example:${port}`, Origin: `http://evil.example:${port}`, 'Sec-Fetch-Site': 'same-origin' });
+      await refused({ Host: `evil.example:${port}` });
+      await refused({ Host: 'localhost:1' });
+      await refused({ Host: 'tools.test:9090' });
+      // A page of another site, or of the same site on another port (http://localhost:3001 is same-site with the receiver).
+      await refused({ 'Sec-Fetch-Site': 'cross-site' });
+      await refused({ Host: `localhost:${port}`, 'Sec-Fetch-Site': 'same-site', Origin: 'http://localhost:3001' });
+      await refused({ Origin: 'http://evil.example' });
+      await refused({ Origin: 'null' });
       expect(intake.calls).toHaveLength(0);
-      // The dashboard's own origin, and clients that send no Origin, still send orders.
-      const own = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: new URL(receiver.baseUrl!).origin }, body: '{}' });
-      expect(own.status).toBe(202);
-      await own.text();
-      expect((await http().post('/api/send-order').send({})).status).toBe(202);
-      expect(intake.calls).toHaveLength(2);
+
+      // Non-browser clients send neither header; the dashboard sends same-origin with its own Origin.
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'receiver.test', 'tools.test:8080']) {
+        expect((await send({ Host: host })).status).toBe(202);
+      }
+      expect((await send({ Host: `localhost:${port}`, Origin: `http://localhost:${port}`, 'Sec-Fetch-Site': 'same-origin' })).status).toBe(202);
+      expect((await fetch(`${receiver.baseUrl}/api/send-order`, { method: 'POST', headers: { Origin: receiver.baseUrl! } })).status).toBe(202);
+      expect(intake.calls).toHaveLength(7);
+
+      // The webhooks are posted server to server, under whatever name the service was given.
+      const payload = JSON.stringify(statusPayload({ orderId: 'o-host', yemekKuryeOrderId: 'yk-host', status: 'VALIDATED', timestamp: '2025-05-01T10:00:00Z' }));
+      expect((await postStatus(payload, { ...signedHeaders(payload), Host: 'mock-receiver:4444' })).status).toBe(200);
     });
   });
 
@@ -198,6 +234,9 @@ describe('mock-receiver over HTTP', () => {
       const url = `${receiver.baseUrl}/api/orders/${sent.orderId}/moves`;
       expect((await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: '{"action":"deliver"}' })).status).toBe(415);
       expect((await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: '{"action":"deliver"}' })).status).toBe(403);
+      const moves = () => http().post(`/api/orders/${sent.orderId}/moves`);
+      expect((await moves().set({ 'Sec-Fetch-Site': 'cross-site' }).send({ action: 'deliver' })).status).toBe(403);
+      expect((await moves().set({ Host: `rebound.example:${new URL(receiver.baseUrl!).port}` }).send({ action: 'deliver' })).body).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       expect((await http().post(`/api/orders/${sent.orderId}/moves`).send({ action: 'teleport' })).status).toBe(422);
       await receiver.app.close();
 
@@ -277,6 +316,25 @@ describe('mock-receiver over HTTP', () => {
       expect(tooLarge.body.code).toBe('PAYLOAD_TOO_LARGE');
     });
 
+    it('with a whsec_ secret requires the Standard Webhooks signature: without the webhook-* headers the replay check cannot be skipped', async () => {
+      receiver = await startReceiver(config('wh-standard-required'));
+      const payload = body('VALIDATED', '2025-05-01T10:00:00Z');
+      const serviceOnly = signedHeaders(payload, { standard: false });
+      const refused = await postStatus(payload, serviceOnly).expect(401);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(refused.body).toMatchObject({ status: 401, code: 'INVALID_SIGNATURE', detail: expect.stringMatching(/^Standard Webhooks signature/) });
+      // A replay of a delivery captured more than 5 minutes ago, its webhook-* headers dropped: refused as well.
+      const [entry] = (await http().get('/api/webhooks').expect(200)).body.data;
+      expect(entry).toMatchObject({ outcome: 'rejected', httpStatus: 401, verdicts: { serviceSignature: { state: 'valid' }, standardWebhooks: { state: 'missing' } } });
+      expect((await postStatus(payload, signedHeaders(payload)).expect(200)).body.outcome).toBe('applied');
+      await receiver.app.close();
+
+      // A secret not in the whsec_ form cannot key Standard Webhooks: X-Service-Signature alone is checked.
+      receiver = await startReceiver(config('wh-plain-secret', { WEBHOOK_SECRET: 'plain-secret-0123456789' }));
+      expect((await postStatus(payload, signedHeaders(payload, { secret: 'plain-secret-0123456789' })).expect(200)).body.outcome).toBe('applied');
+      expect((await http().get('/api/config')).body.signatureVerification.standardWebhooks).toMatch(/^off/);
+    });
+
     it('refuses a wrong Standard Webhooks signature next to a right X-Service-Signature', async () => {
       receiver = await startReceiver(config('wh-standard'));
       const payload = body('VALIDATED', '2025-05-01T10:00:00Z');
@@ -304,6 +362,39 @@ describe('mock-receiver over HTTP', () => {
     const [order] = (await http().get('/api/orders').expect(200)).body.data;
     expect(order).toMatchObject({ orderId: sent.orderId, status: 'DELIVERED', statusAt: '2025-05-01T10:04:00+03:00' });
     expect(order.statusHistory.map((entry: { status: string }) => entry.status)).toEqual(['DELIVERED', 'ON_DELIVERY', 'PREPARED', 'VALIDATED']);
+  });
+
+  it("shows a status whose webhook arrived after a later one in the order's history, marked late, and the platform of a platform order", async () => {
+    receiver = await startReceiver(config('late-and-platform'));
+    const sent = (await http().post('/api/send-order').expect(202)).body as { orderId: string; yemekKuryeOrderId: string };
+    const post = async (status: string, timestamp: string, id: string) => {
+      const payload = JSON.stringify(statusPayload({ ...sent, status, timestamp }));
+      return (await postStatus(payload, signedHeaders(payload, { id })).expect(200)).body.outcome as string;
+    };
+    expect(await post('VALIDATED', '2025-05-01T10:01:00Z', 'wh-v')).toBe('applied');
+    expect(await post('ROUTED', '2025-05-01T10:03:00Z', 'wh-r')).toBe('applied');
+    // ASSIGNED happened before ROUTED, but its webhook comes after: not applied (stale), yet shown.
+    expect(await post('ASSIGNED', '2025-05-01T13:02:00+03:00', 'wh-a')).toBe('stale');
+    const [order] = (await http().get('/api/orders').expect(200)).body.data;
+    expect(order).toMatchObject({ orderId: sent.orderId, provider: 'THIRD_PARTY', status: 'ROUTED', statusAt: '2025-05-01T10:03:00Z' });
+    expect(order.statusHistory).toEqual([
+      { status: 'ROUTED', timestamp: '2025-05-01T10:03:00Z', webhookId: 'wh-r' },
+      { status: 'ASSIGNED', timestamp: '2025-05-01T13:02:00+03:00', webhookId: 'wh-a', late: true },
+      { status: 'VALIDATED', timestamp: '2025-05-01T10:01:00Z', webhookId: 'wh-v' },
+    ]);
+
+    // A platform order: the receiver never sent it; its webhooks name the platform.
+    const platform = JSON.stringify({ ...statusPayload({ orderId: 'getir-5f1c', yemekKuryeOrderId: 'yk-platform-1', status: 'VALIDATED', timestamp: '2025-05-01T10:04:00Z' }), provider: 'PLATFORM_A' });
+    await postStatus(platform, signedHeaders(platform, { id: 'wh-platform' })).expect(200);
+    const tracked = (await http().get('/api/tracked-orders').expect(200)).body.data;
+    expect(tracked.map(({ orderId, provider, status, sentHere }: Record<string, unknown>) => ({ orderId, provider, status, sentHere }))).toEqual([
+      { orderId: 'getir-5f1c', provider: 'PLATFORM_A', status: 'VALIDATED', sentHere: false },
+      { orderId: sent.orderId, provider: 'THIRD_PARTY', status: 'ROUTED', sentHere: true },
+    ]);
+    expect(tracked[1].statusHistory).toEqual(order.statusHistory);
+    const [webhook] = (await http().get('/api/webhooks').expect(200)).body.data;
+    expect(webhook).toMatchObject({ webhookId: 'wh-platform', provider: 'PLATFORM_A' });
+    expect((await http().get('/api/tracked-orders?limit=1').expect(200)).body.data).toHaveLength(1);
   });
 
   it('keeps its state across a restart, in a file written atomically and bounded', async () => {
@@ -351,7 +442,7 @@ describe('mock-receiver over HTTP', () => {
     });
     expect(JSON.stringify(response.body)).not.toContain('test-intake-key-0001');
     expect(JSON.stringify(response.body)).not.toContain(TEST_SECRET);
-    expect(response.body.signatureVerification.standardWebhooks).toMatch(/^checked when present/);
+    expect(response.body.signatureVerification.standardWebhooks).toMatch(/^required/);
     expect((await http().get('/health').expect(200)).body).toEqual({ status: 'ok' });
   });
 
@@ -365,6 +456,13 @@ describe('mock-receiver over HTTP', () => {
     await http().get('/assets/dashboard.css').expect(200).expect('Content-Type', /css/);
     const missing = await http().get('/assets/secrets.json').expect(404);
     expect(missing.body.code).toBe('NOT_FOUND');
+    // Names of Object.prototype are no assets either: 404 problem JSON, and no install path in any answer.
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__']) {
+      const inherited = await http().get(`/assets/${name}`);
+      expect({ name, status: inherited.status, code: inherited.body.code }).toEqual({ name, status: 404, code: 'NOT_FOUND' });
+      expect(inherited.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(inherited.text).not.toContain(path.sep + 'apps' + path.sep);
+    }
   });
 
   it('streams each recorded webhook to server-sent-event clients as it arrives', async () => {

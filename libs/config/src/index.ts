@@ -4,3 +4,4 @@ export * from './base-config';
 export * from './config.module';
 export * from './trust-proxy';
 export * from './origins';
+export * from './find-provider';

@@ -19,6 +19,10 @@ export enum ErrorCode {
   DeliverBeforePrepare = 'DELIVER_BEFORE_PREPARE',
   AlreadyVerified = 'ALREADY_VERIFIED',
   OrderCanceled = 'ORDER_CANCELED',
+  /** A status push's providerOrderId names orders of several platform stores: the caller must send restaurantId. */
+  AmbiguousProviderOrderId = 'AMBIGUOUS_PROVIDER_ORDER_ID',
+  /** A platform order arrived for an integration while another integration already holds it (an integration replaced). */
+  PlatformOrderOfAnotherIntegration = 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION',
   /** A platform order of an integration the platform has not verified yet: kept for operators, not the account's. */
   OrderWithheld = 'ORDER_WITHHELD',
   NotFound = 'NOT_FOUND',
@@ -27,6 +31,8 @@ export enum ErrorCode {
   Forbidden = 'FORBIDDEN',
   Conflict = 'CONFLICT',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  /** A platform webhook the platform's own API does not confirm (PLATFORM_D read-back). */
+  PlatformOrderNotConfirmed = 'PLATFORM_ORDER_NOT_CONFIRMED',
   InternalError = 'INTERNAL_ERROR',
 }
 

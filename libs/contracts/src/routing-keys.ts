@@ -19,6 +19,8 @@ export enum RoutingKey {
   OrderFinalApprovalDue = 'order.final_approval_due',
   /** A delivery platform's order accepted by status-dispatcher (for the courier core; no queue of the suite binds it). */
   PlatformOrderReceived = 'order.platform_received',
+  /** A platform order is near its accept-by time and nobody answered it on the platform (for the courier core; no queue of the suite binds it). */
+  OrderAcceptanceDue = 'order.acceptance_due',
   /** Diagnostic message used by the messaging self-test and broker tests. */
   SystemProbe = 'system.probe',
 }

@@ -4,4 +4,3 @@ export * from './credentials';
 export * from './mask';
 export * from './webhook-secret';
 export * from './webhook-signature';
-export * from './hmac-jwt';

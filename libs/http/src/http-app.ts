@@ -1,17 +1,17 @@
 import { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-import { APP_CONFIG, parseTrustProxy } from '@courier/config';
+import { APP_CONFIG, findProvider, parseTrustProxy } from '@courier/config';
 import { connectMessageHandlers } from '@courier/messaging';
 import { AppLogger, CORRELATION_HEADER, REQUEST_ID_HEADER, sanitiseCorrelationId, withCorrelationId } from '@courier/logging';
-import { buildOpenApiDocument, OpenApiDescription } from './openapi-document';
+import { buildOpenApiDocument, OpenApiDescription, serveOpenApiDocument } from './openapi-document';
 import { ProblemJsonFilter } from './problem.filter';
 import { RequestInputInterceptor } from './request-input';
 import { strictValidationPipe } from './validation';
+import { responseLogger } from './response-log';
 
 /** The OpenAPI description (served at /docs and /docs-json, published in docs/openapi/) and the app's settings. */
 export interface HttpAppOptions extends OpenApiDescription {
@@ -27,6 +27,8 @@ export interface HttpAppOptions extends OpenApiDescription {
    * (integrations-api returns API secrets, signing secrets, platform keys).
    */
   noStore?: boolean;
+  /** Serve the document at /docs (default: as OPENAPI_DOCS_ENABLED says); false: a composer serves a combined one (mergeOpenApiDocuments). */
+  serveDocs?: boolean;
 }
 
 /** The HTTP server settings of BaseConfig; an app whose config lacks them (mock-receiver) gets these defaults. */
@@ -40,12 +42,8 @@ export interface HttpServerSettings {
 const DEFAULT_SERVER_SETTINGS: HttpServerSettings = { HTTP_REQUEST_TIMEOUT_MS: 30_000, HTTP_HEADERS_TIMEOUT_MS: 10_000, HTTP_KEEP_ALIVE_TIMEOUT_MS: 65_000, OPENAPI_DOCS_ENABLED: true };
 
 function serverSettings(app: INestApplication): HttpServerSettings {
-  let config: Partial<HttpServerSettings> = {};
-  try {
-    config = app.get<Partial<HttpServerSettings>>(APP_CONFIG, { strict: false }) ?? {};
-  } catch {
-    // No APP_CONFIG in this module tree: the defaults.
-  }
+  // No APP_CONFIG in this module tree: the defaults.
+  const config = findProvider<Partial<HttpServerSettings>>(app, APP_CONFIG) ?? {};
   const pick = <K extends keyof HttpServerSettings>(key: K): HttpServerSettings[K] => (config[key] ?? DEFAULT_SERVER_SETTINGS[key]) as HttpServerSettings[K];
   return {
     HTTP_REQUEST_TIMEOUT_MS: pick('HTTP_REQUEST_TIMEOUT_MS'),
@@ -87,11 +85,8 @@ function requestScope(req: Request & { id?: string }, res: Response, next: NextF
 }
 
 function configuredTrustProxy(app: INestApplication): string | undefined {
-  try {
-    return app.get<{ TRUST_PROXY?: string }>(APP_CONFIG, { strict: false }).TRUST_PROXY;
-  } catch {
-    return undefined; // an app without the suite's config (a test module)
-  }
+  // An app without the suite's config (a test module) has none.
+  return findProvider<{ TRUST_PROXY?: string }>(app, APP_CONFIG)?.TRUST_PROXY;
 }
 
 /**
@@ -114,6 +109,8 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   const settings = serverSettings(app);
   applyServerTimeouts(app.getHttpServer(), settings);
   app.use(requestScope);
+  const logResponses = responseLogger(options.title);
+  if (logResponses) app.use(logResponses);
   app.use(securityHeaders(options.noStore ?? false));
   // No body-parser middleware: JSON bodies are read by this interceptor, after the guards.
   app.useGlobalInterceptors(new RequestInputInterceptor({ bodyLimit: options.bodyLimit, selfParsedBodyPaths: options.selfParsedBodyPaths }));
@@ -123,8 +120,7 @@ export async function createHttpApp(module: Type<unknown>, options: HttpAppOptio
   // The app's @EventPattern handlers (if it has MessagingModule): consumed from the app's bootstrap on.
   await connectMessageHandlers(app);
 
-  if (!settings.OPENAPI_DOCS_ENABLED) return app;
-  const document = buildOpenApiDocument(app, options);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  if (!settings.OPENAPI_DOCS_ENABLED || options.serveDocs === false) return app;
+  serveOpenApiDocument(app, buildOpenApiDocument(app, options));
   return app;
 }

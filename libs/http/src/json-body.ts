@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ErrorCode } from '@courier/contracts';
+import { jsonNestsDeeperThan, MAX_INPUT_DEPTH } from './json-depth';
 import { ProblemException } from './problem.exception';
 
 /** `application/json` or any `application/<x>+json`, parameters ignored (what body-parser's json types match). */
@@ -37,10 +38,12 @@ const unreadable = () => new ProblemException(400, ErrorCode.InvalidPayload, 'Th
 
 /**
  * Reads and parses a JSON body of at most `limit` bytes: 413 over it, 415 for a charset other than
- * UTF-8 or a compressed body, 400 for invalid JSON with a fixed detail (never JSON.parse's message,
- * which quotes the body: a secret sent by mistake would come back in the error). Any JSON value.
+ * UTF-8 or a compressed body, 400 for nesting deeper than `maxDepth` (found by a scan of the bytes,
+ * before JSON.parse spends any time on them) and for invalid JSON with a fixed detail (never
+ * JSON.parse's message, which quotes the body: a secret sent by mistake would come back in the
+ * error). Any JSON value.
  */
-export async function readJsonBody(request: IncomingMessage, limit = DEFAULT_JSON_BODY_LIMIT): Promise<unknown> {
+export async function readJsonBody(request: IncomingMessage, limit = DEFAULT_JSON_BODY_LIMIT, maxDepth = MAX_INPUT_DEPTH): Promise<unknown> {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     throw new ProblemException(415, ErrorCode.UnsupportedMediaType, 'The request body must be encoded in UTF-8.');
@@ -51,9 +54,10 @@ export async function readJsonBody(request: IncomingMessage, limit = DEFAULT_JSO
   }
   const declaredLength = Number(request.headers['content-length']);
   if (Number.isFinite(declaredLength) && declaredLength > limit) throw tooLarge(limit);
-  const text = (await readLimited(request, limit)).toString('utf8');
+  const bytes = await readLimited(request, limit);
+  if (jsonNestsDeeperThan(bytes, maxDepth)) throw new ProblemException(400, ErrorCode.InvalidPayload, `The request body nests objects or arrays more than ${maxDepth} levels deep.`);
   try {
-    return JSON.parse(text);
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new ProblemException(400, ErrorCode.InvalidPayload, 'The request body is not valid JSON.');
   }

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ProblemDto, ProblemHeaderDocs } from './problem.dto';
 
 /** A JSON Schema object as OpenAPI 3.0 embeds it. */
 export type OpenApiSchema = Record<string, unknown>;
@@ -25,7 +26,39 @@ export interface OpenApiDescription {
    * Read when the document is built, so an app may fill it in place when it starts.
    */
   schemas?: Record<string, OpenApiSchema>;
+  /**
+   * Error answers every operation can give whatever its own decorators say (a guard on every route,
+   * the exception filter): added to each operation that does not document that status itself.
+   */
+  everyOperationProblems?: Array<{ status: number; description: string; headers?: ProblemHeaderDocs }>;
+  /**
+   * Operations whose path starts with `pathPrefix` answer only `statuses` (a caller that accepts no
+   * other, such as PLATFORM_B's middleware): everyOperationProblems adds nothing else to them.
+   */
+  restrictedAnswers?: Array<{ pathPrefix: string; statuses: readonly number[] }>;
 }
+
+/** The failed-authentication throttle's 429 (libs/rate-limit AuthFailureThrottleGuard, on every route of the apps that install it). */
+export const AUTH_FAILURE_THROTTLED = {
+  status: 429,
+  description:
+    'RATE_LIMIT_EXCEEDED: too many failed authentications from this client address (AUTH_FAILURE_LIMIT_PER_MINUTE) or with this key id this minute; retry after Retry-After seconds.',
+  headers: { 'Retry-After': { description: 'Seconds until the counters start again.', schema: { type: 'integer' } } },
+};
+
+/** What the shared request reader (RequestInputInterceptor, readJsonBody) refuses on any operation, before its own checks. */
+export const REQUEST_INPUT_PROBLEMS = [
+  { status: 400, description: 'INVALID_PAYLOAD: the body is not valid JSON, not a JSON object or array, or nested more than 32 levels (refused before it is parsed).' },
+  { status: 413, description: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (256 KiB).' },
+  { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding).' },
+  {
+    status: 422,
+    description: 'VALIDATION_ERROR: a path parameter, query value or body string PostgreSQL cannot store (NUL, a lone surrogate), or a prototype key (`__proto__`) in the body; listed in `errors`.',
+  },
+];
+
+/** Any operation's answer to an unexpected failure (ProblemJsonFilter). */
+export const INTERNAL_ERROR_PROBLEM = { status: 500, description: 'INTERNAL_ERROR: unexpected failure; quote the requestId.' };
 
 interface SuitePackage {
   version: string;
@@ -67,11 +100,60 @@ export function buildOpenApiDocument(app: INestApplication, description: OpenApi
   if (description.bearerJwt) builder.addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: description.bearerJwt.description }, 'bearerJwt');
   for (const tag of description.tags ?? []) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build());
-  // package.json's licence (UNLICENSED: proprietary, none granted), without a URL: there is no licence text to link.
-  document.info.license = { name: license };
+  document.info.license = license === 'Apache-2.0' ? { name: license, url: 'https://www.apache.org/licenses/LICENSE-2.0' } : { name: license };
   delete document.info.contact; // DocumentBuilder's empty default
   if (description.schemas) document.components = { ...document.components, schemas: { ...document.components?.schemas, ...description.schemas } };
+  addProblemsToEveryOperation(document, description.everyOperationProblems ?? [], description.restrictedAnswers ?? []);
+  allowNullInNullableEnums(document);
   return document;
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+function addProblemsToEveryOperation(
+  document: OpenAPIObject,
+  problems: NonNullable<OpenApiDescription['everyOperationProblems']>,
+  restricted: NonNullable<OpenApiDescription['restrictedAnswers']>,
+): void {
+  if (problems.length === 0) return;
+  // ProblemDto is registered by any @ApiProblem(s) of the app's controllers.
+  if (!document.components?.schemas?.[ProblemDto.name]) throw new Error('everyOperationProblems refers to ProblemDto: document at least one answer with @ApiProblem');
+  for (const [path, item] of Object.entries(document.paths)) {
+    const allowed = restricted.find((rule) => path.startsWith(rule.pathPrefix))?.statuses;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      for (const { status, description, headers } of problems) {
+        if (operation.responses[status] || (allowed && !allowed.includes(status))) continue;
+        operation.responses[status] = {
+          description,
+          ...(headers ? { headers } : {}),
+          content: { 'application/problem+json': { schema: { $ref: `#/components/schemas/${ProblemDto.name}` } } },
+        };
+      }
+    }
+  }
+}
+
+/**
+ * OpenAPI 3.0.3 says `nullable: true` adds null to `type` only: strict validators still refuse null
+ * where an `enum` lacks it, or where the schema is a `$ref` in `allOf` (Nest's way to make a DTO
+ * property nullable). So every nullable enum gets `null`, and a nullable `allOf: [$ref]` becomes
+ * `anyOf: [$ref, null]`, wherever they stand.
+ */
+export function allowNullInNullableEnums(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) allowNullInNullableEnums(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  if (schema.nullable === true && Array.isArray(schema.allOf) && schema.allOf.length === 1) {
+    schema.anyOf = [schema.allOf[0], { type: 'object', nullable: true, enum: [null] }];
+    delete schema.allOf;
+  }
+  for (const value of Object.values(schema)) allowNullInNullableEnums(value);
 }
 
 /**
@@ -101,3 +183,69 @@ export const POS_SERVER: OpenApiDescription['server'] = {
   default: 'http://localhost:3001',
   description: 'The management base URL ({pos_url}) you were given; http://localhost:3001 in the one-machine mode (npm start).',
 };
+
+/**
+ * One document for several apps served on one host ({pos_url} in the one-machine mode: management,
+ * internal, platform callbacks, deliveries): their paths, tags and security schemes together. A
+ * schema name two apps use for different schemas is kept apart by prefixing the later app's
+ * (`<prefix>_<name>`) and rewriting that app's references to it.
+ */
+export function mergeOpenApiDocuments(info: { title: string; description: string }, parts: Array<{ prefix: string; document: OpenAPIObject }>): OpenAPIObject {
+  const [first] = parts;
+  if (!first) throw new Error('mergeOpenApiDocuments needs at least one document');
+  const merged: OpenAPIObject = {
+    openapi: first.document.openapi,
+    info: { ...first.document.info, title: info.title, description: info.description },
+    servers: first.document.servers,
+    paths: {},
+    tags: [],
+    components: { schemas: {}, securitySchemes: {} },
+  };
+  const schemas = merged.components!.schemas!;
+  for (const { prefix, document } of parts) {
+    const renamed = new Map<string, string>();
+    for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+      if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) renamed.set(name, `${prefix}_${name}`);
+    }
+    const own = renamed.size > 0 ? (rewriteRefs(document, renamed) as OpenAPIObject) : document;
+    for (const [name, schema] of Object.entries(own.components?.schemas ?? {})) schemas[renamed.get(name) ?? name] = schema;
+    Object.assign(merged.components!.securitySchemes!, own.components?.securitySchemes);
+    for (const [path, item] of Object.entries(own.paths)) {
+      if (merged.paths[path]) throw new Error(`two apps serve ${path}`);
+      merged.paths[path] = item;
+    }
+    for (const tag of own.tags ?? []) if (!merged.tags!.some((known) => known.name === tag.name)) merged.tags!.push(tag);
+  }
+  return merged;
+}
+
+function rewriteRefs(node: unknown, renamed: Map<string, string>): unknown {
+  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, renamed));
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key === '$ref' && typeof value === 'string') {
+        const name = value.replace('#/components/schemas/', '');
+        return [key, renamed.has(name) ? `#/components/schemas/${renamed.get(name)}` : value];
+      }
+      if (key === 'schemas' && value && typeof value === 'object' && !Array.isArray(value)) {
+        return [key, Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, rewriteRefs(schema, renamed)]))];
+      }
+      return [key, rewriteRefs(value, renamed)];
+    }),
+  );
+}
+
+/**
+ * The document as a host serves it at /docs: "Try it out" first goes to the host the page was
+ * loaded from (relative `/`), so it works from localhost and 127.0.0.1 alike without CORS; the
+ * published servers follow.
+ */
+export function servedDocument(document: OpenAPIObject): OpenAPIObject {
+  return { ...document, servers: [{ url: '/', description: 'The host serving this page.' }, ...(document.servers ?? [])] };
+}
+
+/** Serves `document` at /docs (Swagger UI) and /docs-json of `app`. */
+export function serveOpenApiDocument(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('docs', app, servedDocument(document), { jsonDocumentUrl: 'docs-json' });
+}

@@ -37,6 +37,30 @@ export function buildProblem(status: number, code: string, detail: string, reque
   };
 }
 
+/** The problem JSON (and headers) an error is answered with; errors of ours (5xx, unexpected) are logged. */
+export function problemFor(exception: unknown, requestId: string | undefined, logger: Logger): { problem: ProblemDetails; headers: Record<string, string> } {
+  if (exception instanceof ProblemException) {
+    return { problem: { ...buildProblem(exception.getStatus(), exception.code, exception.detail, requestId, exception.errors), ...exception.extensions }, headers: exception.headers };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const body = exception.getResponse();
+    const message =
+      typeof body === 'string' ? body : Array.isArray((body as { message?: unknown }).message) ? ((body as { message: string[] }).message).join('; ') : String((body as { message?: unknown }).message ?? exception.message);
+    if (status >= 500) logger.error({ err: exception, requestId }, 'request failed');
+    return { problem: buildProblem(status, CODE_BY_STATUS[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidPayload), status >= 500 ? 'The request could not be completed.' : message, requestId), headers: {} };
+  }
+  logger.error({ err: exception, requestId }, 'unexpected error');
+  return { problem: buildProblem(500, ErrorCode.InternalError, 'An unexpected error occurred. Quote the requestId when reporting it.', requestId), headers: {} };
+}
+
+/** Sends a problem as application/problem+json. */
+export function sendProblem(response: Response, problem: ProblemDetails, headers: Record<string, string> = {}): void {
+  response.status(problem.status).setHeader('Content-Type', 'application/problem+json');
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  response.send(JSON.stringify(problem));
+}
+
 /** Renders every error as application/problem+json with a `code`; never leaks a stack or internals. */
 @Catch()
 export class ProblemJsonFilter implements ExceptionFilter {
@@ -45,29 +69,8 @@ export class ProblemJsonFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
-    const request = http.getRequest<Request & { id?: string }>();
     if (response.headersSent) return;
-    const requestId = request.id;
-    let problem: ProblemDetails;
-    let headers: Record<string, string> = {};
-
-    if (exception instanceof ProblemException) {
-      problem = { ...buildProblem(exception.getStatus(), exception.code, exception.detail, requestId, exception.errors), ...exception.extensions };
-      headers = exception.headers;
-    } else if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      const body = exception.getResponse();
-      const message =
-        typeof body === 'string' ? body : Array.isArray((body as { message?: unknown }).message) ? ((body as { message: string[] }).message).join('; ') : String((body as { message?: unknown }).message ?? exception.message);
-      if (status >= 500) this.logger.error({ err: exception, requestId }, 'request failed');
-      problem = buildProblem(status, CODE_BY_STATUS[status] ?? (status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidPayload), status >= 500 ? 'The request could not be completed.' : message, requestId);
-    } else {
-      this.logger.error({ err: exception, requestId }, 'unexpected error');
-      problem = buildProblem(500, ErrorCode.InternalError, 'An unexpected error occurred. Quote the requestId when reporting it.', requestId);
-    }
-
-    response.status(problem.status).setHeader('Content-Type', 'application/problem+json');
-    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
-    response.send(JSON.stringify(problem));
+    const { problem, headers } = problemFor(exception, http.getRequest<Request & { id?: string }>().id, this.logger);
+    sendProblem(response, problem, headers);
   }
 }

@@ -1,6 +1,7 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { ErrorCode, FieldError } from '@courier/contracts';
+import { MAX_INPUT_DEPTH } from './json-depth';
 import { ProblemException } from './problem.exception';
 import { MAX_FIELD_ERRORS } from './problem.filter';
 import { validationProblem } from './request-input';
@@ -62,8 +63,7 @@ function collectUnknownFields(dto: unknown, value: unknown, prefix: string, unkn
   for (const key of keys) if (!declared.has(key)) unknown.push({ field: `${prefix}${key}`, message: UNKNOWN_FIELD_MESSAGE });
 }
 
-/** Deepest nesting of objects and arrays a request may carry (a body, a query). */
-export const MAX_INPUT_DEPTH = 32;
+export { MAX_INPUT_DEPTH } from './json-depth';
 
 /** Whether objects/arrays in `value` nest deeper than `limit` (iterative: any depth is safe to measure). */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {

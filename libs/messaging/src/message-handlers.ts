@@ -16,6 +16,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { BaseRpcContext, CustomTransportStrategy, MessageHandler as NestMessageHandler, Server } from '@nestjs/microservices';
 import { lastValueFrom, Observable, throwError } from 'rxjs';
 import type { QueueSpec } from '@courier/contracts';
+import { findProvider } from '@courier/config';
 import { Messaging } from './messaging.service';
 import { IncomingMessage, topicMatches } from './transport';
 
@@ -192,12 +193,8 @@ export class MessageServer extends Server implements CustomTransportStrategy {
  * `@MessageConsumer()`.
  */
 export async function connectMessageHandlers(app: INestApplication): Promise<void> {
-  let server: MessageServer | undefined;
-  try {
-    server = app.get(MessageServer, { strict: false });
-  } catch {
-    return;
-  }
+  const server = findProvider<MessageServer>(app, MessageServer);
+  if (!server) return;
   app.connectMicroservice({ strategy: server }, { inheritAppConfig: false });
   await app.startAllMicroservices();
 }

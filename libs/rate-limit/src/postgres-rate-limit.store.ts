@@ -13,6 +13,9 @@ interface Hit {
  * without Redis still share a limit across replicas. Each request is counted by an upsert;
  * concurrent ones share a statement (`count + n`), and each learns its own position in the
  * window's count, exactly as if they had run one by one. Old windows are deleted by RateLimitSweep.
+ * A window longer than a minute is stored under its last minute (`window_start` column), so the
+ * sweep, which deletes counters two minutes old, keeps it for the whole window without a column
+ * of its own.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
   readonly kind = 'postgres' as const;
@@ -20,14 +23,14 @@ export class PostgresRateLimitStore implements RateLimitStore {
 
   constructor(private readonly dataSource: DataSource) {}
 
-  increment(scope: string, key: string, windowStart: number): Promise<number> {
-    return this.hits.submit({ scope, keyHash: key, windowStart });
+  increment(scope: string, key: string, windowStart: number, windowMs = RATE_LIMIT_WINDOW_MS): Promise<number> {
+    return this.hits.submit({ scope, keyHash: key, windowStart: storedWindowStart(windowStart, windowMs) });
   }
 
-  async read(scope: string, keys: string[], windowStart: number): Promise<number[]> {
+  async read(scope: string, keys: string[], windowStart: number, windowMs = RATE_LIMIT_WINDOW_MS): Promise<number[]> {
     const rows: Array<{ key_hash: string; count: number }> = await this.dataSource.query(
       'SELECT key_hash, count FROM rate_limit_counters WHERE scope = $1 AND window_start = $2 AND key_hash = ANY($3::text[])',
-      [scope, windowStart, keys],
+      [scope, storedWindowStart(windowStart, windowMs), keys],
     );
     const counts = new Map(rows.map((row) => [row.key_hash, Number(row.count)]));
     return keys.map((key) => counts.get(key) ?? 0);
@@ -65,4 +68,9 @@ export class PostgresRateLimitStore implements RateLimitStore {
     }
     return counts;
   }
+}
+
+/** The minute a window's counter is stored under: its last (the window itself for a one-minute window). */
+export function storedWindowStart(windowStart: number, windowMs: number): number {
+  return windowStart + Math.max(windowMs, RATE_LIMIT_WINDOW_MS) - RATE_LIMIT_WINDOW_MS;
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
-import { RATE_LIMIT_STORE, RateLimitStore, windowStartOf } from './rate-limit.store';
+import { RATE_LIMIT_STORE, RATE_LIMIT_WINDOW_MS, RateLimitStore, windowStartOf } from './rate-limit.store';
 
 const FAILURE_LOG_INTERVAL_MS = 10_000;
 
@@ -19,10 +19,13 @@ export class RateLimiter implements OnModuleDestroy {
 
   constructor(@Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore) {}
 
-  /** Counts one hit of `key`; the window's count including it, or undefined when the store failed. */
-  async hit(scope: string, key: string, now = Date.now()): Promise<number | undefined> {
+  /**
+   * Counts one hit of `key` in the fixed window of `windowMs` (a whole number of minutes; default
+   * one) that `now` falls in; the window's count including it, or undefined when the store failed.
+   */
+  async hit(scope: string, key: string, now = Date.now(), windowMs = RATE_LIMIT_WINDOW_MS): Promise<number | undefined> {
     try {
-      return await this.store.increment(scope, key, windowStartOf(now));
+      return await this.store.increment(scope, key, windowStartOf(now, windowMs), windowMs);
     } catch (error) {
       this.logFailure(error);
       return undefined;
@@ -30,9 +33,9 @@ export class RateLimiter implements OnModuleDestroy {
   }
 
   /** The window's counts of `keys` without counting; undefined when the store failed. */
-  async read(scope: string, keys: string[], now = Date.now()): Promise<number[] | undefined> {
+  async read(scope: string, keys: string[], now = Date.now(), windowMs = RATE_LIMIT_WINDOW_MS): Promise<number[] | undefined> {
     try {
-      return await this.store.read(scope, keys, windowStartOf(now));
+      return await this.store.read(scope, keys, windowStartOf(now, windowMs), windowMs);
     } catch (error) {
       this.logFailure(error);
       return undefined;

@@ -44,9 +44,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.client = client as CountingRedis;
   }
 
-  async increment(scope: string, key: string, windowStart: number): Promise<number> {
+  async increment(scope: string, key: string, windowStart: number, windowMs = RATE_LIMIT_WINDOW_MS): Promise<number> {
     // A window of slack on the expiry covers replicas whose clocks disagree a little.
-    return Number(await this.client.countHit(this.keyOf(scope, key, windowStart), 2 * RATE_LIMIT_WINDOW_MS));
+    return Number(await this.client.countHit(this.keyOf(scope, key, windowStart), 2 * windowMs));
   }
 
   async read(scope: string, keys: string[], windowStart: number): Promise<number[]> {

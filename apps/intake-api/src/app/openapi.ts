@@ -1,4 +1,4 @@
-import { HttpAppOptions, INTAKE_SERVER } from '@courier/http';
+import { HttpAppOptions, INTAKE_SERVER, INTERNAL_ERROR_PROBLEM, REQUEST_INPUT_PROBLEMS } from '@courier/http';
 import { ORDER_INTAKE_PATH } from '../orders/orders.controller';
 
 export const SERVICE_DESCRIPTION: HttpAppOptions = {
@@ -9,6 +9,7 @@ export const SERVICE_DESCRIPTION: HttpAppOptions = {
     'problem JSON (application/problem+json) with a `code`. Rate limit: INTAKE_RATE_LIMIT_PER_MINUTE (default 600) ' +
     'requests a minute per API key, 429 with Retry-After: 60.',
   server: INTAKE_SERVER,
+  everyOperationProblems: [...REQUEST_INPUT_PROBLEMS, INTERNAL_ERROR_PROBLEM],
   apiKeyHeaders: ['X-API-Key'],
   basicAuth: true,
   tags: [{ name: 'orders', description: 'Order intake and the order\'s status.' }],

@@ -68,6 +68,21 @@ export class IntegrationsConfig extends AuthThrottledConfig {
   WEBHOOK_ALLOWED_INSECURE_ORIGINS: string[] = [];
 
   /**
+   * Credential checks (POST /api/v1/my/integrations/{id}/check) of one integration a minute; each is
+   * a real platform login, made with the deployment's shared app key where the platform has one.
+   */
+  @ToNumber()
+  @IsInt({ message: 'INTEGRATION_CHECK_LIMIT_PER_MINUTE must be a positive integer' })
+  @Min(1, { message: 'INTEGRATION_CHECK_LIMIT_PER_MINUTE must be at least 1' })
+  INTEGRATION_CHECK_LIMIT_PER_MINUTE: number = 3;
+
+  /** Credential checks of all the integrations of one account an hour (fixed hour, shared by the replicas). */
+  @ToNumber()
+  @IsInt({ message: 'INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR must be a positive integer' })
+  @Min(1, { message: 'INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR must be at least 1' })
+  INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR: number = 30;
+
+  /**
    * How often unverified platform integrations are checked again with their platform (each one at
    * most once per period across replicas), and POS announcements still owed are retried.
    */

@@ -1,3 +1,4 @@
+import { RESPONSE_LOG_DIR_VARIABLE } from '@courier/http';
 import { startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -7,7 +8,8 @@ describe('OpenAPI document (/docs-json, /docs)', () => {
   let document: any;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { PLATFORM_A_CODE: 'GETIR' } });
+    // Renamed wire codes: this app's answers follow its own /docs-json, not the published document (neutral codes).
+    t = await startTestApp({ env: { PLATFORM_A_CODE: 'GETIR', [RESPONSE_LOG_DIR_VARIABLE]: undefined } });
     document = (await t.http.get('/docs-json')).body;
   });
   afterAll(() => t?.close());

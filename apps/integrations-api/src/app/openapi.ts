@@ -1,4 +1,4 @@
-import { HttpAppOptions, POS_SERVER } from '@courier/http';
+import { AUTH_FAILURE_THROTTLED, HttpAppOptions, INTERNAL_ERROR_PROBLEM, POS_SERVER, REQUEST_INPUT_PROBLEMS } from '@courier/http';
 import { INTEGRATION_SCHEMAS } from '../integrations/integration-schemas';
 
 export const SERVICE_DESCRIPTION: HttpAppOptions = {
@@ -8,6 +8,7 @@ export const SERVICE_DESCRIPTION: HttpAppOptions = {
     '/api/v1/my/* needs both X-API-Key and X-API-Secret (401 AUTHENTICATION_FAILED otherwise); /admin/v1/* needs X-Admin-Token. ' +
     'Every error is RFC 9457 problem JSON (application/problem+json) with a `code`.',
   server: POS_SERVER,
+  everyOperationProblems: [...REQUEST_INPUT_PROBLEMS, AUTH_FAILURE_THROTTLED, INTERNAL_ERROR_PROBLEM],
   apiKeyHeaders: ['X-API-Key', 'X-API-Secret', 'X-Admin-Token'],
   tags: [
     { name: 'account', description: 'The restaurant account whose key pair authenticated.' },

@@ -41,6 +41,14 @@ export class ReceiverConfig {
   @IsString()
   SERVICE_INTERNAL_API_KEY?: string;
 
+  /**
+   * Host names (comma-separated `name` or `name:port`) the dashboard's actions may be sent to besides
+   * localhost, 127.0.0.1 and [::1] on the receiver's port: the name of an ingress or a proxy in front.
+   */
+  @IsOptional()
+  @Matches(/^\s*((\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?\s*(,\s*|$))*$/, { message: 'RECEIVER_ALLOWED_HOSTS must be comma-separated host names, each optionally with :port' })
+  RECEIVER_ALLOWED_HOSTS?: string;
+
   /** Empty: signatures are shown but not enforced. */
   @IsString()
   WEBHOOK_SECRET: string = '';

@@ -9,6 +9,7 @@
   const chosenReasons = new Map(); // sendId -> cancel reason picked (rows are re-rendered as webhooks arrive)
   const CANCEL_REASONS = ['CUSTOMER_REQUEST', 'OUT_OF_STOCK', 'WRONG_ADDRESS', 'CUSTOMER_NOT_AVAILABLE', 'COURIER_NOT_AVAILABLE', 'RESTAURANT_CLOSED', 'OTHER'];
   const webhooks = new Map(); // receiptId -> received webhook
+  const tracked = new Map(); // yemekKuryeOrderId -> order as its webhooks report it (sent here or not)
   const $ = (id) => document.getElementById(id);
 
   /** Creates an element; children may be strings (as text, never HTML) or nodes. */
@@ -100,16 +101,41 @@
     );
   }
 
+  const LATE_TITLE = 'Its webhook arrived after that of a later status: not applied, shown in its place';
+
+  /** Statuses oldest first by their timestamp; one whose webhook came after a later one is marked late (in words, not only colour). */
+  function historyCell(statusHistory) {
+    const history = [...(statusHistory || [])].reverse();
+    if (!history.length) return el('td', {}, '');
+    return el(
+      'td',
+      {},
+      el(
+        'ol',
+        { className: 'history', 'aria-label': 'Statuses, oldest first' },
+        history.map((h) =>
+          h.late
+            ? el('li', { className: 'late', 'data-late': 'true', title: LATE_TITLE }, el('span', {}, h.status), ' ', badge('late', 'warn', LATE_TITLE))
+            : el('li', {}, h.status),
+        ),
+      ),
+    );
+  }
+
+  /** Where the order came from: THIRD_PARTY, or the platform of a platform order (the status webhooks' provider). */
+  function providerText(provider) {
+    return provider ? el('span', { className: 'sub provider', title: 'provider' }, provider) : null;
+  }
+
   function orderRow(order, fresh) {
-    const history = [...(order.statusHistory || [])].reverse();
     return el(
       'tr',
       { 'data-order-id': order.orderId, className: fresh ? 'fresh' : undefined },
-      el('td', { className: 'id' }, order.orderId),
+      el('td', { className: 'id' }, order.orderId, providerText(order.provider)),
       el('td', {}, timeEl(order.sentAt)),
       answerCell(order),
       statusCell(order),
-      el('td', {}, history.length ? el('ol', { className: 'history', 'aria-label': 'Statuses, oldest first' }, history.map((h) => el('li', {}, h.status))) : ''),
+      historyCell(order.statusHistory),
       moveCell(order),
     );
   }
@@ -126,6 +152,26 @@
     const table = $('orders-table');
     table.tBodies[0].replaceChildren(...labelCells(table, list.map((order) => orderRow(order, order.sendId === freshId))));
     $('orders-empty').hidden = list.length > 0;
+  }
+
+  // ---- orders known only from their webhooks (platform orders, orders sent elsewhere) -------
+
+  function trackedRow(order, fresh) {
+    return el(
+      'tr',
+      { 'data-tracked-id': order.yemekKuryeOrderId, 'data-provider': order.provider || '', className: fresh ? 'fresh' : undefined },
+      el('td', { className: 'id' }, order.orderId, el('span', { className: 'sub', title: 'yemekKuryeOrderId' }, order.yemekKuryeOrderId)),
+      el('td', { className: 'platform' }, order.provider ? badge(order.provider, 'info') : el('span', { className: 'sub' }, 'not named yet')),
+      statusCell(order),
+      historyCell(order.statusHistory),
+    );
+  }
+
+  function renderTracked(freshId) {
+    const list = [...tracked.values()].filter((order) => !order.sentHere).sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+    const table = $('tracked-table');
+    table.tBodies[0].replaceChildren(...labelCells(table, list.map((order) => trackedRow(order, order.yemekKuryeOrderId === freshId))));
+    $('tracked-empty').hidden = list.length > 0;
   }
 
   // ---- moving a sent order (as the courier core does) ----------------------------------------
@@ -201,7 +247,7 @@
       { 'data-webhook-id': webhook.webhookId, 'data-outcome': webhook.outcome, className: fresh ? 'fresh' : undefined },
       el('td', {}, timeEl(webhook.receivedAt), webhook.attempt ? el('span', { className: 'sub' }, `attempt ${webhook.attempt}`) : null),
       el('td', {}, webhook.kind === 'cancel' ? 'cancel' : 'status', el('span', { className: 'sub' }, webhook.event || '')),
-      el('td', { className: 'id' }, webhook.orderId || '—'),
+      el('td', { className: 'id' }, webhook.orderId || '—', providerText(webhook.provider)),
       el('td', {}, describeWebhook(webhook)),
       el(
         'td',
@@ -235,13 +281,17 @@
 
   async function loadLists() {
     streamedDuringLoad.clear();
-    const [orderList, webhookList] = await Promise.all([getJson('/api/orders'), getJson('/api/webhooks')]);
+    const [orderList, webhookList, trackedList] = await Promise.all([getJson('/api/orders'), getJson('/api/webhooks'), getJson('/api/tracked-orders')]);
     const keptOrders = [...streamedDuringLoad].filter((id) => orders.has(id)).map((id) => orders.get(id));
+    const keptTracked = [...streamedDuringLoad].filter((id) => tracked.has(id)).map((id) => tracked.get(id));
     orders.clear();
     orderList.data.forEach(upsertOrder);
     keptOrders.forEach(upsertOrder);
+    tracked.clear();
+    for (const order of [...trackedList.data, ...keptTracked]) tracked.set(order.yemekKuryeOrderId, order);
     for (const webhook of webhookList.data) webhooks.set(webhook.receiptId, webhook);
     renderOrders();
+    renderTracked();
     renderWebhooks();
   }
 
@@ -270,6 +320,12 @@
       upsertOrder(order);
       streamedDuringLoad.add(order.sendId);
       renderOrders(order.sendId);
+    });
+    source.addEventListener('track', (message) => {
+      const order = JSON.parse(message.data);
+      tracked.set(order.yemekKuryeOrderId, order);
+      streamedDuringLoad.add(order.yemekKuryeOrderId);
+      renderTracked(order.yemekKuryeOrderId);
     });
     source.addEventListener('error', () => setStreamState(source.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…', 'warn'));
   }
@@ -360,6 +416,7 @@
       .catch((error) => console.error(error));
     prefillJson().catch((error) => console.error(error));
     renderOrders();
+    renderTracked();
     renderWebhooks();
     connect();
   });

@@ -39,6 +39,15 @@ export class AccountDirectoryRepository {
     );
   }
 
+  /** Whether an integration now deleted or displaced held this platform restaurant (no live one is asked about). */
+  async formerlyHeld(platform: string, providerRestaurantId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM integrations WHERE platform = $1 AND provider_restaurant_id = $2 AND (deleted_at IS NOT NULL OR displaced) LIMIT 1',
+      [platform, providerRestaurantId],
+    );
+    return rows.length > 0;
+  }
+
   async integration(integrationId: string): Promise<DirectoryIntegration | undefined> {
     const [row]: DirectoryIntegration[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id WHERE i.integration_id = $1`,

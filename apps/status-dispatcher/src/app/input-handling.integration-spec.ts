@@ -46,20 +46,21 @@ describe('status-dispatcher input handling', () => {
     expect(await countOrders('PLATFORM_A')).toBe(before);
   });
 
-  it('refuses a PLATFORM_B remoteId with %00 (dispatch and posOrderStatus) and a lone-surrogate token', async () => {
+  it('refuses a PLATFORM_B remoteId with %00 (dispatch and posOrderStatus) and a lone-surrogate token (VALIDATION_ERROR, answered 400: the middleware expects no 422)', async () => {
     const bearer = { Authorization: bPluginAuthorization() };
     const before = await countOrders('PLATFORM_B');
     const dispatch = await t.http.post('/platforms/platform-b/order/ven%00dor').set(bearer).send({ token: 'tok-1', code: 'c-1' });
-    expect(dispatch.status).toBe(422);
+    expect(dispatch.status).toBe(400);
+    expect(dispatch.body).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'MENU_ACCOUNT_SETTINGS' });
     expect(dispatch.body.errors).toEqual([{ field: 'remoteId', message: UNSTORABLE }]);
     const status = await t.http.put(`/platforms/platform-b/remoteId/%00/remoteOrder/${orderId}/posOrderStatus`).set(bearer).send({ status: 'ORDER_CANCELLED' });
-    expect(status.status).toBe(422);
+    expect(status.status).toBe(400);
     const token = await t.http
       .post(`/platforms/platform-b/order/${CREDENTIALS.PLATFORM_B.providerRestaurantId}`)
       .set(bearer)
       .set('Content-Type', 'application/json')
       .send('{"token":"\\ud800","code":"c-2"}');
-    expect(token.status).toBe(422);
+    expect(token.status).toBe(400);
     expect(token.body.errors).toEqual([{ field: 'token', message: UNSTORABLE }]);
     expect(await countOrders('PLATFORM_B')).toBe(before);
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PLATFORM_B_PLUGIN_STATUSES } from '@courier/platforms';
 import { startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -61,7 +62,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     const body = document.components.schemas.StatusUpdateRequestDto;
     expect(body.required.sort()).toEqual(['action', 'platform', 'providerOrderId']);
     expect(body.properties.action.enum).toEqual(['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER', 'CANCEL', 'REJECT']);
-    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason']);
+    expect(Object.keys(body.properties).sort()).toEqual(['action', 'platform', 'previousStatus', 'providerOrderId', 'reason', 'restaurantId']);
     expect(document.paths['/internal/orders/status'].post.responses['202'].content['application/json'].schema.$ref).toBe('#/components/schemas/StatusUpdateAcceptedDto');
     expect(document.components.schemas.StatusUpdateDto.properties.state.enum).toEqual(['queued', 'held', 'sent', 'retrying', 'failed', 'skipped']);
     expect(document.components.schemas.StatusUpdateDto.properties).toEqual(expect.objectContaining({ releaseAt: expect.anything(), attempts: expect.anything(), platformAnswer: expect.anything() }));
@@ -69,15 +70,16 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
 
   it('documents the platform callbacks with their own authentication (not the internal key)', () => {
     const callbacks: Array<[string, string, string[]]> = [
-      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '422']],
+      ['post', '/platforms/platform-a/orders', ['200', '401', '403', '404', '409', '422']],
       ['post', '/platforms/platform-a/orders/cancelled', ['200', '401', '422']],
-      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '403', '404']],
-      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401', '404']],
-      ['put', '/platforms/platform-b/remoteId/{remoteId}/availability', ['200', '400', '401', '404']],
-      ['get', '/platforms/platform-b/menuimport/{remoteId}', ['202', '401', '404']],
+      ['post', '/platforms/platform-b/order/{remoteId}', ['200', '400', '401', '429', '500']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/remoteOrder/{remoteOrderId}/posOrderStatus', ['200', '400', '401']],
+      ['put', '/platforms/platform-b/remoteId/{remoteId}/availability', ['200', '400', '401', '500']],
+      ['get', '/platforms/platform-b/menuimport/{remoteId}', ['202', '400', '401', '500']],
       ['get', '/platforms/platform-b', ['200', '401']],
-      ['post', '/platforms/platform-d/orders', ['200', '401', '403', '422']],
-      ['post', '/platforms/platform-d/orders/cancelled', ['200', '401', '422']],
+      ['post', '/platforms/platform-d/orders', ['200', '400', '422', '503']],
+      ['post', '/platforms/platform-d/orders/cancelled', ['200', '400', '422', '503']],
+      ['post', '/platforms/platform-d/orders/delivery-status', ['200', '400', '422', '503']],
     ];
     for (const [method, path, statuses] of callbacks) {
       const operation = document.paths[path]?.[method];
@@ -85,11 +87,15 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       for (const status of statuses) expect({ path, status, found: Boolean(operation.responses[status]) }).toEqual({ path, status, found: true });
       expect(JSON.stringify(operation.security ?? [])).not.toContain('X-Internal-Api-Key');
     }
-    expect(document.paths['/platforms/platform-d/orders/cancelled'].post.security).toEqual([{ XApiKey: [] }]);
+    // PLATFORM_D's key is optional (a webhook without it is read back from Migros).
+    expect(document.paths['/platforms/platform-d/orders/cancelled'].post.security).toEqual(expect.arrayContaining([{ XApiKey: [] }, {}]));
     // PLATFORM_B's JWT is a bearer security scheme, not a header parameter.
     for (const [method, path] of callbacks.filter(([, path]) => path.startsWith('/platforms/platform-b'))) {
       expect({ path, security: document.paths[path][method].security }).toEqual({ path, security: [{ bearerJwt: [] }] });
       expect((document.paths[path][method].parameters ?? []).map((parameter: { name: string }) => parameter.name)).not.toContain('Authorization');
+      // Only the answers the DH middleware expects are documented (and answered).
+      expect({ path, outside: Object.keys(document.paths[path][method].responses).filter((status) => !(PLATFORM_B_PLUGIN_STATUSES as readonly number[]).includes(Number(status))) }).toEqual({ path, outside: [] });
+      expect(document.paths[path][method].responses['400']?.content['application/problem+json'].schema.$ref ?? '#/components/schemas/PluginProblemDto').toBe('#/components/schemas/PluginProblemDto');
     }
   });
 

@@ -1,4 +1,5 @@
-import { HttpAppOptions, POS_SERVER } from '@courier/http';
+import { AUTH_FAILURE_THROTTLED, HttpAppOptions, INTERNAL_ERROR_PROBLEM, POS_SERVER, REQUEST_INPUT_PROBLEMS } from '@courier/http';
+import { PLATFORM_B_PLUGIN_STATUSES } from '@courier/platforms';
 import { INTERNAL_API_KEY_HEADER } from '../internal-auth/internal-api-key.guard';
 
 export const SERVICE_DESCRIPTION: HttpAppOptions = {
@@ -10,6 +11,9 @@ export const SERVICE_DESCRIPTION: HttpAppOptions = {
     'Platform callbacks under /platforms/...: PLATFORM_A\'s order webhooks (x-api-key), PLATFORM_B\'s POS plugin endpoints (a Bearer JWT the DH middleware signs with PLATFORM_B_PLUGIN_SECRET), ' +
     'PLATFORM_D\'s order and cancellation webhooks (the Migros store\'s XApiKey). Operators: /admin/v1/* with X-Admin-Token (ADMIN_TOKEN). Every error is RFC 9457 problem JSON (application/problem+json) with a `code`.',
   server: POS_SERVER,
+  everyOperationProblems: [...REQUEST_INPUT_PROBLEMS, AUTH_FAILURE_THROTTLED, INTERNAL_ERROR_PROBLEM],
+  // The DH middleware accepts no other answer from the plugin (PlatformBPluginAnswerFilter maps the rest).
+  restrictedAnswers: [{ pathPrefix: '/platforms/platform-b', statuses: PLATFORM_B_PLUGIN_STATUSES }],
   apiKeyHeaders: [INTERNAL_API_KEY_HEADER, 'x-api-key', 'XApiKey', 'X-Admin-Token'],
   bearerJwt: { description: 'PLATFORM_B: a JWT the DH middleware signs with PLATFORM_B_PLUGIN_SECRET (HS256/384/512), claim service "middleware", exp when present.' },
   tags: [

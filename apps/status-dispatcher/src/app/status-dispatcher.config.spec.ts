@@ -24,7 +24,6 @@ describe('DispatcherConfig', () => {
     expect(config).toMatchObject({
       PLATFORM_A_PREPARE_HOLD_MS: 60_000,
       PLATFORM_A_POLL_INTERVAL_MS: 60_000,
-      PLATFORM_B_EXPIRY_WARNING_MS: 180_000,
       PLATFORM_C_POLL_INTERVAL_MS: 30_000,
       PLATFORM_C_POLL_LOOKBACK_MS: 3_600_000,
       STATUS_PUSH_RETRY_BASE_MS: 1_000,

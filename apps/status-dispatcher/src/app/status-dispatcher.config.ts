@@ -111,12 +111,6 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @MinLength(16, { message: 'PLATFORM_B_PLUGIN_SECRET must be at least 16 characters' })
   PLATFORM_B_PLUGIN_SECRET?: string;
 
-  /** A PLATFORM_B order not yet accepted or rejected counts as about to expire this long before its expiryDate (metric platform_orders_expiring). */
-  @ToNumber()
-  @IsInt({ message: 'PLATFORM_B_EXPIRY_WARNING_MS must be an integer' })
-  @Min(0)
-  PLATFORM_B_EXPIRY_WARNING_MS: number = 180_000;
-
   /** How often each active PLATFORM_C integration's packages are polled. */
   @ToNumber()
   @IsInt({ message: 'PLATFORM_C_POLL_INTERVAL_MS must be an integer' })

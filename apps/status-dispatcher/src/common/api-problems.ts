@@ -13,7 +13,7 @@ export class OrderStatusProblemDto extends ProblemDto {
 /** Documents error answers as problem JSON (@courier/http's ProblemDto), with this API's description per status (overridable). */
 export const ApiProblems = apiProblemsDecorator({
   descriptions: {
-    400: 'INVALID_PAYLOAD: the body is not valid JSON.',
+    400: 'INVALID_PAYLOAD: the body is not valid JSON, or nests objects or arrays more than 32 levels (refused before it is parsed).',
     401: 'AUTHENTICATION_FAILED: X-Internal-Api-Key missing or not one of INTERNAL_API_KEYS.',
     413: 'PAYLOAD_TOO_LARGE: the body is larger than 256 KiB.',
     422: 'VALIDATION_ERROR: invalid fields, listed in `errors`.',

@@ -4,3 +4,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
+
+/** A restaurant id as integrations-api issues them (`rest_` and 20-64 url-safe characters). */
+export const RESTAURANT_ID = /^rest_[A-Za-z0-9_-]{20,64}$/;

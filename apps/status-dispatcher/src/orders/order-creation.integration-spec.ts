@@ -34,6 +34,8 @@ describe('order.created consumer', () => {
       finalApprovalDueAt: null,
       finalApprovedAt: null,
       statusChangedAt: '2030-01-02T03:04:05.678Z',
+      acceptBy: null,
+      acceptanceOverdue: false,
       history: [{ sequence: 0, status: 'NEW', previousStatus: null, trigger: null, timestamp: '2030-01-02T03:04:05.678Z', reason: null, cancelReasonId: null, canceledBy: null }],
     });
     const [row] = await t.sql('SELECT details FROM orders WHERE id = $1', [event.yemekKuryeOrderId]);

@@ -55,7 +55,8 @@ export class OrderLifecycleService {
     if (!isUuid(yemekKuryeOrderId)) throw orderNotFound();
     const order = await this.orders.find(yemekKuryeOrderId.toLowerCase());
     if (!order) throw orderNotFound();
-    return presentOrder(order, await this.orders.history(order.id));
+    const [history, acceptance] = await Promise.all([this.orders.history(order.id), this.orders.acceptance(order.id)]);
+    return presentOrder(order, history, acceptance);
   }
 
   async transition(yemekKuryeOrderId: string, request: TransitionRequestDto): Promise<OrderDto> {

@@ -346,6 +346,8 @@ describe('POST /internal/orders/{id}/transitions', () => {
         finalApprovalDueAt: null,
         finalApprovedAt: null,
         statusChangedAt: response.body.history[2].timestamp,
+        acceptBy: null,
+        acceptanceOverdue: false,
         history: [
           { sequence: 0, status: 'NEW', previousStatus: null, trigger: null, timestamp: order.receivedAt, reason: null, cancelReasonId: null, canceledBy: null },
           { sequence: 1, status: 'VALIDATED', previousStatus: 'NEW', trigger: 'APPROVE', timestamp: expect.stringMatching(ISO_WITH_OFFSET), reason: null, cancelReasonId: null, canceledBy: null },

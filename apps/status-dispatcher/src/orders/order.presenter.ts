@@ -1,5 +1,7 @@
 import { OrderDto, OrderStatusChangeDto } from './dto/order.dto';
+import { isFinalOrderStatus } from '@courier/domain';
 import { Order, OrderStatusChange } from './order.model';
+import type { OrderAcceptance } from './order.repository';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
@@ -16,8 +18,16 @@ export function presentStatusChange(change: OrderStatusChange): OrderStatusChang
   };
 }
 
-/** The order with its history (given oldest first), as the internal endpoints answer. */
-export function presentOrder(order: Order, history: OrderStatusChange[]): OrderDto {
+/**
+ * Overdue: past its accept-by time, not finished, and no VERIFY, REJECT or CANCEL of it reached the
+ * platform (which gives up on such an order).
+ */
+export function isAcceptanceOverdue(order: Pick<Order, 'status'>, acceptance: OrderAcceptance, now: Date): boolean {
+  return acceptance.acceptBy !== null && acceptance.acceptBy.getTime() <= now.getTime() && !acceptance.answered && !isFinalOrderStatus(order.status);
+}
+
+/** The order with its history (given oldest first), as the internal endpoints answer; its acceptance when read (platform orders). */
+export function presentOrder(order: Order, history: OrderStatusChange[], acceptance: OrderAcceptance = { acceptBy: null, answered: false }, now = new Date()): OrderDto {
   return {
     id: order.id,
     orderId: order.orderId,
@@ -32,6 +42,8 @@ export function presentOrder(order: Order, history: OrderStatusChange[]): OrderD
     finalApprovalDueAt: iso(order.finalApprovalDueAt),
     finalApprovedAt: iso(order.finalApprovedAt),
     statusChangedAt: order.statusChangedAt.toISOString(),
+    acceptBy: iso(acceptance.acceptBy),
+    acceptanceOverdue: isAcceptanceOverdue(order, acceptance, now),
     history: history.map(presentStatusChange),
   };
 }

@@ -10,8 +10,16 @@ export const ORDER_COLUMNS = `id, order_id AS "orderId", restaurant_id AS "resta
   order_number AS "orderNumber", status, sequence, received_at AS "receivedAt", scheduled_delivery_time AS "scheduledDeliveryTime",
   final_approval_due_at AS "finalApprovalDueAt", final_approved_at AS "finalApprovedAt", status_changed_at AS "statusChangedAt"`;
 
+/** A VERIFY, REJECT or CANCEL of the order `o` reached its platform: the platform's question (accept or not) is answered. */
+export const ANSWERED_ON_PLATFORM = `EXISTS (SELECT 1 FROM status_updates u WHERE u.order_id = o.id AND u.action IN ('VERIFY', 'REJECT', 'CANCEL') AND u.state = 'sent')`;
+
 const CHANGE_COLUMNS = `sequence, status, previous_status AS "previousStatus", trigger, occurred_at AS "occurredAt", reason,
   cancel_reason_id AS "cancelReasonId", canceled_by AS "canceledBy"`;
+
+export interface OrderAcceptance {
+  acceptBy: Date | null;
+  answered: boolean;
+}
 
 /** A decided move: the change, its event, and the order's state it was decided on. */
 export interface MoveWrite {
@@ -42,6 +50,12 @@ export class OrderRepository {
   async lock(db: Queryable, id: string, provider?: string): Promise<Order | undefined> {
     const [order] = await db.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 AND ($2::text IS NULL OR provider = $2) FOR UPDATE`, [id, provider ?? null]);
     return order;
+  }
+
+  /** A platform order's accept-by time (null for orders without one), and whether the platform's question is answered. */
+  async acceptance(id: string): Promise<OrderAcceptance> {
+    const [row] = await this.dataSource.query(`SELECT accept_by AS "acceptBy", ${ANSWERED_ON_PLATFORM} AS answered FROM orders o WHERE id = $1`, [id]);
+    return row ?? { acceptBy: null, answered: false };
   }
 
   history(id: string): Promise<OrderStatusChange[]> {

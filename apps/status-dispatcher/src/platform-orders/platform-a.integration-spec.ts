@@ -41,7 +41,7 @@ describe('PLATFORM_A (Getir) orders in and status updates out', () => {
 
     beforeAll(async () => {
       platforms = await startPlatforms();
-      t = await startPlatformApp(platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0' } });
+      t = await startPlatformApp(platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0', PLATFORM_A_COURIER_RETRY_INTERVAL_MS: '100', PLATFORM_A_COURIER_RETRY_WINDOW_MS: '1500' } });
       restaurantId = (await upsertIntegration(t, 'PLATFORM_A')).restaurantId;
     });
     afterAll(async () => {
@@ -144,6 +144,37 @@ describe('PLATFORM_A (Getir) orders in and status updates out', () => {
       expect(prepare).toMatchObject({ state: 'failed', platformAnswer: { httpStatus: 400, body: { code: 3, error: 'FoodOrderStatusInvalidError' } } });
     });
 
+    it('retries a handover while Getir\'s courier has not reached the restaurant (code 15) and sends it once the courier is there', async () => {
+      platforms.a.options.courierArrivesAfterMs = null;
+      try {
+        const simulated = await platforms.a.placeOrder(RESTAURANT, { deliveryType: 1 });
+        await pushAll(simulated.order.id, ['VERIFY', 'PREPARE']);
+        const response = await push(t, { providerOrderId: simulated.order.id, platform: 'PLATFORM_A', action: 'HANDOVER' });
+        expect(response.status).toBe(202);
+        const id = response.body.statusUpdateId;
+        const handovers = () => platforms.a.callsTo('POST', `/food-orders/${simulated.order.id}/handover`);
+        await waitFor('two handovers refused with code 15', async () => handovers().filter((call) => (call.answer as any)?.code === 15).length >= 2, 10_000);
+        expect(await waitForState(t, id, ['retrying'])).toMatchObject({ platformAnswer: { httpStatus: 400, body: { code: 15, error: 'CourierNotReachedToRestaurant' }, outcome: 'retry' } });
+        await platformRequest({ method: 'POST', url: `${platforms.a.baseUrl}/_simulator/orders/${simulated.order.id}/courier`, json: { state: 'at-restaurant' }, timeoutMs: 5000 });
+        expect(await waitForState(t, id, ['sent', 'failed'])).toMatchObject({ state: 'sent', platformAnswer: { httpStatus: 200 } });
+        expect(handovers().at(-1)!.status).toBe(200);
+        expect(handovers().slice(0, -1).every((call) => call.status === 400)).toBe(true);
+        expect(platforms.a.orders.get(simulated.order.id)!.status).toBe(600);
+      } finally {
+        platforms.a.options.courierArrivesAfterMs = undefined;
+      }
+    });
+
+    it('ends a handover that never becomes possible (no courier: code 71) failed once PLATFORM_A_COURIER_RETRY_WINDOW_MS has passed', async () => {
+      const simulated = await platforms.a.placeOrder(RESTAURANT, { deliveryType: 1 });
+      await pushAll(simulated.order.id, ['VERIFY', 'PREPARE']);
+      platforms.a.setCourier(simulated.order.id, 'none');
+      const [handover] = await pushAll(simulated.order.id, ['HANDOVER']);
+      expect(handover).toMatchObject({ state: 'failed', platformAnswer: { httpStatus: 400, body: { code: 71, error: 'FoodOrderHasNoCourierError' } }, error: expect.stringMatching(/code 71 FoodOrderHasNoCourierError.*still refused 2 s after the first attempt/) });
+      expect(handover.attempts).toBeGreaterThan(2);
+      expect(platforms.a.orders.get(simulated.order.id)!.status).toBe(550);
+    });
+
     it('logs in again when Getir expires the token between two calls', async () => {
       const simulated = await platforms.a.placeOrder(RESTAURANT);
       await pushAll(simulated.order.id, ['VERIFY']);
@@ -198,20 +229,61 @@ describe('PLATFORM_A (Getir) orders in and status updates out', () => {
     it('keeps one poll task per integration, says why a poll failed, and picks up what it missed once the platform is back', async () => {
       const task = async () => (await t.sql('SELECT count(*) OVER ()::int AS n, last_error FROM scheduled_tasks WHERE dedupe_key = $1', [platformAPollTaskKey(integrationId)]))[0];
       expect(await task()).toMatchObject({ n: 1, last_error: null });
-      platforms.a.failNext({ status: 503, times: 1000, match: (request) => request.path === '/food-orders/active' });
+      platforms.a.failNext({ status: 503, times: 1000, match: (request) => request.path.startsWith('/food-orders/periodic/') });
       try {
         await waitFor('a failed poll noted on its task', async () => /503/.test((await task())?.last_error ?? ''), 10_000);
         const missed = platforms.a.createOrder(RESTAURANT);
-        await waitFor('a poll that saw the order listed as unapproved', async () => platforms.a.calls.some((call) => call.path === '/food-orders/periodic/unapproved' && JSON.stringify(call.answer).includes(missed.id)), 10_000);
-        // All three lists or nothing: the unapproved list seen during the outage is not applied on its own.
+        await sleep(600); // polls keep failing
         expect(await countOrders(missed.id)).toBe(0);
         platforms.a.clearFaults();
         await waitFor('the order polled after the outage', async () => (await countOrders(missed.id)) === 1, 15_000);
+        await waitFor('the task clear again', async () => (await task())?.last_error === null, 10_000);
+        // The rate-limited active list failing does not hold back the exempt periodic ones.
+        platforms.a.failNext({ status: 503, times: 1000, match: (request) => request.path === '/food-orders/active' });
+        await waitFor('a failed active poll noted on its task', async () => /503 on \/food-orders\/active/.test((await task())?.last_error ?? ''), 10_000);
+        const missedToo = platforms.a.createOrder(RESTAURANT);
+        await waitFor('the order polled from the unapproved list', async () => (await countOrders(missedToo.id)) === 1, 15_000);
+        platforms.a.clearFaults();
         await waitFor('the task clear again', async () => (await task())?.last_error === null, 10_000);
         expect(await t.sql('SELECT count(*)::int AS n FROM platform_poll_cursors WHERE integration_id = $1', [integrationId])).toEqual([{ n: 0 }]);
       } finally {
         platforms.a.clearFaults();
       }
+    });
+  });
+
+  describe('the rate-limited active list (PLATFORM_A_POLL_INTERVAL_MS small, active-orders budget 3 / 60 s)', () => {
+    beforeAll(async () => {
+      platforms = await startPlatforms();
+      t = await startPlatformApp(platforms, { env: { PLATFORM_A_PREPARE_HOLD_MS: '0', PLATFORM_A_POLL_INTERVAL_MS: '100', PLATFORM_CALL_BUDGETS: 'PLATFORM_A:active-orders=3/60000' } });
+      await upsertIntegration(t, 'PLATFORM_A');
+    });
+    afterAll(async () => {
+      await t?.close();
+      await platforms?.stop();
+    });
+
+    const polls = () => platforms.a.callsTo('POST', '/food-orders/periodic/unapproved').length;
+    const activeCalls = () => platforms.a.callsTo('POST', '/food-orders/active');
+
+    it('reads /food-orders/active only while the integration has open orders, and never past its call budget', async () => {
+      await waitFor('five periodic polls', async () => polls() >= 5, 10_000);
+      expect(activeCalls()).toHaveLength(0); // nothing it could find
+
+      const { order: simulated, response } = await platforms.a.placeOrder(RESTAURANT);
+      const id = (response.body as any).yemekKuryeOrderId;
+      await waitFor('an active-orders poll', async () => activeCalls().length >= 1, 10_000);
+      const seen = polls();
+      await waitFor('ten more periodic polls', async () => polls() >= seen + 10, 10_000);
+      expect(activeCalls().length).toBeLessThanOrEqual(3);
+      expect(activeCalls().every((call) => call.status === 200)).toBe(true);
+
+      await platforms.a.cancelOrder(simulated.id);
+      expect(await order(id)).toMatchObject({ status: 'CANCELED' });
+      const before = activeCalls().length;
+      const after = polls();
+      await waitFor('five more periodic polls', async () => polls() >= after + 5, 10_000);
+      expect(activeCalls()).toHaveLength(before);
     });
   });
 });

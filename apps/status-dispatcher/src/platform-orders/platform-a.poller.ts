@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
-import { ParsedPlatformOrder, PlatformAAdapter, PlatformAdapters, PlatformOrder } from '@courier/platforms';
+import { IntegrationCredentials, ParsedPlatformOrder, PlatformAActiveOrders, PlatformAAdapter, PlatformAdapters, PlatformOrder } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { IntegrationPoller } from './integration-poller';
-import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
 
 const PLATFORM = 'PLATFORM_A';
 export const PLATFORM_A_POLL_TASK = 'platform-a.poll';
@@ -17,10 +18,12 @@ export function platformAPollTaskKey(integrationId: string): string {
 /**
  * Getir's fallback for missed webhooks (docs/platform-dispatch.md, "PLATFORM_A fallback polling"):
  * every PLATFORM_A_POLL_INTERVAL_MS per active integration (IntegrationPoller: one task per
- * integration across replicas), the restaurant's unapproved, cancelled and active food orders. An
- * order we do not know becomes an order (PlatformOrdersService.receive is idempotent on the platform's
- * order id, so a webhook before or after changes nothing); a cancelled one cancels ours. No cursor:
- * Getir's lists take no time window.
+ * integration across replicas), the restaurant's unapproved and cancelled food orders (exempt from
+ * Getir's rate limit), and its active ones (rate limited) only when that can find something: the
+ * integration has orders that are not final (Getir's webhooks announce new and cancelled orders only)
+ * and the call budget has room now. An order we do not know becomes an order
+ * (PlatformOrdersService.receive is idempotent on the platform's order id, so a webhook before or
+ * after changes nothing); a cancelled one cancels ours. No cursor: Getir's lists take no time window.
  */
 @Injectable()
 export class PlatformAPoller extends IntegrationPoller {
@@ -30,6 +33,7 @@ export class PlatformAPoller extends IntegrationPoller {
     config: DispatcherConfig,
     private readonly adapters: PlatformAdapters,
     private readonly orders: PlatformOrdersService,
+    private readonly budgets: PlatformCallBudgets,
   ) {
     super(unitOfWork, directory, {
       platform: PLATFORM,
@@ -66,15 +70,51 @@ export class PlatformAPoller extends IntegrationPoller {
 
     let received = 0;
     let cancelled = 0;
-    for (const order of this.usable(integration, [...lists.unapproved, ...lists.active])) {
-      if ((await this.orders.receive(integration, order)).created) received += 1;
+    for (const order of this.usable(integration, lists.unapproved)) {
+      if (await this.received(integration, order)) received += 1;
     }
     for (const order of this.usable(integration, lists.cancelled)) {
       // Only this restaurant's orders: the list came with its token.
       if ((await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote, integration.providerRestaurantId)) === 'canceled') cancelled += 1;
     }
+    const active = await this.pollActive(integration, credentials);
+    if (active.kind === 'ok') {
+      for (const order of this.usable(integration, active.active)) {
+        if (await this.received(integration, order)) received += 1;
+      }
+    }
     if (received + cancelled > 0) this.logger.log({ integrationId, received, cancelled }, 'PLATFORM_A fallback poll found orders no webhook brought');
+    if (active.kind === 'retry' || active.kind === 'failed') {
+      const error = active.kind === 'failed' ? active.reason : `the platform answered ${active.answer.httpStatus ?? active.answer.error} on /food-orders/active`;
+      this.logger.warn({ integrationId, httpStatus: active.answer.httpStatus, outcome: active.kind }, 'PLATFORM_A active orders poll failed');
+      return { rescheduleAt: this.nextPollAt({ kind: 'ok', retryAfterMs: active.kind === 'retry' ? active.retryAfterMs : undefined }, startedMs), note: error };
+    }
     return { rescheduleAt: this.nextPollAt(lists) };
+  }
+
+  /**
+   * `POST /food-orders/active`, rate limited on Getir: read only when it can find something (the
+   * integration has orders that are not final: their state may have changed on Getir, which sends no
+   * webhook for that, and an order approved on Getir's own panel is listed only there) and when the
+   * call budget has room now (a poll never waits for a slot nor delays status calls).
+   */
+  private async pollActive(integration: DirectoryIntegration, credentials: IntegrationCredentials): Promise<PlatformAActiveOrders | { kind: 'skipped' }> {
+    if (!(await this.orders.hasOpenOrders(integration.integrationId))) return { kind: 'skipped' };
+    if ((await this.budgets.bookNow(PLATFORM, credentials, 'poll:active')) === false) {
+      this.logger.debug({ integrationId: integration.integrationId }, 'PLATFORM_A active orders poll skipped: no room in the call budget now');
+      return { kind: 'skipped' };
+    }
+    return (this.adapters.get(PLATFORM) as PlatformAAdapter).fetchActiveOrders(credentials);
+  }
+
+  /** Whether the order is new; one another integration holds is skipped (refused and logged by receive), the rest of the poll goes on. */
+  private async received(integration: DirectoryIntegration, order: PlatformOrder): Promise<boolean> {
+    try {
+      return (await this.orders.receive(integration, order)).created;
+    } catch (error) {
+      if (error instanceof PlatformOrderOfAnotherIntegration) return false;
+      throw error;
+    }
   }
 
   /** The well-formed orders of this restaurant (the token is the restaurant's; another id would be Getir's mistake). */

@@ -17,20 +17,25 @@ export interface VendorClosure {
 /** PLATFORM_B's plugin records besides real orders: `platform_test_orders` and `platform_vendor_availability`. Methods run in the caller's transaction. */
 @Injectable()
 export class PlatformBPluginRepository {
-  /** Stores a test order once; the id of the stored one (undefined: a concurrent store of it is not visible to this statement yet). */
+  /** Stores a test order once per platform store; the id of the store's one (undefined: a concurrent store of it is not visible to this statement yet). */
   async insertTestOrder(db: Queryable, integration: DirectoryIntegration, order: PlatformOrder): Promise<string | undefined> {
     const [row]: Array<{ id: string }> = await db.query(
       `WITH created AS (
          INSERT INTO platform_test_orders (id, provider, order_id, provider_restaurant_id, integration_id, order_number, details, platform_data, expires_at, received_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now()) ON CONFLICT (provider, order_id) DO NOTHING RETURNING id)
-       SELECT id FROM created UNION ALL SELECT id FROM platform_test_orders WHERE provider = $2 AND order_id = $3 LIMIT 1`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now()) ON CONFLICT (provider, order_id, provider_restaurant_id) DO NOTHING RETURNING id)
+       SELECT id FROM created UNION ALL SELECT id FROM platform_test_orders WHERE provider = $2 AND order_id = $3 AND provider_restaurant_id = $4 LIMIT 1`,
       [randomUUID(), integration.platform, order.platformOrderId, integration.providerRestaurantId, integration.integrationId, order.orderNumber, JSON.stringify(order.details), JSON.stringify(order.platformData), order.expiresAt ?? null],
     );
     return row?.id;
   }
 
-  async testOrderId(db: Queryable, provider: string, platformOrderId: string): Promise<string | undefined> {
-    const [existing]: Array<{ id: string }> = await db.query('SELECT id FROM platform_test_orders WHERE provider = $1 AND order_id = $2', [provider, platformOrderId]);
+  /** The store's test order with this platform order id. */
+  async testOrderId(db: Queryable, provider: string, providerRestaurantId: string, platformOrderId: string): Promise<string | undefined> {
+    const [existing]: Array<{ id: string }> = await db.query('SELECT id FROM platform_test_orders WHERE provider = $1 AND order_id = $2 AND provider_restaurant_id = $3', [
+      provider,
+      platformOrderId,
+      providerRestaurantId,
+    ]);
     return existing?.id;
   }
 

@@ -18,13 +18,13 @@ export class PlatformBPluginService {
     private readonly records: PlatformBPluginRepository,
   ) {}
 
-  /** Stores a test order once (the middleware's retries find the first id). */
+  /** Stores a test order once per vendor (the middleware's retries find the first id; another vendor's test order with the same token is its own). */
   async receiveTestOrder(integration: DirectoryIntegration, order: PlatformOrder): Promise<string> {
     const id = await this.unitOfWork.run(async (tx) => {
       const stored = await this.records.insertTestOrder(tx.manager, integration, order);
       if (stored) return stored;
       // A concurrent dispatch of the same order inserted it after this statement's snapshot: read it now.
-      return (await this.records.testOrderId(tx.manager, integration.platform, order.platformOrderId))!;
+      return (await this.records.testOrderId(tx.manager, integration.platform, integration.providerRestaurantId, order.platformOrderId))!;
     });
     this.logger.log({ platform: integration.platform, platformOrderId: order.platformOrderId, testOrderId: id, integrationId: integration.integrationId }, 'platform test order received; kept apart, not passed on');
     return id;

@@ -1,14 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { platformRequest } from '@courier/platforms';
+import { createHmac, randomUUID } from 'node:crypto';
+import { RoutingKey } from '@courier/contracts';
+import { platformRequest, PLATFORM_B_PLUGIN_STATUSES } from '@courier/platforms';
 import { waitFor } from '@courier/testing';
 import { internal, TestApp } from '../../test/harness';
-import { bPluginAuthorization, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
+import { B_PLUGIN_SECRET, bPluginAuthorization, CREDENTIALS, Platforms, push, randomHex, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
 import { PlatformOrderRepository } from './platform-order.repository';
 
 jest.setTimeout(120_000);
 
 const VENDOR = CREDENTIALS.PLATFORM_B.providerRestaurantId;
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** Signed with the plugin secret, valid in every claim, but its header makes an extension we do not know critical. */
+function criticalExtensionJwt(): string {
+  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT', crit: ['x-dh-ext'], 'x-dh-ext': true })}.${b64({ service: 'middleware', exp: Math.floor(Date.now() / 1000) + 3600 })}`;
+  return `Bearer ${unsigned}.${createHmac('sha256', B_PLUGIN_SECRET).update(unsigned).digest('base64url')}`;
+}
 
 /**
  * PLATFORM_B end to end through the app and the DH middleware simulator: the plugin's JWT, every
@@ -53,7 +59,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       }
     });
 
-    it('refuses alg none, a wrong signature, a wrong or missing service claim, an expired token, a malformed or missing one, and a static secret, at every plugin endpoint (401, reason UNAUTHORIZED)', async () => {
+    it('refuses alg none, a wrong signature, a wrong or missing service claim, an expired token, a malformed or missing one, one with an unknown crit header, and a static secret, at every plugin endpoint (401, reason UNAUTHORIZED)', async () => {
       const refused = [
         `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ service: 'middleware' })}.`,
         `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64({ service: 'middleware' })}.c2ln`,
@@ -61,6 +67,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
         bPluginAuthorization({ service: 'pos' }),
         bPluginAuthorization({ service: undefined }),
         bPluginAuthorization({ exp: Math.floor(Date.now() / 1000) - 3600 }),
+        criticalExtensionJwt(),
         'Bearer a.b',
         'Bearer ',
         'dh-plugin-jwt-secret-0000000001',
@@ -92,8 +99,8 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       expect(await countOrders(simulated.token)).toBe(1);
       expect(await order(remoteOrderId)).toMatchObject({ provider: 'PLATFORM_B', orderId: simulated.token, orderNumber: simulated.code.slice(-3), status: 'NEW' });
       expect(await t.outbox('order.platform_received', remoteOrderId)).toHaveLength(1);
-      const [row] = await t.sql('SELECT platform_expires_at, platform_data FROM orders WHERE id = $1', [remoteOrderId]);
-      expect(new Date(row.platform_expires_at).getTime()).toBe(simulated.expiresAt);
+      const [row] = await t.sql('SELECT accept_by, platform_data FROM orders WHERE id = $1', [remoteOrderId]);
+      expect(new Date(row.accept_by).getTime()).toBe(simulated.expiresAt);
       expect(row.platform_data).toMatchObject({ token: simulated.token, delivery: 'vendor', callbackUrls: { orderAcceptedUrl: `${platforms.b.baseUrl}/v2/order/status/${simulated.token}`, orderPreparedUrl: null } });
     });
 
@@ -111,16 +118,69 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       expect(await t.sql('SELECT order_id, last_status, last_status_message FROM platform_test_orders WHERE id = $1', [remoteOrderId])).toEqual([{ order_id: simulated.token, last_status: 'ORDER_CANCELLED', last_status_message: 'test over' }]);
     });
 
-    it('answers a payload it cannot process with 400 { reason, message } (not retried by the middleware); an unknown vendor 404; a paused integration 403', async () => {
+    it('answers a payload it cannot process with 400 { reason, message } (not retried by the middleware)', async () => {
       const bad = await plugin('POST', `/order/${VENDOR}`, { code: 'no-token', products: 'many' });
       expect(bad).toMatchObject({ status: 400, body: { reason: 'MENU_ACCOUNT_SETTINGS', message: expect.stringMatching(/token is required/), code: 'VALIDATION_ERROR' } });
-      const simulated = platforms.b.createOrder(VENDOR);
-      expect((await plugin('POST', '/order/no-such-vendor', platforms.b.orderPayload(simulated))).body).toMatchObject({ code: 'INTEGRATION_NOT_FOUND' });
-      await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: 'ys-paused', isActive: false });
-      expect(await plugin('POST', '/order/ys-paused', platforms.b.orderPayload(simulated))).toMatchObject({ status: 403, body: { code: 'INTEGRATION_DISABLED' } });
     });
 
-    it('refuses (503) a vendor two live integrations hold in the read model instead of picking one; routes to the holder once the other is displaced', async () => {
+    it('a vendor nobody held yet: 500 (retried), and the retry is taken once its integration arrives; one whose integrations were deleted or displaced: 400; a paused one: 400 CLOSED', async () => {
+      const fresh = `ys-new-${randomHex()}`;
+      const early = platforms.b.createOrder(fresh);
+      const refused = (await platforms.b.redispatch(early.token)).response;
+      expect({ status: refused.status, body: refused.body }).toMatchObject({ status: 500, body: { status: 500, code: 'INTEGRATION_NOT_FOUND', reason: 'TECHNICAL_PROBLEM', message: expect.stringMatching(/retry/) } });
+      await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: fresh });
+      expect((await platforms.b.redispatch(early.token)).response.status).toBe(200);
+      expect(await countOrders(early.token)).toBe(1);
+
+      const displacedVendor = `ys-displaced-${randomHex()}`;
+      await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: displacedVendor, displaced: true });
+      const deletedVendor = `ys-deleted-${randomHex()}`;
+      const deleted = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: deletedVendor });
+      await t.deliver(RoutingKey.IntegrationDeleted, { integrationId: deleted.integrationId, restaurantId: deleted.restaurantId, platform: 'PLATFORM_B', providerRestaurantId: deletedVendor, version: 99, occurredAt: new Date().toISOString() });
+      await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: 'ys-paused', isActive: false });
+      const cases: Array<[string, number, string, string]> = [
+        [displacedVendor, 400, 'INTEGRATION_NOT_FOUND', 'MENU_ACCOUNT_SETTINGS'],
+        [deletedVendor, 400, 'INTEGRATION_NOT_FOUND', 'MENU_ACCOUNT_SETTINGS'],
+        ['ys-paused', 400, 'INTEGRATION_DISABLED', 'CLOSED'],
+      ];
+      for (const [vendor, status, code, reason] of cases) {
+        const simulated = platforms.b.createOrder(vendor);
+        const answer = await platforms.b.redispatch(simulated.token);
+        expect({ vendor, status: answer.response.status, attempts: answer.attempts, body: answer.response.body }).toMatchObject({ vendor, status, attempts: 1, body: { status, code, reason } });
+        expect(await countOrders(simulated.token)).toBe(0);
+      }
+      // The vendor's other plugin calls follow the same rule; a paused vendor's availability is still recorded.
+      expect(await plugin('PUT', `/remoteId/${deletedVendor}/availability`, { closures: [] })).toMatchObject({ status: 400, body: { code: 'INTEGRATION_NOT_FOUND' } });
+      expect(await plugin('GET', `/menuimport/${displacedVendor}`)).toMatchObject({ status: 400, body: { code: 'INTEGRATION_NOT_FOUND' } });
+      expect((await plugin('PUT', '/remoteId/ys-paused/availability', { closures: [] })).status).toBe(200);
+    });
+
+    it('answers every refusal of every plugin route within the statuses the middleware expects: too large, too deep, not JSON, not UTF-8, unstorable text, an unknown order', async () => {
+      const raw = (method: 'post' | 'put', path: string, body: string, headers: Record<string, string> = {}) =>
+        t.http[method](`/platforms/platform-b${path}`).set({ Authorization: bPluginAuthorization(), 'Content-Type': 'application/json', ...headers }).send(body);
+      const order = JSON.stringify(platforms.b.orderPayload(platforms.b.createOrder(VENDOR)));
+      const statusPath = `/remoteId/${VENDOR}/remoteOrder/${randomUUID()}/posOrderStatus`;
+      const cases: Array<[string, Awaited<ReturnType<typeof raw>>, number, string]> = [
+        ['over 256 KiB', await raw('post', `/order/${VENDOR}`, JSON.stringify({ token: 'big', notes: 'x'.repeat(300 * 1024) })), 400, 'PAYLOAD_TOO_LARGE'],
+        ['over 256 KiB (availability)', await raw('put', `/remoteId/${VENDOR}/availability`, JSON.stringify({ closures: [], pad: 'x'.repeat(300 * 1024) })), 400, 'PAYLOAD_TOO_LARGE'],
+        ['nested past 32 levels', await raw('post', `/order/${VENDOR}`, '['.repeat(64 * 1024) + ']'.repeat(64 * 1024)), 400, 'INVALID_PAYLOAD'],
+        ['nested past 32 levels (status)', await raw('put', statusPath, '{"status":' + '['.repeat(40) + ']'.repeat(40) + '}'), 400, 'INVALID_PAYLOAD'],
+        ['not JSON', await raw('post', `/order/${VENDOR}`, '{"token": '), 400, 'INVALID_PAYLOAD'],
+        ['latin1', await raw('post', `/order/${VENDOR}`, order, { 'Content-Type': 'application/json; charset=latin1' }), 400, 'UNSUPPORTED_MEDIA_TYPE'],
+        ['NUL in a field', await raw('put', statusPath, JSON.stringify({ status: 'ORDER_CANCELLED', message: 'a\u0000b' })), 400, 'VALIDATION_ERROR'],
+        ['unknown remoteOrderId', await raw('put', statusPath, JSON.stringify({ status: 'ORDER_CANCELLED' })), 400, 'ORDER_NOT_FOUND'],
+      ];
+      for (const [name, answer, status, code] of cases) {
+        expect({ name, status: answer.status, inSet: (PLATFORM_B_PLUGIN_STATUSES as readonly number[]).includes(answer.status), body: answer.body }).toMatchObject({
+          name,
+          status,
+          inSet: true,
+          body: { status, code, reason: 'MENU_ACCOUNT_SETTINGS', message: expect.any(String) },
+        });
+      }
+    });
+
+    it('refuses (500, retried by the middleware) a vendor two live integrations hold in the read model instead of picking one; routes to the holder once the other is displaced', async () => {
       const vendor = `ys-disputed-${randomHex()}`;
       const victim = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor, isActive: false });
       const claimant = await upsertIntegration(t, 'PLATFORM_B', { providerRestaurantId: vendor });
@@ -128,7 +188,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       const dispatch = () =>
         platformRequest({ method: 'POST', url: `${t.baseUrl}/platforms/platform-b/order/${vendor}`, headers: { Authorization: bPluginAuthorization() }, json: platforms.b.orderPayload(simulated), timeoutMs: 5000 });
       const refused = await dispatch();
-      expect({ status: refused.status, code: (refused.body as any).code, retryAfter: refused.headers['retry-after'] }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '30' });
+      expect({ status: refused.status, code: (refused.body as any).code, reason: (refused.body as any).reason, retryAfter: refused.headers['retry-after'] }).toEqual({ status: 500, code: 'SERVICE_UNAVAILABLE', reason: 'TECHNICAL_PROBLEM', retryAfter: '30' });
       expect(JSON.stringify(refused.body)).not.toContain(victim.restaurantId);
       expect(await countOrders(simulated.token)).toBe(0);
 
@@ -155,7 +215,7 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       expect(await countOrders(simulated.token)).toBe(1);
     });
 
-    it('posOrderStatus: ORDER_CANCELLED cancels (a repeat changes nothing), ORDER_PICKED_UP moves a rider order on, other statuses are acknowledged; unknown ids 404, no status 400', async () => {
+    it('posOrderStatus: ORDER_CANCELLED cancels (a repeat changes nothing), ORDER_PICKED_UP moves a rider order on, other statuses are acknowledged; unknown ids and no status 400', async () => {
       const { order: canceled } = await platforms.b.dispatchOrder(VENDOR);
       expect(await platforms.b.cancelOrder(canceled.token, 'Customer unreachable')).toMatchObject({ status: 200, body: { status: 'ok', result: 'canceled' } });
       expect(await order(canceled.remoteOrderId!)).toMatchObject({ status: 'CANCELED' });
@@ -169,11 +229,12 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       const statusPath = `/remoteId/${VENDOR}/remoteOrder/${rider.remoteOrderId}/posOrderStatus`;
       expect(await plugin('PUT', statusPath, { status: 'COURIER_ARRIVED_AT_VENDOR' })).toMatchObject({ status: 200, body: { result: 'ignored' } });
       expect(await plugin('PUT', statusPath, { message: 'no status' })).toMatchObject({ status: 400, body: { reason: 'MENU_ACCOUNT_SETTINGS', code: 'VALIDATION_ERROR' } });
-      expect(await plugin('PUT', `/remoteId/${VENDOR}/remoteOrder/${randomUUID()}/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 404, body: { code: 'ORDER_NOT_FOUND' } });
-      expect(await plugin('PUT', `/remoteId/other-vendor/remoteOrder/${rider.remoteOrderId}/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 404 });
+      expect(await plugin('PUT', `/remoteId/${VENDOR}/remoteOrder/${randomUUID()}/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 400, body: { code: 'ORDER_NOT_FOUND', reason: 'MENU_ACCOUNT_SETTINGS' } });
+      expect(await plugin('PUT', `/remoteId/other-vendor/remoteOrder/${rider.remoteOrderId}/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 400, body: { code: 'ORDER_NOT_FOUND' } });
+      expect(await plugin('PUT', `/remoteId/${VENDOR}/remoteOrder/not-a-uuid/posOrderStatus`, { status: 'ORDER_CANCELLED' })).toMatchObject({ status: 400, body: { code: 'ORDER_NOT_FOUND' } });
     });
 
-    it('records the vendor\'s availability as the platform reports it (closed while a closure covers now), answering 200; unknown vendor 404; malformed 400', async () => {
+    it('records the vendor\'s availability as the platform reports it (closed while a closure covers now), answering 200; a vendor nobody held yet 500 (retried); malformed 400', async () => {
       const closed = await platforms.b.setVendorAvailability(VENDOR, [{ reason: 'TOO_BUSY_KITCHEN', start: new Date(Date.now() - 60_000).toISOString(), end: null, changeable: true }]);
       expect(closed.status).toBe(200);
       expect(await t.sql('SELECT is_open, closures FROM platform_vendor_availability WHERE provider = $1 AND provider_restaurant_id = $2', ['PLATFORM_B', VENDOR])).toEqual([
@@ -181,20 +242,20 @@ describe('PLATFORM_B (DH POS middleware): plugin endpoints and status calls', ()
       ]);
       expect((await platforms.b.setVendorAvailability(VENDOR, [])).status).toBe(200);
       expect(await t.sql('SELECT is_open FROM platform_vendor_availability WHERE provider_restaurant_id = $1', [VENDOR])).toEqual([{ is_open: true }]);
-      expect((await platforms.b.setVendorAvailability('no-such-vendor', [])).status).toBe(404);
+      expect(await platforms.b.setVendorAvailability('no-such-vendor', [])).toMatchObject({ status: 500, body: { code: 'INTEGRATION_NOT_FOUND', reason: 'TECHNICAL_PROBLEM' } });
       expect(await plugin('PUT', `/remoteId/${VENDOR}/availability`, { closures: [{ start: 'yesterday' }] })).toMatchObject({ status: 400, body: { reason: 'MENU_ACCOUNT_SETTINGS' } });
     });
 
-    it('answers a menu import request 202 without a body (the menu push back is not built), unknown vendor 404; GET / is the health check', async () => {
+    it('answers a menu import request 202 without a body (the menu push back is not built), a vendor nobody held yet 500 (retried); GET / is the health check', async () => {
       expect(await platforms.b.requestMenuImport(VENDOR)).toMatchObject({ status: 202, body: null });
-      expect((await platforms.b.requestMenuImport('no-such-vendor')).status).toBe(404);
+      expect((await platforms.b.requestMenuImport('no-such-vendor')).status).toBe(500);
       expect(await platforms.b.healthCheck()).toMatchObject({ status: 200, body: { status: 'ok' } });
     });
 
     it('an order nobody answers counts as expiring, and is cancelled by the middleware at its expiryDate; an answered one does not count', async () => {
       const expiring = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
       const answered = await platforms.b.dispatchOrder(VENDOR, { expiresAt: Date.now() + 60_000 });
-      const expiringCount = async () => (await new PlatformOrderRepository({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any).countExpiring(180_000)).get('PLATFORM_B') ?? 0;
+      const expiringCount = async () => (await new PlatformOrderRepository({ query: (sql: string, params?: unknown[]) => t.sql(sql, params) } as any).countExpiring({ PLATFORM_B: 180_000 })).get('PLATFORM_B') ?? 0;
       const before = await expiringCount();
       expect(before).toBeGreaterThanOrEqual(2);
       const metrics = await t.http.get('/metrics');

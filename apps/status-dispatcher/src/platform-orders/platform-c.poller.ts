@@ -4,7 +4,8 @@ import { PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { IntegrationPoller } from './integration-poller';
-import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformBPluginService } from './platform-b-plugin.service';
+import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
 import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
 
 const PLATFORM = 'PLATFORM_C';
@@ -21,7 +22,8 @@ export function pollTaskKey(integrationId: string): string {
 /**
  * PLATFORM_C's orders are polled: one durable task per active integration (`platform-c.poll`, due
  * every PLATFORM_C_POLL_INTERVAL_MS; IntegrationPoller), reading the packages modified since the
- * stored cursor.
+ * stored cursor. A test package (`testPackage: true`) is kept apart with the platforms' other test
+ * orders (platform_test_orders, with its last package status), never made an order.
  */
 @Injectable()
 export class PlatformCPoller extends IntegrationPoller {
@@ -32,6 +34,7 @@ export class PlatformCPoller extends IntegrationPoller {
     private readonly adapters: PlatformAdapters,
     private readonly orders: PlatformOrdersService,
     private readonly cursors: PlatformPollCursorRepository,
+    private readonly testOrders: PlatformBPluginService,
   ) {
     super(unitOfWork, directory, {
       platform: PLATFORM,
@@ -79,11 +82,20 @@ export class PlatformCPoller extends IntegrationPoller {
         continue;
       }
       const order = parsed.order;
-      if (order.state === 'canceled') {
+      if (order.test) {
+        const testOrderId = await this.testOrders.receiveTestOrder(integration, order);
+        const packageStatus = typeof order.platformData.packageStatus === 'string' ? order.platformData.packageStatus : order.state;
+        await this.testOrders.testOrderStatus(PLATFORM, testOrderId, integration.providerRestaurantId, packageStatus, order.state === 'canceled' ? order.cancelNote : undefined);
+      } else if (order.state === 'canceled') {
         // Only this integration's orders: the list came with its credentials (as PLATFORM_A's poller).
         await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote, integration.providerRestaurantId);
-      } else if ((await this.orders.receive(integration, order)).created) {
-        received += 1;
+      } else {
+        try {
+          if ((await this.orders.receive(integration, order)).created) received += 1;
+        } catch (error) {
+          // Held by another integration: refused and logged by receive; the cursor still moves on.
+          if (!(error instanceof PlatformOrderOfAnotherIntegration)) throw error;
+        }
       }
     }
     await this.cursors.save(integrationId, result.cursorMs, null);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PlatformOrderDetails } from '@courier/contracts';
 import type { OrderStatusChange } from '../orders/order.model';
-import { ORDER_COLUMNS } from '../orders/order.repository';
+import { ANSWERED_ON_PLATFORM, ORDER_COLUMNS } from '../orders/order.repository';
 import { PlatformOrderRow } from './platform-order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
@@ -27,8 +27,24 @@ export interface WithheldOrder {
 export interface NewPlatformOrder {
   row: PlatformOrderRow;
   details: PlatformOrderDetails;
-  /** Answer the order before this, or the platform cancels it (PLATFORM_B `expiryDate`). */
-  expiresAt?: Date | null;
+  /** Answer the order before this, or the platform gives up on it (its adapter's accept-by rule); null: nothing to answer. */
+  acceptBy?: Date | null;
+}
+
+/** What the acceptance warning of an order decides on (order.acceptance_due). */
+export interface AcceptanceState extends PlatformOrderRow {
+  acceptBy: Date | null;
+  acceptanceWarnedAt: Date | null;
+  /** A VERIFY, REJECT or CANCEL of it reached the platform. */
+  answered: boolean;
+}
+
+/** An order holding a platform order id: of which integration, platform store and restaurant. */
+export interface PlatformOrderHolder {
+  id: string;
+  integrationId: string;
+  providerRestaurantId: string;
+  restaurantId: string;
 }
 
 /**
@@ -40,15 +56,26 @@ export class PlatformOrderRepository {
   constructor(@InjectDataSource() private readonly dataSource: Pick<DataSource, 'query'>) {}
 
   /**
-   * The platform order, locked until the transaction ends (moves and pushes of one order run one at a
-   * time); of one platform restaurant when given (a caller authenticated for one store).
+   * The platform order of one platform store, locked until the transaction ends (moves and pushes of
+   * one order run one at a time). Platform order ids are unique per store only: every look-up names one.
    */
-  async lock(db: Queryable, provider: string, platformOrderId: string, providerRestaurantId?: string): Promise<PlatformOrderRow | undefined> {
+  async lock(db: Queryable, provider: string, platformOrderId: string, providerRestaurantId: string): Promise<PlatformOrderRow | undefined> {
     const [order] = await db.query(
-      `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR provider_restaurant_id = $3) FOR UPDATE`,
-      [provider, platformOrderId, providerRestaurantId ?? null],
+      `SELECT ${PLATFORM_COLUMNS} FROM orders WHERE provider = $1 AND order_id = $2 AND provider_restaurant_id = $3 AND provider <> 'THIRD_PARTY' FOR UPDATE`,
+      [provider, platformOrderId, providerRestaurantId],
     );
     return order;
+  }
+
+  /**
+   * Locks every order of the platform with this platform order id (of one restaurant when given), in
+   * one key order: the status push's lock, which refuses more than one match rather than guess.
+   */
+  async lockForPush(db: Queryable, provider: string, platformOrderId: string, restaurantId?: string): Promise<void> {
+    await db.query(
+      `SELECT id FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR restaurant_id = $3) ORDER BY id FOR UPDATE`,
+      [provider, platformOrderId, restaurantId ?? null],
+    );
   }
 
   /** By our id, of one platform (and one platform restaurant when given). */
@@ -62,15 +89,16 @@ export class PlatformOrderRepository {
 
   /**
    * Stores a platform order and its first history entry in one statement, unless the platform order
-   * is already known (the unique (provider, order_id) index): then nothing is written and false
-   * comes back, and the caller reads the existing one.
+   * is already known for this store (the unique (provider, order_id, provider_restaurant_id) index),
+   * or for the restaurant (THIRD_PARTY's (restaurant_id, provider, order_id)): then nothing is written,
+   * false comes back, and the caller reads the store's own order (ownOrder).
    */
-  async insert(db: Queryable, { row, details, expiresAt }: NewPlatformOrder): Promise<boolean> {
+  async insert(db: Queryable, { row, details, acceptBy }: NewPlatformOrder): Promise<boolean> {
     // One CTE: an order never exists without its first history entry.
     const inserted: unknown[] = await db.query(
       `WITH created AS (
          INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details, received_at,
-                             scheduled_delivery_time, status_changed_at, integration_id, platform_data, approved_at, platform_expires_at, withheld)
+                             scheduled_delivery_time, status_changed_at, integration_id, platform_data, approved_at, accept_by, withheld)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $9, $11, $12, $13, $14, $15)
          ON CONFLICT DO NOTHING RETURNING id)
        INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, 0, $7, $9 FROM created RETURNING order_id`,
@@ -88,7 +116,7 @@ export class PlatformOrderRepository {
         row.integrationId,
         JSON.stringify(row.platformData),
         row.approvedAt,
-        expiresAt ?? null,
+        acceptBy ?? null,
         row.withheld ?? false,
       ],
     );
@@ -139,10 +167,31 @@ export class PlatformOrderRepository {
     );
   }
 
-  /** Our id of the platform's order (undefined: unknown). */
-  async idOf(db: Queryable, provider: string, platformOrderId: string): Promise<string | undefined> {
-    const [row]: Array<{ id: string }> = await db.query(`SELECT id FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY'`, [provider, platformOrderId]);
-    return row?.id;
+  /** The store's order with this platform order id, and the integration it came in for (undefined: none). */
+  async ownOrder(db: Queryable, provider: string, providerRestaurantId: string, platformOrderId: string): Promise<{ id: string; integrationId: string } | undefined> {
+    const [row]: Array<{ id: string; integrationId: string }> = await db.query(
+      `SELECT id, integration_id AS "integrationId" FROM orders WHERE provider = $1 AND order_id = $2 AND provider_restaurant_id = $3 AND provider <> 'THIRD_PARTY'`,
+      [provider, platformOrderId, providerRestaurantId],
+    );
+    return row;
+  }
+
+  /** Every order of the platform with this platform order id, whatever its store (at most `limit`), but `exceptId`. */
+  async holders(db: Queryable, provider: string, platformOrderId: string, options: { exceptId?: string; limit?: number } = {}): Promise<PlatformOrderHolder[]> {
+    return db.query(
+      `SELECT id, integration_id AS "integrationId", provider_restaurant_id AS "providerRestaurantId", restaurant_id AS "restaurantId"
+         FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::uuid IS NULL OR id <> $3) ORDER BY received_at LIMIT $4`,
+      [provider, platformOrderId, options.exceptId ?? null, options.limit ?? 10],
+    );
+  }
+
+  /** Whether the integration has a platform order that is not final (orders_open_platform_orders_idx). */
+  async hasOpenOrders(db: Queryable, integrationId: string): Promise<boolean> {
+    const rows: unknown[] = await db.query(
+      `SELECT 1 FROM orders WHERE integration_id = $1 AND provider <> 'THIRD_PARTY' AND status NOT IN ('DELIVERED', 'CANCELED', 'FAILED') LIMIT 1`,
+      [integrationId],
+    );
+    return rows.length > 0;
   }
 
   async exists(db: Queryable, id: string, provider: string, providerRestaurantId: string): Promise<boolean> {
@@ -163,20 +212,35 @@ export class PlatformOrderRepository {
   }
 
   /**
-   * Platform orders nobody has answered yet, by platform, whose expiry is less than `warningMs` away
-   * or passed within the last hour. Unanswered = not final, and no VERIFY, REJECT or CANCEL of it sent
-   * to the platform yet.
+   * Platform orders nobody has answered yet, by platform, whose accept-by time is less than their
+   * platform's warning time away (`warningMs`, by platform code) or passed within the last hour.
+   * Unanswered = not final, and no VERIFY, REJECT or CANCEL of it sent to the platform yet.
    */
-  async countExpiring(warningMs: number): Promise<Map<string, number>> {
+  async countExpiring(warningMs: Record<string, number>): Promise<Map<string, number>> {
     const rows: Array<{ platform: string; count: number }> = await this.dataSource.query(
-      `SELECT o.provider AS platform, count(*)::int AS count FROM orders o
-        WHERE o.platform_expires_at IS NOT NULL
-          AND o.platform_expires_at <= now() + make_interval(secs => $1::float8 / 1000) AND o.platform_expires_at > now() - interval '1 hour'
+      `SELECT o.provider AS platform, count(*)::int AS count
+         FROM orders o JOIN jsonb_each_text($1::jsonb) w(platform, ms) ON w.platform = o.provider
+        WHERE o.accept_by IS NOT NULL
+          AND o.accept_by <= now() + make_interval(secs => w.ms::float8 / 1000) AND o.accept_by > now() - interval '1 hour'
           AND o.status NOT IN ('CANCELED', 'FAILED', 'DELIVERED')
-          AND NOT EXISTS (SELECT 1 FROM status_updates u WHERE u.order_id = o.id AND u.action IN ('VERIFY', 'REJECT', 'CANCEL') AND u.state = 'sent')
+          AND NOT ${ANSWERED_ON_PLATFORM}
         GROUP BY o.provider`,
-      [warningMs],
+      [JSON.stringify(warningMs)],
     );
     return new Map(rows.map((row) => [row.platform, row.count]));
+  }
+
+  /** The order with what its acceptance warning decides on, locked until the transaction ends. */
+  async lockAcceptance(db: Queryable, id: string): Promise<AcceptanceState | undefined> {
+    const [order] = await db.query(
+      `SELECT ${PLATFORM_COLUMNS}, accept_by AS "acceptBy", acceptance_warned_at AS "acceptanceWarnedAt", ${ANSWERED_ON_PLATFORM} AS answered
+         FROM orders o WHERE id = $1 AND provider <> 'THIRD_PARTY' FOR UPDATE`,
+      [id],
+    );
+    return order;
+  }
+
+  async markAcceptanceWarned(db: Queryable, id: string, at: Date): Promise<void> {
+    await db.query('UPDATE orders SET acceptance_warned_at = $2 WHERE id = $1', [id, at]);
   }
 }

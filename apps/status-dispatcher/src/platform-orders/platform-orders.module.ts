@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
+import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
+import { PlatformAcceptanceMetrics } from './platform-acceptance.metrics';
 import { PlatformAController } from './platform-a.controller';
 import { PlatformAPoller } from './platform-a.poller';
 import { PlatformBController } from './platform-b.controller';
-import { PlatformBExpiryMetrics } from './platform-b-expiry.metrics';
 import { PlatformBPluginRepository } from './platform-b-plugin.repository';
 import { PlatformBPluginService } from './platform-b-plugin.service';
 import { PlatformCPoller } from './platform-c.poller';
 import { PlatformDController } from './platform-d.controller';
+import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRepository } from './platform-order.repository';
 import { PlatformOrdersService } from './platform-orders.service';
 import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
@@ -16,7 +18,7 @@ import { PlatformPollCursorRepository } from './platform-poll-cursor.repository'
 @Module({
   imports: [PlatformSessionsModule],
   controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrderRepository, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, PlatformBExpiryMetrics],
+  providers: [PlatformOrderRepository, PlatformOrderMetrics, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, OrderAcceptanceScheduler, PlatformAcceptanceMetrics],
   exports: [PlatformOrdersService, PlatformOrderRepository],
 })
 export class PlatformOrdersModule {}

@@ -1,12 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
+import { ErrorCode, PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
 import { Cancellation, isFinalOrderStatus, OrderStatus } from '@courier/domain';
+import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import type { PlatformOrder } from '@courier/platforms';
 import type { Order } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
 import { planMoves } from './platform-order-moves';
+import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRow } from './platform-order.model';
 import { PlatformOrderRepository } from './platform-order.repository';
 
@@ -16,7 +19,19 @@ export interface ReceivedOrder {
   created: boolean;
 }
 
-export type CancellationResult = 'canceled' | 'already_final' | 'unknown';
+/** `ambiguous`: no store named and several stores hold the platform order id; nothing cancelled. */
+export type CancellationResult = 'canceled' | 'already_final' | 'unknown' | 'ambiguous';
+
+/**
+ * A platform order that another integration already holds for this store (an integration replaced)
+ * or for another store of the restaurant: refused (409), never answered with that integration's
+ * order. Callers that are not HTTP (pollers) skip the order.
+ */
+export class PlatformOrderOfAnotherIntegration extends ProblemException {
+  constructor(platform: string) {
+    super(409, ErrorCode.PlatformOrderOfAnotherIntegration, `This ${platform} order was received for another integration of this platform store or restaurant; it is not handed to this one.`);
+  }
+}
 
 /**
  * Platform orders in: an accepted platform order becomes an order of the integration's restaurant
@@ -29,6 +44,8 @@ export class PlatformOrdersService {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly orders: PlatformOrderRepository,
+    private readonly acceptance: OrderAcceptanceScheduler,
+    private readonly metrics: PlatformOrderMetrics,
   ) {}
 
   async receive(integration: DirectoryIntegration, order: PlatformOrder): Promise<ReceivedOrder> {
@@ -55,11 +72,13 @@ export class PlatformOrdersService {
         approvedAt: order.state === 'accepted' ? now : null,
         withheld,
       };
-      if (!(await this.orders.insert(tx.manager, { row, details: order.details, expiresAt: order.expiresAt }))) {
-        const existing = await this.orders.idOf(tx.manager, integration.platform, order.platformOrderId);
-        return { yemekKuryeOrderId: existing!, created: false };
+      const acceptBy = this.acceptance.acceptBy(integration.platform, order, now);
+      if (!(await this.orders.insert(tx.manager, { row, details: order.details, acceptBy }))) {
+        return { yemekKuryeOrderId: await this.knownOrderId(tx, integration, order.platformOrderId), created: false };
       }
+      await this.noteCollision(tx, integration, row);
       if (!withheld) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order.details));
+      if (acceptBy) await this.acceptance.schedule(tx, integration.platform, row.id, acceptBy, now);
       if (order.state === 'canceled') await this.cancelLocked(tx, (await this.orders.lockById(tx.manager, row.id, row.provider))!, order.cancelNote);
       return { yemekKuryeOrderId: row.id, created: true };
     });
@@ -90,14 +109,35 @@ export class PlatformOrdersService {
     return released.length;
   }
 
-  /** A cancellation from the platform, by the platform's order id (of one platform restaurant when given). */
+  /**
+   * A cancellation from the platform, by the platform's order id, of one platform store. Without the
+   * store (a PLATFORM_A body without restaurant.id) only an id exactly one store holds is cancelled;
+   * held by several, none is (`ambiguous`, logged): the store's own poll brings it with its store.
+   */
   cancel(provider: string, platformOrderIdValue: string, note?: string, providerRestaurantId?: string): Promise<CancellationResult> {
-    return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lock(tx.manager, provider, platformOrderIdValue, providerRestaurantId), note));
+    return this.unitOfWork.run(async (tx) => {
+      let store = providerRestaurantId;
+      if (store === undefined) {
+        const holders = await this.orders.holders(tx.manager, provider, platformOrderIdValue, { limit: 2 });
+        if (holders.length > 1) {
+          this.logger.warn({ platform: provider, platformOrderId: platformOrderIdValue, integrationIds: holders.map((holder) => holder.integrationId) }, 'platform cancellation names no store and several stores hold the order id: nothing cancelled');
+          return 'ambiguous';
+        }
+        store = holders[0]?.providerRestaurantId;
+        if (store === undefined) return 'unknown';
+      }
+      return this.cancelLocked(tx, await this.orders.lock(tx.manager, provider, platformOrderIdValue, store), note);
+    });
   }
 
   /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
   cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
     return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
+  }
+
+  /** Whether the integration has platform orders that are not final yet. */
+  hasOpenOrders(integrationId: string): Promise<boolean> {
+    return this.unitOfWork.run((tx) => this.orders.hasOpenOrders(tx.manager, integrationId));
   }
 
   /** Whether our order of this platform (and platform restaurant) exists. */
@@ -118,6 +158,41 @@ export class PlatformOrdersService {
       this.logger.log({ yemekKuryeOrderId: order.id, platform: provider, previousStatus: order.status }, 'platform order picked up on the platform');
       return 'picked_up';
     });
+  }
+
+  /**
+   * The id of this integration's order already received (a retry or replay). The store's order of
+   * another integration (the store's integration replaced) or another store's of the restaurant (the
+   * restaurant-wide key) is never handed over: refused, logged with both integrations, counted.
+   */
+  private async knownOrderId(tx: TransactionContext, integration: DirectoryIntegration, platformOrderId: string): Promise<string> {
+    const own = await this.orders.ownOrder(tx.manager, integration.platform, integration.providerRestaurantId, platformOrderId);
+    if (own?.integrationId === integration.integrationId) return own.id;
+    const others = own ? [own.integrationId] : (await this.orders.holders(tx.manager, integration.platform, platformOrderId)).filter((holder) => holder.restaurantId === integration.restaurantId).map((holder) => holder.integrationId);
+    this.metrics.collisions.inc({ platform: integration.platform });
+    this.logger.warn(
+      { platform: integration.platform, platformOrderId, integrationId: integration.integrationId, providerRestaurantId: integration.providerRestaurantId, otherIntegrationIds: others },
+      'platform order already received for another integration: refused, not handed over',
+    );
+    throw new PlatformOrderOfAnotherIntegration(integration.platform);
+  }
+
+  /** A new order whose platform order id other stores hold: kept as this store's own, logged with the other integrations, counted. */
+  private async noteCollision(tx: TransactionContext, integration: DirectoryIntegration, row: PlatformOrderRow): Promise<void> {
+    const others = await this.orders.holders(tx.manager, row.provider, row.orderId, { exceptId: row.id });
+    if (others.length === 0) return;
+    this.metrics.collisions.inc({ platform: row.provider });
+    this.logger.warn(
+      {
+        platform: row.provider,
+        platformOrderId: row.orderId,
+        integrationId: integration.integrationId,
+        providerRestaurantId: row.providerRestaurantId,
+        otherIntegrationIds: others.map((other) => other.integrationId),
+        otherProviderRestaurantIds: others.map((other) => other.providerRestaurantId),
+      },
+      'platform order id already held by another platform store: kept apart as this store\'s own order',
+    );
   }
 
   private async cancelLocked(tx: TransactionContext, order: PlatformOrderRow | undefined, note?: string): Promise<CancellationResult> {

@@ -59,6 +59,15 @@ export class IntegrationDirectory {
     return rows[0];
   }
 
+  /**
+   * Whether a platform restaurant no live integration holds was held by one since deleted or
+   * displaced (it will not come back by itself), rather than never known here (it may be being set
+   * up, or the read model be behind).
+   */
+  formerlyHeld(platform: string, providerRestaurantId: string): Promise<boolean> {
+    return this.accounts.formerlyHeld(platform, providerRestaurantId);
+  }
+
   byId(integrationId: string): Promise<DirectoryIntegration | undefined> {
     return this.accounts.integration(integrationId);
   }

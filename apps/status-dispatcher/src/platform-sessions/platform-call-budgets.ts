@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigurationError } from '@courier/config';
 import type { StatusPushAction } from '@courier/domain';
-import { bookCallBudget, budgetScopesOf, CallBudget, IntegrationCredentials, PlatformAdapters } from '@courier/platforms';
+import { bookCallBudget, BudgetedCall, budgetScopesOf, CallBudget, IntegrationCredentials, PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
 import { PlatformCallBudgetRepository } from './platform-call-budget.repository';
@@ -39,7 +39,7 @@ export class PlatformCallBudgets {
       const scopes = budget.scopes.map((scope) => {
         const override = overrides.get(`${code}:${scope.name}`);
         overrides.delete(`${code}:${scope.name}`);
-        const most = Math.max(...Object.values(scope.requests).map(Number));
+        const most = Math.max(0, ...Object.values(scope.requests).map(Number));
         if (override && override.limit < most) throw new ConfigurationError([`PLATFORM_CALL_BUDGETS: ${code}:${scope.name} needs a limit of at least ${most} (the requests of one call)`]);
         return { ...scope, ...override };
       });
@@ -61,7 +61,21 @@ export class PlatformCallBudgets {
    * its own "now" and take a slot a few ms ahead, sending the update to the task runner for nothing.
    */
   async book(platform: string, credentials: IntegrationCredentials, action: StatusPushAction, clock: () => number = Date.now): Promise<{ slot: number; bookedAt: number } | undefined> {
-    const scopes = budgetScopesOf(this.budgets.get(platform), action);
+    return this.bookIn(platform, credentials, action, clock, false);
+  }
+
+  /**
+   * Books room for one poll's request only if every scope has room now: a poll never waits for a
+   * slot (it comes again at its next turn) and never pushes status calls back. True: booked; false:
+   * no room now, nothing booked; undefined: no scope counts this call.
+   */
+  async bookNow(platform: string, credentials: IntegrationCredentials, call: BudgetedCall, clock: () => number = Date.now): Promise<boolean | undefined> {
+    const booked = await this.bookIn(platform, credentials, call, clock, true);
+    return booked === undefined ? undefined : booked.slot <= booked.bookedAt;
+  }
+
+  private async bookIn(platform: string, credentials: IntegrationCredentials, call: BudgetedCall, clock: () => number, onlyNow: boolean): Promise<{ slot: number; bookedAt: number } | undefined> {
+    const scopes = budgetScopesOf(this.budgets.get(platform), call);
     if (scopes.length === 0) return undefined;
     const fingerprint = this.fingerprints.of(credentials);
     const keys = scopes.map(({ scope }) => `${platform}:${scope.name}:${credentials.integrationId}:${fingerprint}`);
@@ -71,6 +85,8 @@ export class PlatformCallBudgets {
         scopes.map(({ scope, count }, index) => ({ limit: scope.limit, windowMs: scope.windowMs, calls: logged[index], count })),
         bookedAt,
       );
+      // No room now for a call that does not wait: the logs stay as they were.
+      if (onlyNow && booking.at > bookedAt) return { calls: logged, result: { slot: booking.at, bookedAt } };
       return { calls: booking.calls, result: { slot: booking.at, bookedAt } };
     });
   }

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
 import { currentCorrelationId, withCorrelationId } from '@courier/logging';
 import { Messaging, OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
-import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef } from '@courier/platforms';
+import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef, unsendableCredentialProblem } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
@@ -195,7 +195,7 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
   }
 
   private async send(update: ClaimedUpdate): Promise<TaskOutcome> {
-    const credentials = this.credentialsOf(update.integration);
+    const credentials = this.credentialsOf(update.platform, update.integration);
     if ('problem' in credentials) {
       this.metrics.recordCall(update.platform, update.action, 'failed');
       return this.record(update, { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem });
@@ -281,10 +281,13 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
     return { platformOrderId: update.providerOrderId, yemekKuryeOrderId: update.orderId, platformData: update.platformData };
   }
 
-  private credentialsOf(integration: ClaimedUpdate['integration']): IntegrationCredentials | { problem: string } {
+  private credentialsOf(platform: string, integration: ClaimedUpdate['integration']): IntegrationCredentials | { problem: string } {
     if (!integration) return { problem: 'INTEGRATION_DELETED: the order\'s integration no longer exists, so its credentials are gone' };
     try {
-      return this.directory.credentials(integration);
+      const credentials = this.directory.credentials(integration);
+      // Stored before integrations-api refused such values: no attempt could ever be sent.
+      const unsendable = unsendableCredentialProblem(platform, credentials);
+      return unsendable ? { problem: unsendable } : credentials;
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error;
       return { problem: `the integration's secrets cannot be decrypted (key ${error.keyId ?? 'unknown'} is not in SECRETS_ENCRYPTION_KEYS)` };

@@ -10,10 +10,11 @@ jest.setTimeout(180_000);
 describe('no bad input gives a 5xx at the status push and the platform callbacks (fast-check)', () => {
   let t: TestApp;
   const orderIds: string[] = [];
+  let restaurantA: string;
 
   beforeAll(async () => {
     t = await startTestApp({ env: { ...CALLBACKS_ONLY_ENV } });
-    await upsertIntegration(t, 'PLATFORM_A');
+    restaurantA = (await upsertIntegration(t, 'PLATFORM_A')).restaurantId;
     await upsertIntegration(t, 'PLATFORM_B');
     await upsertIntegration(t, 'PLATFORM_D');
     for (let i = 0; i < 4; i += 1) {
@@ -34,6 +35,7 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
       action: fc.oneof(fc.constantFrom('VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER', 'CANCEL', 'REJECT', 'verify'), values),
       previousStatus: fc.oneof(fc.constantFrom('NEW', 'VALIDATED', 'PREPARED', 'CANCELED'), values),
       reason: values,
+      restaurantId: fc.oneof(fc.constantFrom('restaurant-of-order-a', 'rest_000000000000000000000000'), values).map((value) => (value === 'restaurant-of-order-a' ? restaurantA : value)),
       extra: values,
     },
     { requiredKeys: [] },
@@ -90,6 +92,7 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
       { method: 'put' as const, path: `/platforms/platform-b/remoteId/${CREDENTIALS.PLATFORM_B.providerRestaurantId}/availability`, headers: { Authorization: bPluginAuthorization() } },
       { method: 'post' as const, path: '/platforms/platform-d/orders', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
       { method: 'post' as const, path: '/platforms/platform-d/orders/cancelled', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
+      { method: 'post' as const, path: '/platforms/platform-d/orders/delivery-status', headers: { XApiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey } },
     ];
     const platformish = fc.record(
       {
@@ -100,6 +103,11 @@ describe('no bad input gives a 5xx at the status push and the platform callbacks
         store: fc.oneof(fc.record({ id: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values), group: values }), values),
         OrderId: values,
         StoreId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values),
+        storeId: fc.oneof(fc.constant(CREDENTIALS.PLATFORM_D.providerRestaurantId), values),
+        orderId: values,
+        deliveryStatus: fc.oneof(fc.constantFrom('DELIVERED', 'IN_DELIVERY'), values),
+        isCancelled: fc.oneof(fc.boolean(), values),
+        value: fc.oneof(fc.base64String({ maxLength: 64 }), values),
         items: fc.oneof(fc.array(fc.object({ maxDepth: 1 }), { maxLength: 3 }), values),
         customer: values,
         prices: values,

@@ -83,7 +83,7 @@ export class StatusPushService {
     const result = await this.unitOfWork.compareAndSet({
       attempts: this.config.STATUS_PUSH_OPTIMISTIC_ATTEMPTS,
       attempt: (db) => this.decide(db, request, platform.code, platform.wireCode),
-      lock: (db) => this.platformOrders.lock(db, platform.code, request.providerOrderId),
+      lock: (db) => this.platformOrders.lockForPush(db, platform.code, request.providerOrderId, request.restaurantId),
       onConflict: (lockNext) => this.metrics.pushConflicts.inc({ resolution: lockNext ? 'locked' : 'retried' }),
       what: `status push of ${request.providerOrderId}`,
     });
@@ -111,13 +111,25 @@ export class StatusPushService {
     platform: string,
     wireCode: string,
   ): Promise<PushResult | undefined> {
-    const state = await this.updates.readPushState(db, platform, request.providerOrderId);
-    if (!state)
+    const states = await this.updates.readPushStates(db, platform, request.providerOrderId, request.restaurantId);
+    if (states.length === 0)
       throw new ProblemException(
         404,
         ErrorCode.OrderNotFound,
-        `No ${wireCode} order has providerOrderId ${JSON.stringify(request.providerOrderId)}.`,
+        request.restaurantId === undefined
+          ? `No ${wireCode} order has providerOrderId ${JSON.stringify(request.providerOrderId)}.`
+          : `No ${wireCode} order of restaurant ${request.restaurantId} has providerOrderId ${JSON.stringify(request.providerOrderId)}.`,
       );
+    // Platform order ids are unique per platform store only: never guess which store's order is meant.
+    if (states.length > 1) {
+      this.logger.warn({ platform, providerOrderId: request.providerOrderId, yemekKuryeOrderIds: states.map((candidate) => candidate.order.id) }, 'status push matches orders of several platform stores: refused');
+      throw new ProblemException(
+        409,
+        ErrorCode.AmbiguousProviderOrderId,
+        `Orders of several ${wireCode} stores have providerOrderId ${JSON.stringify(request.providerOrderId)}: send restaurantId (the order's restaurantId, as in order.platform_received) to say which one.`,
+      );
+    }
+    const [state] = states;
     const { order, accepted, integration } = state;
     if (order.withheld) {
       throw new ProblemException(

@@ -34,7 +34,7 @@ describe('writePush (the push\'s one conditional statement)', () => {
 
   async function orderState() {
     const { simulated, yemekKuryeOrderId } = await platformAOrder(platforms, t);
-    const state = (await updates.readPushState(db.manager, 'PLATFORM_A', simulated.id))!;
+    const [state] = await updates.readPushStates(db.manager, 'PLATFORM_A', simulated.id);
     expect(state).toMatchObject({ accepted: [], lastSeq: 0, order: { id: yemekKuryeOrderId } });
     return state;
   }

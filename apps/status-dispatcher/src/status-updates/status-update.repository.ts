@@ -147,32 +147,28 @@ export class StatusUpdateRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * A platform order with its accepted updates and the highest `seq` of its updates, in one statement
-   * (one snapshot, no lock): what a push decides on. `writePush` stores the decision only if none of it
-   * changed meanwhile.
+   * The platform orders with this platform order id (of one restaurant when given; at most two: more
+   * than one is refused), each with its accepted updates and the highest `seq` of its updates, in one
+   * statement (one snapshot, no lock): what a push decides on. `writePush` stores the decision only
+   * if none of it changed meanwhile.
    */
-  async readPushState(db: Queryable, provider: string, platformOrderId: string): Promise<PushState | undefined> {
-    const [row] = await db.query(
+  async readPushStates(db: Queryable, provider: string, platformOrderId: string, restaurantId?: string): Promise<PushState[]> {
+    const rows: Array<PlatformOrderRow & { pushAccepted: Array<Omit<AcceptedUpdate, 'acceptedAt' | 'notBefore'> & { acceptedAt: string; notBefore: string }>; pushLastSeq: number; pushIntegration: UpdateIntegration | null }> = await db.query(
       `SELECT ${PLATFORM_COLUMNS},
               (SELECT ${INTEGRATION_JSON} FROM integrations i WHERE i.integration_id = orders.integration_id) AS "pushIntegration",
               (SELECT coalesce(json_agg(json_build_object('id', su.id, 'action', su.action, 'acceptedAt', su.accepted_at, 'state', su.state, 'notBefore', su.not_before) ORDER BY su.seq), '[]')
                  FROM status_updates su WHERE su.order_id = orders.id AND su.state <> 'failed') AS "pushAccepted",
               (SELECT coalesce(max(su.seq), 0) FROM status_updates su WHERE su.order_id = orders.id) AS "pushLastSeq"
-         FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY'`,
-      [provider, platformOrderId],
+         FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR restaurant_id = $3)
+        ORDER BY id LIMIT 2`,
+      [provider, platformOrderId, restaurantId ?? null],
     );
-    if (!row) return undefined;
-    const { pushAccepted, pushLastSeq, pushIntegration, ...order } = row as PlatformOrderRow & {
-      pushAccepted: Array<Omit<AcceptedUpdate, 'acceptedAt' | 'notBefore'> & { acceptedAt: string; notBefore: string }>;
-      pushLastSeq: number;
-      pushIntegration: UpdateIntegration | null;
-    };
-    return {
+    return rows.map(({ pushAccepted, pushLastSeq, pushIntegration, ...order }) => ({
       order,
       integration: pushIntegration,
       accepted: pushAccepted.map((update) => ({ ...update, acceptedAt: new Date(update.acceptedAt), notBefore: new Date(update.notBefore) })),
       lastSeq: Number(pushLastSeq),
-    };
+    }));
   }
 
   /**

@@ -29,15 +29,16 @@ export class StatusUpdatesController {
       'nothing is accepted for a cancelled order (409 ORDER_CANCELED); VERIFY of an order approved on the platform (409 ALREADY_VERIFIED); DELIVER before PREPARE or HANDOVER (409 DELIVER_BEFORE_PREPARE); ' +
       'PLATFORM_A\'s PREPARE within PLATFORM_A_PREPARE_HOLD_MS (60 s) of approval is held until then. The order\'s status moves at once (VERIFY → VALIDATED, PREPARE → PREPARED, ' +
       'HANDOVER → ON_DELIVERY, DELIVER → DELIVERED, CANCEL/REJECT → CANCELED) with its events; updates of one order reach the platform in the order they were accepted, ' +
-      'retried with backoff on network errors, 429 and 5xx. Follow one with GET /internal/status-updates/{statusUpdateId}.',
+      'retried with backoff on network errors, 429 and 5xx. Follow one with GET /internal/status-updates/{statusUpdateId}. ' +
+      'Platform order ids are unique per platform store only: when orders of several stores share providerOrderId, the push must name the restaurant (`restaurantId`), else 409 AMBIGUOUS_PROVIDER_ORDER_ID.',
   })
   @ApiAcceptedResponse({ type: StatusUpdateAcceptedDto })
   @ApiProblems(
     400,
-    [404, 'ORDER_NOT_FOUND: no order of this platform has this providerOrderId.'],
-    [409, 'ORDER_WITHHELD (the order\'s integration is not verified by its platform yet), or DELIVER_BEFORE_PREPARE, ALREADY_VERIFIED or ORDER_CANCELED (guards 1-3); `currentStatus` is the order\'s status.'],
+    [404, 'ORDER_NOT_FOUND: no order of this platform has this providerOrderId (of restaurantId\'s restaurant, when given).'],
+    [409, 'ORDER_WITHHELD (the order\'s integration is not verified by its platform yet), or DELIVER_BEFORE_PREPARE, ALREADY_VERIFIED or ORDER_CANCELED (guards 1-3); `currentStatus` is the order\'s status. AMBIGUOUS_PROVIDER_ORDER_ID: orders of several platform stores have this providerOrderId and no restaurantId names one.'],
     413,
-    [422, 'VALIDATION_ERROR: missing or unknown fields, unknown action or platform, previousStatus not an order status, reason empty or over 500 characters.'],
+    [422, 'VALIDATION_ERROR: missing or unknown fields, unknown action or platform, previousStatus not an order status, reason empty or over 500 characters, restaurantId not a restaurant id.'],
   )
   create(@Body() body: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
     return this.push.push(body);

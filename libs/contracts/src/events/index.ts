@@ -12,4 +12,5 @@ export * from './order-status-changed/order-status-changed.event';
 export * from './order-canceled/order-canceled.event';
 export * from './order-final-approval-due/order-final-approval-due.event';
 export * from './platform-order-received/platform-order-received.event';
+export * from './order-acceptance-due/order-acceptance-due.event';
 export * from './order-opened/order-opened.event';

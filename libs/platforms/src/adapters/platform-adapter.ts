@@ -120,6 +120,15 @@ export interface PlatformAdapter {
   stepSpacing?(holdMs: number): { actions: readonly StatusPushAction[]; ms: number } | undefined;
   /** The platform's call budget per set of credentials: the dispatcher books room in it before each status call. */
   readonly callBudget?: CallBudget;
+  /**
+   * When the platform gives up on this order if nobody accepted or rejected it (cancels it, and may
+   * close the store), for an order that reached us at `receivedAt`; null when there is nothing to
+   * answer (the platform says it is already accepted or cancelled). The rule is the platform's own,
+   * in its `*.assumptions.ts`.
+   */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null;
+  /** Warn (order.acceptance_due, platform_orders_expiring) this long before an unanswered order's acceptBy. */
+  readonly acceptanceWarningMs: number;
   /** Polled platforms only: orders modified between the cursor and `untilMs`. */
   pollOrders?(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult>;
 }

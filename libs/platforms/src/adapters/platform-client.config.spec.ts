@@ -15,6 +15,9 @@ describe('PlatformClientConfig', () => {
       PLATFORM_B_ACK_RETRY_WINDOW_MS: 300_000,
     });
     expect(config.PLATFORM_D_SECRET_KEY).toBeUndefined();
+    expect(config.PLATFORM_D_ENCRYPTION_MODE).toBe('ECB');
+    expect(validateConfig(PlatformClientConfig, { PLATFORM_D_ENCRYPTION_MODE: 'CBC' }).PLATFORM_D_ENCRYPTION_MODE).toBe('CBC');
+    expect(() => validateConfig(PlatformClientConfig, { PLATFORM_D_ENCRYPTION_MODE: 'GCM' })).toThrow(/PLATFORM_D_ENCRYPTION_MODE must be ECB or CBC/);
     expect(PlatformAdapters.fromEnv({}).codes()).toEqual(['PLATFORM_A', 'PLATFORM_B', 'PLATFORM_C', 'PLATFORM_D']);
   });
 

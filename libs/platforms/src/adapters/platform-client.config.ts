@@ -1,5 +1,9 @@
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ToNumber } from '@courier/config';
+import { PLATFORM_A_ACCEPT_WARNING_MS, PLATFORM_A_ACCEPT_WINDOW_MS } from './platform-a/platform-a.assumptions';
+import { PLATFORM_B_ACCEPT_WARNING_MS, PLATFORM_B_ACCEPT_WINDOW_MS } from './platform-b/platform-b.assumptions';
+import { PLATFORM_C_ACCEPT_WARNING_MS, PLATFORM_C_ACCEPT_WINDOW_MS } from './platform-c/platform-c.assumptions';
+import { PLATFORM_D_ACCEPT_WARNING_MS, PLATFORM_D_ACCEPT_WINDOW_MS } from './platform-d/platform-d.assumptions';
 
 const BASE_URL = /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 
@@ -35,6 +39,14 @@ export class PlatformClientConfig {
   @MaxLength(1024)
   PLATFORM_D_SECRET_KEY?: string;
 
+  /**
+   * The mode PLATFORM_D's bodies are encrypted in when the integration names none (its optional
+   * `encryptionMode`): ECB, as three of the four known Migros clients do, or CBC with a zero IV (the
+   * fourth). Inbound `{ value }` bodies are read in either (platform-d.assumptions.ts).
+   */
+  @IsIn(['ECB', 'CBC'], { message: 'PLATFORM_D_ENCRYPTION_MODE must be ECB or CBC' })
+  PLATFORM_D_ENCRYPTION_MODE: 'ECB' | 'CBC' = 'ECB';
+
   /** The integrator-wide app key of PLATFORM_A's login (with each restaurant's secretKey). */
   @IsOptional()
   @IsString()
@@ -50,6 +62,21 @@ export class PlatformClientConfig {
   @IsInt({ message: 'PLATFORM_A_STEP_INTERVAL_MS must be an integer' })
   @Min(0)
   PLATFORM_A_STEP_INTERVAL_MS: number = 60_000;
+
+  /**
+   * PLATFORM_A refuses a handover while its courier is not at the restaurant (codes 14, 15, 71): a
+   * "not yet", tried again this often ...
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_COURIER_RETRY_INTERVAL_MS must be an integer' })
+  @Min(10)
+  PLATFORM_A_COURIER_RETRY_INTERVAL_MS: number = 30_000;
+
+  /** ... for this long after the first attempt, then the update ends failed with Getir's reason. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_COURIER_RETRY_WINDOW_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_COURIER_RETRY_WINDOW_MS: number = 1_800_000;
 
   /**
    * Second half of PLATFORM_C's mandatory User-Agent `{supplierId} - {integratorName}`, and its
@@ -91,4 +118,55 @@ export class PlatformClientConfig {
   @IsInt({ message: 'PLATFORM_B_ACK_RETRY_WINDOW_MS must be an integer' })
   @Min(0)
   PLATFORM_B_ACK_RETRY_WINDOW_MS: number = 300_000;
+  /**
+   * PLATFORM_A's accept-by window: Getir closes a restaurant that leaves an order unanswered 5 minutes
+   * (platform-a.assumptions.ts). Every PLATFORM_*_ACCEPT_* default and its source is in that platform's
+   * assumptions file; tests set tiny ones.
+   */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_A_ACCEPT_WINDOW_MS: number = PLATFORM_A_ACCEPT_WINDOW_MS;
+
+  /** Warn (order.acceptance_due, platform_orders_expiring) this long before a PLATFORM_A order's accept-by time: at 30 s, when Getir would phone the restaurant. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_ACCEPT_WARNING_MS: number = PLATFORM_A_ACCEPT_WARNING_MS;
+
+  /** PLATFORM_B states its deadline (`expiryDate`); this window is for an order that comes without one. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_B_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_B_ACCEPT_WINDOW_MS: number = PLATFORM_B_ACCEPT_WINDOW_MS;
+
+  /** Warn this long before a PLATFORM_B order's accept-by time (its expiryDate). */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_B_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_B_ACCEPT_WARNING_MS: number = PLATFORM_B_ACCEPT_WARNING_MS;
+
+  /** PLATFORM_C's accept-by window, from the package's creation (assumed: Trendyol cancels an unanswered package with reason 625 after an undocumented time). */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_C_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_C_ACCEPT_WINDOW_MS: number = PLATFORM_C_ACCEPT_WINDOW_MS;
+
+  /** Warn this long before a PLATFORM_C order's accept-by time. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_C_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_C_ACCEPT_WARNING_MS: number = PLATFORM_C_ACCEPT_WARNING_MS;
+
+  /** PLATFORM_D's accept-by window, from receipt (assumed: no source gives Migros' rule). */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_D_ACCEPT_WINDOW_MS must be an integer' })
+  @Min(1)
+  PLATFORM_D_ACCEPT_WINDOW_MS: number = PLATFORM_D_ACCEPT_WINDOW_MS;
+
+  /** Warn this long before a PLATFORM_D order's accept-by time. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_D_ACCEPT_WARNING_MS must be an integer' })
+  @Min(0)
+  PLATFORM_D_ACCEPT_WARNING_MS: number = PLATFORM_D_ACCEPT_WARNING_MS;
 }

@@ -44,6 +44,14 @@ describe('validateIntegrationCreate', () => {
     });
   });
 
+  it('takes PLATFORM_D\'s optional encryptionMode (ECB or CBC) or none, and refuses another value', () => {
+    expect(validateIntegrationCreate(registry, bodies.PLATFORM_D)).toMatchObject({ ok: true, input: { settings: { providerMerchantId: 'm-1' } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, encryptionMode: 'CBC' })).toMatchObject({ ok: true, input: { settings: { encryptionMode: 'CBC' } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, encryptionMode: 'GCM' })).toEqual({ ok: false, errors: [{ field: 'encryptionMode', message: 'must be ECB or CBC' }] });
+    expect(validateIntegrationUpdate(registry, 'PLATFORM_D', { encryptionMode: 'ECB' })).toMatchObject({ ok: true, input: { settings: { encryptionMode: 'ECB' } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_A, encryptionMode: 'ECB' })).toMatchObject({ ok: false, errors: [{ field: 'encryptionMode', message: 'is not a field of PLATFORM_A (it belongs to PLATFORM_D)' }] });
+  });
+
   it('refuses unknown fields, unknown platforms and a missing platform', () => {
     expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, colour: 'red' })).toEqual({ ok: false, errors: [{ field: 'colour', message: 'is not allowed' }] });
     expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, platform: 'PLATFORM_Z' })).toMatchObject({ ok: false, errors: [{ field: 'platform' }] });
@@ -158,3 +166,52 @@ describe('PLATFORM_C supplierId (sent in the User-Agent header)', () => {
   });
 });
 
+
+describe('header-bound credential fields', () => {
+  const headerBound = PLATFORM_DEFINITIONS.flatMap((platform) => platform.fields.filter((field) => field.sentInHeader).map((field) => [platform.code, field.name, field.sentInHeader!] as const));
+
+  it('are declared for every field an adapter puts into a header as it is', () => {
+    expect(headerBound).toEqual([
+      ['PLATFORM_C', 'supplierId', 'User-Agent'],
+      ['PLATFORM_D', 'apiKey', 'XApiKey'],
+    ]);
+  });
+
+  it.each(headerBound)('%s %s: a value a header cannot carry is refused at create and at update', (code, name) => {
+    const body = bodies[code as keyof typeof bodies];
+    for (const value of ['anahtar-şifre-ğüç', 'schlüssel', 'key\u00a0x', ' leading', 'trailing ', 'tab\tinside', 'émoji-🔑']) {
+      const created = validateIntegrationCreate(registry, { ...body, [name]: value });
+      expect(created).toEqual({ ok: false, errors: [{ field: name, message: expect.any(String) }] });
+      expect(validateIntegrationUpdate(registry, code, { [name]: value })).toEqual(created);
+      if (!created.ok) expect(created.errors[0].message).not.toContain(value.trim());
+    }
+  });
+
+  it('PLATFORM_D apiKey: says why, naming the header', () => {
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, apiKey: 'anahtar-şifre-ğüç' })).toEqual({
+      ok: false,
+      errors: [{ field: 'apiKey', message: expect.stringMatching(/^must be visible ASCII characters .*XApiKey HTTP header/) }],
+    });
+  });
+
+  it('PLATFORM_D apiKey: visible ASCII, spaces inside included, is accepted unchanged', () => {
+    const keys = ['migros-key-good', 'A1b2~!@#$%^&*()_+={}[]|\\:;"\'<>,.?/`', 'key with spaces inside', '!', '~'];
+    for (const apiKey of keys) {
+      expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_D, apiKey })).toMatchObject({ ok: true, input: { secrets: { apiKey } } });
+      expect(validateIntegrationUpdate(registry, 'PLATFORM_D', { apiKey })).toMatchObject({ ok: true, input: { secrets: { apiKey } } });
+    }
+    fc.assert(
+      fc.property(fc.stringMatching(/^[\x21-\x7e][\x20-\x7e]{0,40}[\x21-\x7e]$/), (apiKey) => {
+        const result = validateIntegrationUpdate(registry, 'PLATFORM_D', { apiKey });
+        return result.ok && result.input.secrets.apiKey === apiKey;
+      }),
+    );
+  });
+
+  it('fields the adapters encode first take any character: PLATFORM_C apiKey/secretKey (Basic is base64 of UTF-8), PLATFORM_A secretKey (JSON), PLATFORM_B username/password (form)', () => {
+    const value = 'anahtar-şifre-ğüç';
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_C, apiKey: value, secretKey: value })).toMatchObject({ ok: true, input: { secrets: { apiKey: value, secretKey: value } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_A, secretKey: value })).toMatchObject({ ok: true, input: { secrets: { secretKey: value } } });
+    expect(validateIntegrationCreate(registry, { ...bodies.PLATFORM_B, username: value, password: value })).toMatchObject({ ok: true, input: { settings: { username: value }, secrets: { password: value } } });
+  });
+});

@@ -1,5 +1,5 @@
 import type { FieldError } from '@courier/contracts';
-import { COMMON_INTEGRATION_FIELDS, maxLengthOf } from './platform-definition';
+import { COMMON_INTEGRATION_FIELDS, headerUnsafeMessage, isHeaderSafe, maxLengthOf } from './platform-definition';
 import { PlatformRegistry, RegisteredPlatform } from './platform-registry';
 
 /** An integration body that passed the registry's rules, split into clear and secret fields. */
@@ -57,7 +57,8 @@ function checkString(field: string, value: unknown, maxLength: number, errors: F
 
 /**
  * Checks the fields of a body against one platform: known fields only (a field of another platform
- * is named as such), well-typed values, and — on create — every field of the platform present.
+ * is named as such), well-typed values, and — on create — every field of the platform present
+ * (optional ones aside).
  */
 function checkFields(
   registry: PlatformRegistry,
@@ -95,13 +96,18 @@ function checkFields(
 
   for (const field of platform.fields) {
     if (!has(body, field.name)) {
-      if (mode === 'create') errors.push({ field: field.name, message: `is required for ${platform.wireCode}` });
+      if (mode === 'create' && !field.optional) errors.push({ field: field.name, message: `is required for ${platform.wireCode}` });
       continue;
     }
     const value = body[field.name];
     if (!checkString(field.name, value, maxLengthOf(field), errors)) continue;
     if (field.pattern && !field.pattern.regex.test(value)) {
       errors.push({ field: field.name, message: field.pattern.message });
+      continue;
+    }
+    // A value the header cannot carry would make every call of the integration fail before it is sent.
+    if (field.sentInHeader && !isHeaderSafe(value)) {
+      errors.push({ field: field.name, message: headerUnsafeMessage(field.sentInHeader) });
       continue;
     }
     const refusal = field.secret ? options.refuseSecret?.(value) : undefined;

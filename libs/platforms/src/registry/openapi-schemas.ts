@@ -1,4 +1,4 @@
-import { COMMON_INTEGRATION_FIELDS, maxLengthOf } from './platform-definition';
+import { COMMON_INTEGRATION_FIELDS, CredentialFieldDefinition, HEADER_SAFE_VALUE, maxLengthOf } from './platform-definition';
 import { PlatformRegistry, RegisteredPlatform } from './platform-registry';
 
 /** A JSON Schema object as OpenAPI 3.0 embeds it. */
@@ -10,20 +10,26 @@ function fieldSchemas(platform: RegisteredPlatform, forRecord: boolean): Record<
     properties[field.name] = {
       type: 'string',
       description: forRecord && field.secret ? `${field.description} Secret: shown as **** + its last 4 characters.` : field.description + (field.secret ? ' Secret: encrypted at rest, never returned in clear.' : ''),
-      ...(forRecord ? {} : { minLength: 1, maxLength: maxLengthOf(field), ...(field.pattern ? { pattern: field.pattern.regex.source } : {}) }),
+      ...(forRecord ? {} : { minLength: 1, maxLength: maxLengthOf(field), ...patternOf(field) }),
       example: forRecord && field.secret ? '****' + (field.example ?? 'abcd').slice(-4) : field.example,
     };
   }
   return properties;
 }
 
-/** Create body of one platform: its whole field set, isActive optional. */
+/** The field's own rule, else the header-safe one of a header-bound field (a field's own rule is the stricter). */
+function patternOf(field: CredentialFieldDefinition): JsonSchema {
+  const regex = field.pattern?.regex ?? (field.sentInHeader ? HEADER_SAFE_VALUE : undefined);
+  return regex ? { pattern: regex.source } : {};
+}
+
+/** Create body of one platform: its whole field set, isActive and optional fields aside. */
 export function integrationCreateSchema(platform: RegisteredPlatform): JsonSchema {
   return {
     type: 'object',
     title: `Create ${platform.wireCode} integration`,
     additionalProperties: false,
-    required: ['platform', 'providerRestaurantId', ...platform.fields.map((field) => field.name)],
+    required: ['platform', 'providerRestaurantId', ...platform.fields.filter((field) => !field.optional).map((field) => field.name)],
     properties: {
       platform: { type: 'string', enum: [platform.wireCode] },
       providerRestaurantId: { type: 'string', minLength: 1, maxLength: COMMON_INTEGRATION_FIELDS.providerRestaurantId.maxLength, description: COMMON_INTEGRATION_FIELDS.providerRestaurantId.description, example: 'store-1207' },

@@ -21,14 +21,14 @@ describe('PlatformRegistry', () => {
     expect(fields('PLATFORM_A')).toEqual(['secretKey']);
     expect(fields('PLATFORM_B')).toEqual(['chainCode', 'username', 'password']);
     expect(fields('PLATFORM_C')).toEqual(['supplierId', 'apiKey', 'secretKey', 'storeId']);
-    expect(fields('PLATFORM_D')).toEqual(['providerMerchantId', 'apiKey']);
+    expect(fields('PLATFORM_D')).toEqual(['providerMerchantId', 'apiKey', 'encryptionMode']);
     expect(fields('THIRD_PARTY')).toEqual([]);
     expect(registry.secretFieldNames('PLATFORM_A')).toEqual(['secretKey']);
     expect(registry.secretFieldNames('PLATFORM_B')).toEqual(['password']);
     expect(registry.secretFieldNames('PLATFORM_C')).toEqual(['apiKey', 'secretKey']);
     expect(registry.secretFieldNames('PLATFORM_D')).toEqual(['apiKey']);
     expect(registry.credentialFieldNames().sort()).toEqual(
-      ['apiKey', 'chainCode', 'password', 'providerMerchantId', 'secretKey', 'storeId', 'supplierId', 'username'].sort(),
+      ['apiKey', 'chainCode', 'encryptionMode', 'password', 'providerMerchantId', 'secretKey', 'storeId', 'supplierId', 'username'].sort(),
     );
   });
 

@@ -30,7 +30,7 @@ describe('startLocalPlatforms (one-machine mode)', () => {
       expect(received.map((call) => call.url)).toEqual(['/platforms/platform-a/orders', `/platforms/platform-b/order/${platforms.integrationBodies.PLATFORM_B.providerRestaurantId}`, '/platforms/platform-d/orders']);
       expect(platforms.c.packages.size).toBe(1);
       expect(received[0].headers['x-api-key']).toBe(platforms.env.PLATFORM_A_WEBHOOK_API_KEY);
-      expect(checkPlatformBPluginAuthorization(received[1].headers.authorization, platforms.env.PLATFORM_B_PLUGIN_SECRET)).toEqual({ ok: true });
+      expect(await checkPlatformBPluginAuthorization(received[1].headers.authorization, platforms.env.PLATFORM_B_PLUGIN_SECRET)).toEqual({ ok: true });
       expect(received[2].headers.xapikey).toBe(platforms.integrationBodies.PLATFORM_D.apiKey);
       expect(received[2].body).toMatchObject({ status: 'NEW_PENDING', store: { id: Number(platforms.integrationBodies.PLATFORM_D.providerRestaurantId), group: { id: 511 } } });
       const orderId = (received[2].body as { id: number }).id;

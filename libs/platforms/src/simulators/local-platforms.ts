@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PlatformASimulator } from './platform-a/platform-a.simulator';
 import { PlatformBSimulator } from './platform-b/platform-b.simulator';
-import { PlatformCSimulator } from './platform-c/platform-c.simulator';
+import { PlatformCSimulator, TRENDYOL_GO_RATE_LIMIT } from './platform-c/platform-c.simulator';
 import { PlatformDSimulator } from './platform-d/platform-d.simulator';
 
 export interface LocalPlatformsOptions {
@@ -90,11 +90,12 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
     webhookApiKey,
   });
   const b = new PlatformBSimulator({ users: [{ username: bodies.PLATFORM_B.username, password: bodies.PLATFORM_B.password }], pluginUrl: `${callbacks}/platforms/platform-b`, pluginSecret });
-  const c = new PlatformCSimulator({ suppliers: [{ supplierId: bodies.PLATFORM_C.supplierId, apiKey: bodies.PLATFORM_C.apiKey, secretKey: bodies.PLATFORM_C.secretKey, storeIds: [bodies.PLATFORM_C.storeId] }] });
+  const c = new PlatformCSimulator({ suppliers: [{ supplierId: bodies.PLATFORM_C.supplierId, apiKey: bodies.PLATFORM_C.apiKey, secretKey: bodies.PLATFORM_C.secretKey, storeIds: [bodies.PLATFORM_C.storeId] }], rateLimit: TRENDYOL_GO_RATE_LIMIT });
   const d = new PlatformDSimulator({
     stores: [{ storeId: bodies.PLATFORM_D.providerRestaurantId, storeGroupId: bodies.PLATFORM_D.providerMerchantId, apiKey: bodies.PLATFORM_D.apiKey, name: 'Demo Migros store' }],
     orderWebhookUrl: `${callbacks}/platforms/platform-d/orders`,
     cancelWebhookUrl: `${callbacks}/platforms/platform-d/orders/cancelled`,
+    deliveryStatusWebhookUrl: `${callbacks}/platforms/platform-d/orders/delivery-status`,
   });
   const started: Array<{ stop(): Promise<void> }> = [];
   try {

@@ -31,7 +31,8 @@ export class IntegrationCheckDto {
     enum: CHECK_RESULTS,
     description:
       'ok: the platform accepted the stored credentials (a real login, or a harmless read for platforms without one), for providerRestaurantId where its answer names the restaurant; ' +
-      'wrong_restaurant: the platform accepted them for another restaurant than providerRestaurantId (the detail names it); rejected: the platform refused them (fix them with PUT); ' +
+      'wrong_restaurant: the platform accepted them for another restaurant than providerRestaurantId (the detail names it); rejected: the platform refused them, ' +
+      'or they cannot be sent to it (a value stored before the header rule that an HTTP header cannot carry; detail names the header): fix them with PUT; ' +
       'unreachable: no verdict (network error, 429, 5xx): try again later; not_configured: a deployment setting the platform needs is missing (e.g. PLATFORM_A_APP_SECRET_KEY) ' +
       'or the secrets cannot be decrypted; not_applicable: THIRD_PARTY has no platform credentials.',
   })

@@ -27,6 +27,7 @@ export class ConfigController {
         SERVICE_TIMEOUT_MS: config.SERVICE_TIMEOUT_MS,
         SERVICE_INTERNAL_URL: config.SERVICE_INTERNAL_URL ?? '',
         SERVICE_INTERNAL_API_KEY: maskSecret(config.SERVICE_INTERNAL_API_KEY ?? ''),
+        RECEIVER_ALLOWED_HOSTS: config.RECEIVER_ALLOWED_HOSTS ?? '',
       },
       /** Whether the dashboard can move sent orders (POST /api/orders/{orderId}/moves). */
       orderMoves: config.SERVICE_INTERNAL_URL && config.SERVICE_INTERNAL_API_KEY ? { enabled: true, transitionsUrl: `${config.SERVICE_INTERNAL_URL.replace(/\/+$/, '')}/internal/orders/{yemekKuryeOrderId}/transitions` } : { enabled: false },
@@ -36,7 +37,7 @@ export class ConfigController {
         standardWebhooks: !secret
           ? 'off: WEBHOOK_SECRET is empty'
           : standardWebhooksKey(secret)
-            ? 'checked when present: webhook-signature must match'
+            ? 'required: webhook-id, webhook-timestamp and webhook-signature must be present and match (timestamps more than 5 minutes off are replays)'
             : 'off: WEBHOOK_SECRET is not in the whsec_ + base64 form',
       },
       receiverPaths: { status: '/webhook/status', cancel: '/webhook/cancel', health: '/health' },

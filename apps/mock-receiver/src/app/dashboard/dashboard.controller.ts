@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Logger, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +26,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 @ApiExcludeController()
 @Controller()
 export class DashboardController {
+  private readonly logger = new Logger(DashboardController.name);
   private readonly files = new Map<string, Buffer>();
 
   constructor() {
@@ -43,7 +44,8 @@ export class DashboardController {
 
   @Get('assets/:name')
   asset(@Param('name') name: string, @Res() res: Response): void {
-    const type = ASSETS[name];
+    // Own properties only: `__proto__`, `constructor` and the like are names of Object.prototype, not assets.
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
     if (!type) throw new ProblemException(404, ErrorCode.NotFound, 'No such asset.');
     this.send(res, name, type);
   }
@@ -51,7 +53,9 @@ export class DashboardController {
   private send(res: Response, name: string, type: string): void {
     const content = this.files.get(name);
     if (!content) {
-      throw new ProblemException(503, ErrorCode.ServiceUnavailable, `Dashboard file ${name} is missing from ${ASSETS_DIR}; build with node tools/build.mjs apps/mock-receiver.`);
+      // The install path goes to the log, never into an answer.
+      this.logger.error({ file: path.join(ASSETS_DIR, name) }, 'dashboard file missing; build with node tools/build.mjs apps/mock-receiver');
+      throw new ProblemException(503, ErrorCode.ServiceUnavailable, `Dashboard file ${name} is missing from this build; the log names where it was looked for.`);
     }
     for (const [header, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(header, value);
     res.setHeader('Content-Type', type);

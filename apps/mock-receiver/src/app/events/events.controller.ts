@@ -12,7 +12,7 @@ export class EventsController {
   @Sse()
   @ApiOperation({
     summary: 'Live stream of what the receiver records (server-sent events)',
-    description: 'Events: `ready` on connect, `webhook` for every delivery received, `order` for every sent order or status change.',
+    description: 'Events: `ready` on connect, `webhook` for every delivery received, `order` for every sent order or status change, `track` for every order (sent here or not) whose statuses changed (as in GET /api/tracked-orders).',
   })
   @ApiProduces('text/event-stream')
   stream(@Req() req: Request): Observable<MessageEvent> {

@@ -286,6 +286,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description VALIDATION_ERROR: invalid fields, listed in `errors` as { field, message }. */
             422: {
                 headers: {
@@ -337,6 +346,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatusDto"];
                 };
             };
+            /** @description INVALID_PAYLOAD: the body is not valid JSON, not a JSON object or array, or nested more than 32 levels (refused before it is parsed). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description AUTHENTICATION_FAILED: no usable X-API-Key or Basic credentials, unknown key, wrong secret, or a disabled account. */
             401: {
                 headers: {
@@ -350,6 +368,33 @@ export interface operations {
             };
             /** @description ORDER_NOT_FOUND: no order with this orderId for the restaurant of the API key. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit (256 KiB). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a path parameter, query value or body string PostgreSQL cannot store (NUL, a lone surrogate), or a prototype key (`__proto__`) in the body; listed in `errors`. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { ListQueryDto } from './dto/list-query.dto';
 import { SendOrderDto } from './dto/send-order.dto';
 import { OrdersService } from './orders.service';
-import { SameOriginJsonGuard } from './same-origin-json.guard';
+import { OwnOriginGuard } from '../origin/own-origin.guard';
 
 @ApiTags('orders')
 @Controller('api')
@@ -13,19 +13,21 @@ export class OrdersController {
 
   @Post('send-order')
   @HttpCode(200)
-  @UseGuards(SameOriginJsonGuard)
+  @UseGuards(OwnOriginGuard)
   @ApiOperation({
     summary: 'Send a test order to the intake endpoint',
     description:
-      'Content-Type: application/json only (415 otherwise); a browser\'s Origin, when sent, must be the receiver\'s own (403 otherwise). ' +
-      '{}: the default order with a fresh orderId. A body with Order fields (items, totals, ...) overrides the default; ' +
+      'No body (or {}): the default order with a fresh orderId. A JSON body with Order fields (items, totals, ...) overrides the default; ' +
       'totals left out are computed from the items. Answers with the status and body the service answered; ' +
-      'X-Receiver-Order-Id names the orderId sent. 502 SERVICE_UNREACHABLE when the service cannot be reached.',
+      'X-Receiver-Order-Id names the orderId sent. 502 SERVICE_UNREACHABLE when the service cannot be reached. ' +
+      'Refused with 403 FORBIDDEN: a Host that is not one of the receiver\'s names (localhost, 127.0.0.1, [::1] on its port, RECEIVER_ALLOWED_HOSTS), ' +
+      'a browser request from another site (Sec-Fetch-Site other than same-origin or none, or an Origin other than the receiver\'s own). ' +
+      'A non-empty body other than JSON: 415.',
   })
   @ApiBody({ type: SendOrderDto, required: false })
   @ApiResponse({ status: 202, description: "The service's answer, passed through (other statuses likewise)" })
-  @ApiResponse({ status: 403, description: 'FORBIDDEN: sent from another origin' })
-  @ApiResponse({ status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: not application/json' })
+  @ApiResponse({ status: 403, description: "FORBIDDEN: not addressed to one of the receiver's host names, or sent from another site or origin" })
+  @ApiResponse({ status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: a non-empty body that is not application/json' })
   async send(@Body() body: SendOrderDto, @Res() res: Response): Promise<void> {
     const { order, answer } = await this.orders.send({ ...body });
     res.status(answer.status);
@@ -36,9 +38,23 @@ export class OrdersController {
   }
 
   @Get('orders')
-  @ApiOperation({ summary: 'Sent orders, newest first, each with its current status as the webhooks report it' })
+  @ApiOperation({
+    summary: 'Sent orders, newest first, each with its current status as the webhooks report it',
+    description: 'provider: what the status webhooks carry; statusHistory: newest first by timestamp, a status whose webhook arrived after a later one marked late: true.',
+  })
   list(@Query() query: ListQueryDto) {
     return { data: this.orders.list(query.limit) };
+  }
+
+  @Get('tracked-orders')
+  @ApiOperation({
+    summary: 'Every order the webhooks reported, sent from here or not (platform orders, orders sent with curl)',
+    description:
+      'The order whose status was applied last first: provider (THIRD_PARTY, or the platform a platform order came from), status, statusAt, ' +
+      'statusHistory newest first by timestamp (a status whose webhook arrived after a later one is in its place with late: true), cancel, and sentHere.',
+  })
+  trackedOrders(@Query() query: ListQueryDto) {
+    return { data: this.orders.tracked(query.limit) };
   }
 
   @Get('orders/default')

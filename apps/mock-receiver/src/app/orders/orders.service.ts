@@ -4,7 +4,7 @@ import { ProblemException } from '@courier/http';
 import { ReceiverEvents } from '../events/receiver-events.service';
 import { RECEIVER_CONFIG } from '../receiver.tokens';
 import { ReceiverConfig } from '../receiver.config';
-import { SentOrder, SentOrderView } from '../state/receiver-state';
+import { SentOrder, SentOrderView, TrackedOrderView } from '../state/receiver-state';
 import { ReceiverStore } from '../state/receiver-state.store';
 import { IntakeAnswer, IntakeClient, IntakeUnreachableError } from './intake.client';
 import { buildTestOrder, TestOrderInput } from './test-order';
@@ -63,6 +63,10 @@ export class OrdersService {
 
   list(limit?: number): SentOrderView[] {
     return this.store.state.listOrders(limit);
+  }
+
+  tracked(limit?: number): TrackedOrderView[] {
+    return this.store.state.listTrackedOrders(limit);
   }
 
   private record(sent: SentOrder): SentOrderView {

@@ -88,6 +88,41 @@ describe('ReceiverState', () => {
     expect(restored.snapshot()).toEqual(state.snapshot());
   });
 
+  it('shows a status whose webhook arrived after a later one in its place, marked late, without changing the current status', () => {
+    const state = new ReceiverState(10);
+    const order = sentOrder(1, { yemekKuryeOrderId: 'yk-1' });
+    state.addOrder(order);
+    state.applyStatus({ yemekKuryeOrderId: 'yk-1', orderId: 'order-1', status: 'VALIDATED', timestamp: '2025-01-01T10:00:00Z', webhookId: 'w1', receivedAt: 'x', provider: 'THIRD_PARTY' });
+    state.applyStatus({ yemekKuryeOrderId: 'yk-1', orderId: 'order-1', status: 'PREPARED', timestamp: '2025-01-01T10:10:00Z', webhookId: 'w3', receivedAt: 'x' });
+    const late = { yemekKuryeOrderId: 'yk-1', orderId: 'order-1', status: 'ASSIGNED', timestamp: '2025-01-01T13:05:00+03:00', webhookId: 'w2', receivedAt: 'x' };
+    expect(state.addLateStatus(late)).toBeDefined();
+    // The same change again (another id, same status and instant) is not listed twice.
+    expect(state.addLateStatus({ ...late, webhookId: 'w2-again', timestamp: '2025-01-01T10:05:00Z' })).toBeUndefined();
+    expect(state.addLateStatus({ ...late, yemekKuryeOrderId: 'yk-unknown' })).toBeUndefined();
+    expect(state.view(order)).toMatchObject({ status: 'PREPARED', statusAt: '2025-01-01T10:10:00Z', provider: 'THIRD_PARTY' });
+    expect(state.view(order).statusHistory).toEqual([
+      { status: 'PREPARED', timestamp: '2025-01-01T10:10:00Z', webhookId: 'w3' },
+      { status: 'ASSIGNED', timestamp: '2025-01-01T13:05:00+03:00', webhookId: 'w2', late: true },
+      { status: 'VALIDATED', timestamp: '2025-01-01T10:00:00Z', webhookId: 'w1' },
+    ]);
+    // Older than every entry: at the end.
+    state.addLateStatus({ ...late, status: 'NEW', timestamp: '2025-01-01T09:00:00Z', webhookId: 'w0' });
+    expect(state.view(order).statusHistory.map((entry) => `${entry.status}${entry.late ? ' (late)' : ''}`)).toEqual(['PREPARED', 'ASSIGNED (late)', 'VALIDATED', 'NEW (late)']);
+  });
+
+  it('lists every tracked order with its provider, saying which ones it sent', () => {
+    const state = new ReceiverState(10);
+    state.addOrder(sentOrder(1, { yemekKuryeOrderId: 'yk-1' }));
+    state.applyStatus({ yemekKuryeOrderId: 'yk-1', orderId: 'order-1', status: 'VALIDATED', timestamp: '2025-01-01T10:00:00Z', webhookId: 'w1', receivedAt: 'x', provider: 'THIRD_PARTY' });
+    state.applyStatus({ yemekKuryeOrderId: 'yk-p', orderId: 'getir-77', status: 'VALIDATED', timestamp: '2025-01-01T10:01:00Z', webhookId: 'w2', receivedAt: 'x', provider: 'PLATFORM_A' });
+    // A cancellation carries no provider: the order keeps the one its status webhooks named.
+    state.applyStatus({ yemekKuryeOrderId: 'yk-p', orderId: 'getir-77', status: 'CANCELED', timestamp: '2025-01-01T10:02:00Z', webhookId: 'w3', receivedAt: 'x', cancel: { cancelReasonId: 'OTHER' } });
+    expect(state.listTrackedOrders().map(({ orderId, provider, status, sentHere }) => ({ orderId, provider, status, sentHere }))).toEqual([
+      { orderId: 'getir-77', provider: 'PLATFORM_A', status: 'CANCELED', sentHere: false },
+      { orderId: 'order-1', provider: 'THIRD_PARTY', status: 'VALIDATED', sentHere: true },
+    ]);
+  });
+
   it('keeps the tracks of the `limit` most recently updated orders', () => {
     const state = new ReceiverState(2);
     apply(state, 'yk-1', 'VALIDATED', '2025-01-01T10:00:00Z');

@@ -32,6 +32,8 @@ export interface ReceivedWebhook {
   yemekKuryeOrderId?: string;
   status?: string;
   previousStatus?: string;
+  /** Where the order came from (`THIRD_PARTY`, or the platform's code for a platform order); status webhooks carry it. */
+  provider?: string;
   cancelReasonId?: string;
   reason?: string;
   canceledBy?: string;
@@ -42,16 +44,38 @@ export interface ReceivedWebhook {
   bodyPreview?: string;
 }
 
+/** One status of an order's history. */
+export interface StatusHistoryEntry {
+  status: string;
+  timestamp: string;
+  webhookId: string;
+  /** Its webhook arrived after one with a later timestamp: shown in its place, but never the current status. */
+  late?: true;
+}
+
 /** What the webhooks have reported about one order, keyed by its yemekKuryeOrderId. */
 export interface OrderTrack {
   yemekKuryeOrderId: string;
   orderId: string;
+  /** `provider` of the order's status webhooks: THIRD_PARTY, or the platform a platform order came from. */
+  provider?: string;
   status: string;
   /** `timestamp` of the last applied webhook: a later one must be newer to be applied. */
   statusAt: string;
   updatedAt: string;
   cancel?: { reason?: string; cancelReasonId?: string; canceledBy?: string };
-  history: Array<{ status: string; timestamp: string; webhookId: string }>;
+  /** Newest first by `timestamp` (late entries in their place). */
+  history: StatusHistoryEntry[];
+}
+
+/** An order as its webhooks report it, whether or not this receiver sent it (platform orders). */
+export interface TrackedOrderView extends Omit<OrderTrack, 'provider' | 'history'> {
+  /** null before a status webhook named it (a cancellation carries no provider). */
+  provider: string | null;
+  /** As in GET /api/orders: newest first by timestamp, late entries marked. */
+  statusHistory: StatusHistoryEntry[];
+  /** Whether this receiver sent it (then GET /api/orders lists it too). */
+  sentHere: boolean;
 }
 
 /** One call of POST /api/send-order and the service's answer. */
@@ -69,6 +93,8 @@ export interface SentOrder {
 
 /** A sent order with its current status as the webhooks report it. */
 export interface SentOrderView extends SentOrder {
+  /** `provider` its status webhooks carry; null before the first. */
+  provider: string | null;
   status: string | null;
   statusAt: string | null;
   cancel?: OrderTrack['cancel'];
@@ -88,6 +114,18 @@ export interface ReceiverStateSnapshot {
 export const EMPTY_STATE: ReceiverStateSnapshot = { version: 1, orders: [], webhooks: [], tracks: [], seen: [] };
 
 const HISTORY_PER_ORDER = 50;
+
+/** A status (or CANCELED) a webhook reports for an order. */
+export interface StatusUpdate {
+  yemekKuryeOrderId: string;
+  orderId: string;
+  status: string;
+  timestamp: string;
+  webhookId: string;
+  receivedAt: string;
+  provider?: string;
+  cancel?: OrderTrack['cancel'];
+}
 
 /**
  * The receiver's in-memory state: newest first, every list bounded by `limit` (ids of accepted
@@ -140,20 +178,14 @@ export class ReceiverState {
   }
 
   /** Applies a status (or CANCELED) to the order's track; the caller has checked it is newer. */
-  applyStatus(update: {
-    yemekKuryeOrderId: string;
-    orderId: string;
-    status: string;
-    timestamp: string;
-    webhookId: string;
-    receivedAt: string;
-    cancel?: OrderTrack['cancel'];
-  }): OrderTrack {
+  applyStatus(update: StatusUpdate): OrderTrack {
     const previous = this.tracks.get(update.yemekKuryeOrderId);
     const history = [{ status: update.status, timestamp: update.timestamp, webhookId: update.webhookId }, ...(previous?.history ?? [])].slice(0, HISTORY_PER_ORDER);
+    const provider = update.provider ?? previous?.provider;
     const track: OrderTrack = {
       yemekKuryeOrderId: update.yemekKuryeOrderId,
       orderId: update.orderId,
+      ...(provider ? { provider } : {}),
       status: update.status,
       statusAt: update.timestamp,
       updatedAt: update.receivedAt,
@@ -164,6 +196,26 @@ export class ReceiverState {
     this.tracks.set(update.yemekKuryeOrderId, track);
     while (this.tracks.size > this.limit) this.tracks.delete(this.tracks.keys().next().value as string);
     return track;
+  }
+
+  /**
+   * Puts a status whose webhook arrived after a later one (stale: not applied) into the order's
+   * history, in timestamp order and marked late; the current status stays. Undefined when the order
+   * has no track, or its history already holds that status at that instant (the same change resent).
+   */
+  addLateStatus(update: StatusUpdate): OrderTrack | undefined {
+    const track = this.tracks.get(update.yemekKuryeOrderId);
+    if (!track) return undefined;
+    const at = Date.parse(update.timestamp);
+    if (track.history.some((entry) => entry.status === update.status && Date.parse(entry.timestamp) === at)) return undefined;
+    const entry: StatusHistoryEntry = { status: update.status, timestamp: update.timestamp, webhookId: update.webhookId, late: true };
+    // Newest first: before the first entry that is older (an equal instant goes after, as it came later).
+    const index = track.history.findIndex((existing) => Date.parse(existing.timestamp) < at);
+    const history = [...track.history];
+    history.splice(index === -1 ? history.length : index, 0, entry);
+    const updated: OrderTrack = { ...track, ...(!track.provider && update.provider ? { provider: update.provider } : {}), history: history.slice(0, HISTORY_PER_ORDER) };
+    this.tracks.set(update.yemekKuryeOrderId, updated);
+    return updated;
   }
 
   /** Sent orders a webhook about this order concerns (matched by yemekKuryeOrderId, else orderId). */
@@ -179,6 +231,7 @@ export class ReceiverState {
       : [...this.tracks.values()].find((candidate) => candidate.orderId === order.orderId);
     return {
       ...order,
+      provider: track?.provider ?? null,
       status: track?.status ?? null,
       statusAt: track?.statusAt ?? null,
       ...(track?.cancel ? { cancel: track.cancel } : {}),
@@ -188,6 +241,20 @@ export class ReceiverState {
 
   listOrders(limit = this.limit): SentOrderView[] {
     return this.orders.slice(0, limit).map((order) => this.view(order));
+  }
+
+  /** Every order the webhooks reported, the one whose status was applied last first. */
+  listTrackedOrders(limit = this.limit): TrackedOrderView[] {
+    return [...this.tracks.values()]
+      .reverse()
+      .slice(0, limit)
+      .map((track) => this.trackedView(track));
+  }
+
+  trackedView(track: OrderTrack): TrackedOrderView {
+    const sentHere = this.orders.some((order) => (order.yemekKuryeOrderId ? order.yemekKuryeOrderId === track.yemekKuryeOrderId : order.orderId === track.orderId));
+    const { history, ...rest } = track;
+    return { ...rest, provider: track.provider ?? null, statusHistory: history, sentHere };
   }
 
   listWebhooks(limit = this.limit): ReceivedWebhook[] {

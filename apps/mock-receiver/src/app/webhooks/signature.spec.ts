@@ -75,8 +75,17 @@ describe('signatureRefusal', () => {
 
   it('requires a valid X-Service-Signature when a secret is set', () => {
     expect(signatureRefusal(verifySignatures(BODY, {}, SECRET), SECRET)).toMatch(/X-Service-Signature/);
-    const headers = { 'x-service-signature': serviceSignature(BODY, SECRET) };
+    const headers = { 'x-service-signature': serviceSignature(BODY, SECRET), ...standardHeaders(BODY) };
     expect(signatureRefusal(verifySignatures(BODY, headers, SECRET), SECRET)).toBeUndefined();
+  });
+
+  it('requires the Standard Webhooks signature with a whsec_ secret: dropping the webhook-* headers does not skip the replay check', () => {
+    const serviceOnly = { 'x-service-signature': serviceSignature(BODY, SECRET) };
+    expect(signatureRefusal(verifySignatures(BODY, serviceOnly, SECRET), SECRET)).toMatch(/^Standard Webhooks signature: webhook-id, webhook-timestamp and webhook-signature are required/);
+    const replayed = { ...serviceOnly, ...standardHeaders(BODY, SECRET, new Date(Date.now() - 10 * 60_000)) };
+    expect(signatureRefusal(verifySignatures(BODY, replayed, SECRET), SECRET)).toMatch(/too old/);
+    // A secret not in the whsec_ form cannot key that scheme: X-Service-Signature alone is enough.
+    expect(signatureRefusal(verifySignatures(BODY, { 'x-service-signature': serviceSignature(BODY, 'plain-secret') }, 'plain-secret'), 'plain-secret')).toBeUndefined();
   });
 
   it('refuses a wrong Standard Webhooks signature even next to a right X-Service-Signature', () => {

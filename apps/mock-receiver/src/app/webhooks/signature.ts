@@ -68,7 +68,7 @@ export function verifyStandardWebhooksSignature(body: Buffer, headers: HeaderBag
   if (!key) {
     return { state: 'not-checked', detail: `${present ? 'present' : 'absent'}; WEBHOOK_SECRET is not in the whsec_ + base64 form` };
   }
-  if (!present) return { state: 'missing', detail: 'no Standard Webhooks headers' };
+  if (!present) return { state: 'missing', detail: 'webhook-id, webhook-timestamp and webhook-signature are required with a whsec_ secret' };
   if (!id || !timestamp || !signature) return { state: 'invalid', detail: 'webhook-id, webhook-timestamp and webhook-signature must all be present' };
   try {
     // The library compares in constant time and refuses timestamps more than 5 minutes off (replays).
@@ -88,13 +88,15 @@ export function verifySignatures(body: Buffer, headers: HeaderBag, secret: strin
 }
 
 /**
- * With a secret configured a webhook is accepted only with a valid X-Service-Signature, and a
- * Standard Webhooks signature, when present and checkable, must be valid too.
+ * With a secret configured a webhook is accepted only with a valid X-Service-Signature. With a
+ * secret in the `whsec_` form the Standard Webhooks signature is required as well: were it checked
+ * only when present, dropping the `webhook-*` headers would switch its replay check (the signed
+ * timestamp) off.
  */
 export function signatureRefusal(verdicts: SignatureVerdicts, secret: string): string | undefined {
   if (!secret) return undefined;
   const { serviceSignature: service, standardWebhooks: standard } = verdicts;
   if (service.state !== 'valid') return `X-Service-Signature: ${service.detail}`;
-  if (standard.state === 'invalid') return `Standard Webhooks signature: ${standard.detail}`;
+  if (standard.state === 'invalid' || standard.state === 'missing') return `Standard Webhooks signature: ${standard.detail}`;
   return undefined;
 }

@@ -90,6 +90,25 @@ describe('WebhooksService', () => {
     expect(store.state.track(IDS.yemekKuryeOrderId)).toMatchObject({ status: 'ASSIGNED', statusAt: '2025-05-01T10:10:00Z' });
   });
 
+  it("shows a stale status in the order's history, marked late, and streams the order again", () => {
+    const applied = status('ASSIGNED', '2025-05-01T10:10:00Z', { provider: 'PLATFORM_B' });
+    service().receive('status', applied, signedHeaders(applied.toString(), { id: 'wh-assigned' }));
+    streamed.length = 0;
+    const late = status('VALIDATED', '2025-05-01T10:05:00Z', { provider: 'PLATFORM_B' });
+    expect(service().receive('status', late, signedHeaders(late.toString(), { id: 'wh-late' })).outcome).toBe('stale');
+    expect(store.state.listWebhooks()[0]).toMatchObject({ outcome: 'stale', provider: 'PLATFORM_B', note: expect.stringMatching(/shown in the order's history as late$/) });
+    expect(store.state.track(IDS.yemekKuryeOrderId)).toMatchObject({
+      status: 'ASSIGNED',
+      provider: 'PLATFORM_B',
+      history: [
+        { status: 'ASSIGNED', webhookId: 'wh-assigned' },
+        { status: 'VALIDATED', webhookId: 'wh-late', late: true },
+      ],
+    });
+    expect(streamed.map((event) => event.type)).toEqual(['webhook', 'track']);
+    expect(streamed[1].data).toMatchObject({ orderId: IDS.orderId, provider: 'PLATFORM_B', sentHere: false });
+  });
+
   it('applies a cancellation as CANCELED with its reason', () => {
     const body = Buffer.from(JSON.stringify(cancelPayload({ ...IDS, timestamp: '2025-05-01T11:00:00Z' })));
     expect(service().receive('cancel', body, signedHeaders(body.toString())).outcome).toBe('applied');

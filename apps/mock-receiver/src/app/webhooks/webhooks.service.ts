@@ -5,7 +5,7 @@ import { ProblemException } from '@courier/http';
 import { ReceiverEvents } from '../events/receiver-events.service';
 import { RECEIVER_CONFIG } from '../receiver.tokens';
 import { ReceiverConfig } from '../receiver.config';
-import { ReceivedWebhook, WebhookKind, WebhookOutcome } from '../state/receiver-state';
+import { ReceivedWebhook, StatusUpdate, WebhookKind, WebhookOutcome } from '../state/receiver-state';
 import { ReceiverStore } from '../state/receiver-state.store';
 import { HeaderBag, headerValue, signatureRefusal, SignatureVerdicts, verifySignatures } from './signature';
 import { checkWebhookPayload, WebhookPayload } from './webhook-payload';
@@ -85,29 +85,32 @@ export class WebhooksService {
       yemekKuryeOrderId: payload.yemekKuryeOrderId,
       timestamp: payload.timestamp,
       ...(kind === 'status'
-        ? { status: payload.status, ...(payload.previousStatus ? { previousStatus: payload.previousStatus } : {}) }
+        ? { status: payload.status, ...(payload.previousStatus ? { previousStatus: payload.previousStatus } : {}), ...(payload.provider ? { provider: payload.provider } : {}) }
         : { status: 'CANCELED', reason: payload.reason ?? undefined, cancelReasonId: payload.cancelReasonId ?? undefined, canceledBy: payload.canceledBy ?? undefined }),
     };
     const state = this.store.state;
     const { outcome, note } = this.decide(base.webhookId, bodyHash, payload);
-    const record: ReceivedWebhook = { ...base, ...fields, outcome, httpStatus: 200, ...(note ? { note } : {}), payload };
+    const update: StatusUpdate = {
+      yemekKuryeOrderId: payload.yemekKuryeOrderId,
+      orderId: payload.orderId,
+      status: fields.status as string,
+      timestamp: payload.timestamp,
+      webhookId: base.webhookId,
+      receivedAt: base.receivedAt,
+      ...(kind === 'status' && payload.provider ? { provider: payload.provider } : {}),
+      ...(kind === 'cancel' ? { cancel: { reason: payload.reason, cancelReasonId: payload.cancelReasonId, canceledBy: payload.canceledBy } } : {}),
+    };
 
     if (outcome !== 'duplicate') state.markSeen(base.webhookId, bodyHash);
-    if (outcome === 'applied') {
-      state.applyStatus({
-        yemekKuryeOrderId: payload.yemekKuryeOrderId,
-        orderId: payload.orderId,
-        status: fields.status as string,
-        timestamp: payload.timestamp,
-        webhookId: base.webhookId,
-        receivedAt: base.receivedAt,
-        ...(kind === 'cancel' ? { cancel: { reason: payload.reason, cancelReasonId: payload.cancelReasonId, canceledBy: payload.canceledBy } } : {}),
-      });
-    }
+    // A stale status is not applied (delivery rule 4), but the order's history shows it, marked late.
+    const track = outcome === 'applied' ? state.applyStatus(update) : outcome === 'stale' ? state.addLateStatus(update) : undefined;
+    const shownNote = outcome === 'stale' && track ? `${note}; shown in the order's history as late` : note;
+    const record: ReceivedWebhook = { ...base, ...fields, outcome, httpStatus: 200, ...(shownNote ? { note: shownNote } : {}), payload };
     state.addWebhook(record);
     this.store.changed();
     this.events.publish({ type: 'webhook', data: record });
-    if (outcome === 'applied') {
+    if (track) {
+      this.events.publish({ type: 'track', data: state.trackedView(track) });
       for (const order of state.ordersFor(payload.yemekKuryeOrderId, payload.orderId)) this.events.publish({ type: 'order', data: state.view(order) });
     }
     this.logger.log({ webhookId: base.webhookId, kind, orderId: payload.orderId, status: fields.status, outcome }, 'webhook received');

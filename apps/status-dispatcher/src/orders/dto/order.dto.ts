@@ -69,6 +69,22 @@ export class OrderDto {
   @ApiProperty({ description: 'Time of the latest status change.' })
   statusChangedAt: string;
 
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    example: '2025-06-01T09:35:00.000Z',
+    description:
+      'Platform orders: when the platform gives up on the order if nobody accepted or rejected it (its accept-by rule, docs/platforms.md "Timing rules"); null for THIRD_PARTY orders and for orders the platform sent already accepted or cancelled.',
+  })
+  acceptBy: string | null;
+
+  @ApiProperty({
+    example: false,
+    description: 'True when acceptBy has passed, the order is not finished, and no VERIFY, REJECT or CANCEL of it reached the platform.',
+  })
+  acceptanceOverdue: boolean;
+
   @ApiProperty({ type: [OrderStatusChangeDto], description: 'Every state of the order, oldest first.' })
   history: OrderStatusChangeDto[];
 }

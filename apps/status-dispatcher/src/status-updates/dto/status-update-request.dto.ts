@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus, STATUS_PUSH_ACTIONS, StatusPushAction } from '@courier/domain';
+import { RESTAURANT_ID } from '../../common/ids';
 
 // eslint-disable-next-line no-control-regex
 const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
@@ -17,6 +18,17 @@ export class StatusUpdateRequestDto {
   @IsString()
   @Length(1, 40)
   platform!: string;
+
+  @ApiPropertyOptional({
+    example: 'rest_Q2x9bX1kZW1vcmVzdGF1cmFudA',
+    description:
+      'The restaurant whose order this is (`restaurantId` of order.platform_received). Optional: it narrows the match to that restaurant\'s order (404 ORDER_NOT_FOUND when it has none). ' +
+      'Needed when orders of several platform stores share the providerOrderId (409 AMBIGUOUS_PROVIDER_ORDER_ID without it).',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(RESTAURANT_ID, { message: 'must be a restaurant id (rest_ and 20 to 64 letters, digits, _ or -)' })
+  restaurantId?: string;
 
   @ApiProperty({ enum: STATUS_PUSH_ACTIONS, description: 'VERIFY (accepted), PREPARE (ready), HANDOVER (given to the courier), DELIVER, CANCEL, REJECT.' })
   @IsIn(STATUS_PUSH_ACTIONS as unknown as string[], { message: `must be one of ${STATUS_PUSH_ACTIONS.join(', ')}` })

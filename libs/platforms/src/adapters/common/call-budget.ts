@@ -1,5 +1,8 @@
 import type { StatusPushAction } from '@courier/domain';
 
+/** What a budget counts: a status action, or a platform read the pollers book (`poll:<name>`). */
+export type BudgetedCall = StatusPushAction | `poll:${string}`;
+
 /**
  * One limit of a platform: at most `limit` requests in any `windowMs`, per set of credentials. The
  * numbers are ours, below the platform's documented ones (see each `*.assumptions.ts`), because the
@@ -11,8 +14,8 @@ export interface CallBudgetScope {
   name: string;
   limit: number;
   windowMs: number;
-  /** Requests each status action makes in this scope (an action absent makes none). */
-  requests: Partial<Record<StatusPushAction, number>>;
+  /** Requests each status action (or budgeted poll) makes in this scope (one absent makes none). */
+  requests: Partial<Record<BudgetedCall, number>>;
 }
 
 /** A platform's call budget: every scope must have room before a status call is made. */
@@ -58,6 +61,6 @@ export function bookCallBudget(logs: readonly BudgetLog[], now: number): BudgetB
 }
 
 /** The scopes an action books, with its number of requests in each (scopes it makes no request in left out). */
-export function budgetScopesOf(budget: CallBudget | undefined, action: StatusPushAction): Array<{ scope: CallBudgetScope; count: number }> {
+export function budgetScopesOf(budget: CallBudget | undefined, action: BudgetedCall): Array<{ scope: CallBudgetScope; count: number }> {
   return (budget?.scopes ?? []).map((scope) => ({ scope, count: scope.requests[action] ?? 0 })).filter((entry) => entry.count > 0);
 }

@@ -1,5 +1,5 @@
-import type { CredentialCheck, PlatformAnswer, PlatformCallOutcome } from '../platform-adapter';
-import { PlatformNetworkError, PlatformResponse, retryAfterMs } from './platform-http';
+import type { CredentialCheck, PlatformAnswer, PlatformCallOutcome, PollResult } from '../platform-adapter';
+import { PlatformNetworkError, PlatformResponse, retryAfterMs, UnsendableRequestError } from './platform-http';
 
 /** The answer as stored: status and body. */
 export function answerOf(response: PlatformResponse): PlatformAnswer {
@@ -34,7 +34,21 @@ export function outcomeOfError(error: unknown): PlatformCallOutcome {
   if (error instanceof LoginUnavailableError) return { kind: 'retry', answer: error.answer, retryAfterMs: error.retryAfterMs };
   if (error instanceof LoginRejectedError) return { kind: 'failed', answer: error.answer, reason: 'the platform refused the login: the stored credentials do not work' };
   if (error instanceof PlatformNotConfiguredError) return { kind: 'failed', answer: { httpStatus: null, body: null, error: error.message }, reason: error.message };
+  if (error instanceof UnsendableRequestError) return { kind: 'failed', answer: { httpStatus: null, body: null, error: error.message }, reason: unsendableReason(error) };
   throw error;
+}
+
+/** Errors on the way to a poll's calls as its result (retry or failed); anything else is a programming error. */
+export function pollResultOfError(error: unknown): PollResult {
+  const outcome = outcomeOfError(error);
+  if (outcome.kind === 'retry') return { kind: 'retry', answer: outcome.answer, retryAfterMs: outcome.retryAfterMs };
+  if (outcome.kind === 'failed') return { kind: 'failed', answer: outcome.answer, reason: outcome.reason };
+  throw error;
+}
+
+/** Why a call that could not be sent ended: final, nothing reached the platform. */
+export function unsendableReason(error: UnsendableRequestError): string {
+  return `the call cannot be sent: ${error.message}; a stored credential the platform needs in that header must be corrected (PUT)`;
 }
 
 /** The platform refused the credentials (4xx on login): final until someone fixes them. */
@@ -70,6 +84,7 @@ export function checkOfError(error: unknown): CredentialCheck {
   if (error instanceof LoginUnavailableError) return { result: 'unreachable', detail: `The platform did not complete the login (HTTP ${error.answer.httpStatus}); try again later.`, httpStatus: error.answer.httpStatus ?? undefined };
   if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `The platform could not be reached: ${error.message}.` };
   if (error instanceof PlatformNotConfiguredError) return { result: 'not_configured', detail: error.message };
+  if (error instanceof UnsendableRequestError) return { result: 'rejected', detail: `The stored credentials cannot be sent to the platform: ${error.message}. Send them again with PUT.` };
   throw error;
 }
 

@@ -30,6 +30,28 @@ export class PlatformNetworkError extends Error {
   }
 }
 
+/**
+ * The request cannot be sent as built, before any network I/O: a header value holds characters a
+ * header field cannot carry (a stored credential the adapter puts into a header). Final: sending it
+ * again cannot succeed. The message names the header, never its value (it is usually a secret).
+ */
+export class UnsendableRequestError extends Error {
+  constructor(readonly header: string) {
+    super(`the value of the ${header} header holds characters an HTTP header cannot carry (visible ASCII only)`);
+    this.name = 'UnsendableRequestError';
+  }
+}
+
+/**
+ * What a header value may hold to go out as it is: ASCII, SP and HTAB included (RFC 9110 field-value).
+ * Node refuses characters above U+00FF with ERR_INVALID_CHAR and sends U+0080-U+00FF as Latin-1
+ * bytes, which the platform would read as another value: both are refused before the call.
+ */
+const SENDABLE_HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/** Node's errors for a header it will not write (thrown by http.request before any I/O). */
+const INVALID_HEADER_CODES = new Set(['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']);
+
 /** Answers are kept for operators, bounded so a platform cannot fill our memory or tables. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
 
@@ -45,7 +67,8 @@ export function platformUrl(base: string, path: string): string {
 
 /**
  * One HTTP call with node:http (no redirects followed, certificates verified, a hard timeout).
- * Resolves with any HTTP answer, 4xx and 5xx included; rejects only with PlatformNetworkError.
+ * Resolves with any HTTP answer, 4xx and 5xx included; rejects with PlatformNetworkError (no answer:
+ * worth a retry) or UnsendableRequestError (a header that cannot be sent: final).
  * Carries the correlation id of the request, message or task being handled as `X-Correlation-Id`
  * (none outside such a scope), so a platform's support can find our call by it.
  */
@@ -75,6 +98,8 @@ function sendOnce(request: PlatformRequest): Promise<PlatformResponse> {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
   }
   if (body) headers['Content-Length'] = String(body.length);
+  const unsendable = Object.entries(headers).find(([, value]) => !SENDABLE_HEADER_VALUE.test(value));
+  if (unsendable) return Promise.reject(new UnsendableRequestError(unsendable[0]));
 
   return new Promise<PlatformResponse>((resolve, reject) => {
     let url: URL;
@@ -86,7 +111,17 @@ function sendOnce(request: PlatformRequest): Promise<PlatformResponse> {
     }
     const secure = url.protocol === 'https:';
     let answered = false;
-    const call = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? httpsAgent : httpAgent }, (response) => {
+    let call: http.ClientRequest;
+    try {
+      call = (secure ? https : http).request(url, { method: request.method, headers, agent: secure ? httpsAgent : httpAgent }, onResponse);
+    } catch (error) {
+      // A header Node will not write (a name, or a value the check above let through): nothing was sent.
+      const code = (error as { code?: string }).code;
+      if (code && INVALID_HEADER_CODES.has(code)) reject(new UnsendableRequestError(/\["?([^"\]]+)"?\]/.exec((error as Error).message)?.[1] ?? '(unnamed)'));
+      else reject(error);
+      return;
+    }
+    function onResponse(response: http.IncomingMessage) {
       answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
@@ -99,7 +134,7 @@ function sendOnce(request: PlatformRequest): Promise<PlatformResponse> {
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body: parseBody(Buffer.concat(chunks), response.headers['content-type']) });
       });
       response.on('error', (error) => fail(error));
-    });
+    }
     const fail = (error: Error & { code?: string }) => {
       clearTimeout(timer);
       call.destroy();

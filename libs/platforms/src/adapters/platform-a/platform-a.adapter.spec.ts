@@ -16,6 +16,8 @@ import unapprovedExample from '../../simulators/platform-a/examples/periodic-una
 
 const APP_KEY = 'app-secret-key-0001';
 const STEP_INTERVAL_MS = 45_000;
+const COURIER_INTERVAL_MS = 7_000;
+const COURIER_WINDOW_MS = 120_000;
 const credentials: IntegrationCredentials = { integrationId: 'int-a-1', providerRestaurantId: 'getir-r-1', settings: {}, secrets: { secretKey: 'restaurant-secret-1' } };
 
 describe('PLATFORM_A adapter against its simulator', () => {
@@ -32,7 +34,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     sim.options.minStepIntervalMs = 0;
     sim.options.statusLockMs = 0;
     adapter = new PlatformAAdapter(
-      validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_A_STEP_INTERVAL_MS: String(STEP_INTERVAL_MS) }),
+      validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_A_STEP_INTERVAL_MS: String(STEP_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_INTERVAL_MS: String(COURIER_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_WINDOW_MS: String(COURIER_WINDOW_MS) }),
       new SessionCache(60_000),
     );
   });
@@ -82,6 +84,39 @@ describe('PLATFORM_A adapter against its simulator', () => {
     expect(await adapter.sendStatus(credentials, { ...unknown, platformData: { deliveryType: 2 } }, 'VERIFY')).toMatchObject({ kind: 'done' });
     expect(sim.callsTo('GET', `/food-orders/${unknown.platformOrderId}`)).toHaveLength(1);
     expect(stepsOf(unknown)).toEqual(['verify-scheduled']);
+  });
+
+  it('sends no second verify: a scheduled order approved with verify-scheduled (350, then 500 by Getir itself) counts as verified', async () => {
+    const scheduled = order({ isScheduled: true });
+    expect(await adapter.sendStatus(credentials, scheduled, 'VERIFY')).toMatchObject({ kind: 'done' });
+    // Our stored status no longer says which call it needs (e.g. polled after approval): the read decides.
+    const unknownStatus = { ...scheduled, platformData: { deliveryType: 2 } };
+    expect(await adapter.sendStatus(credentials, unknownStatus, 'VERIFY')).toMatchObject({ kind: 'done', alreadyDone: true, answer: { httpStatus: 200, body: { status: 350 } } });
+    sim.activateScheduled(scheduled.platformOrderId);
+    expect(await adapter.sendStatus(credentials, unknownStatus, 'VERIFY')).toMatchObject({ kind: 'done', alreadyDone: true, answer: { body: { status: 500 } } });
+    expect(sim.callsTo('POST', `/food-orders/${scheduled.platformOrderId}/verify`)).toHaveLength(0);
+    expect(stepsOf(scheduled)).toEqual(['verify-scheduled']);
+    sim.options.minStepIntervalMs = 0;
+    expect(await adapter.sendStatus(credentials, scheduled, 'PREPARE')).toMatchObject({ kind: 'done' });
+  });
+
+  it('codes 14, 15 and 71 (Getir\'s courier not there yet) are a "not yet": retried at PLATFORM_A_COURIER_RETRY_INTERVAL_MS within its window, then the handover goes through', async () => {
+    sim.options.courierArrivesAfterMs = null;
+    try {
+      const getir = order({ deliveryType: GETIR_COURIER });
+      for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.sendStatus(credentials, getir, action)).toMatchObject({ kind: 'done' });
+      const pacing = { intervalMs: COURIER_INTERVAL_MS, windowMs: COURIER_WINDOW_MS, rule: expect.stringMatching(/code 15 CourierNotReachedToRestaurant/) };
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'retry', pacing, answer: { httpStatus: 400, body: { code: 15 } } });
+      sim.setCourier(getir.platformOrderId, 'none');
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'retry', pacing: { ...pacing, rule: expect.stringMatching(/code 71/) } });
+      sim.setCourier(getir.platformOrderId, 'unavailable');
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'retry', pacing: { ...pacing, rule: expect.stringMatching(/code 14/) } });
+      sim.setCourier(getir.platformOrderId, 'at-restaurant');
+      expect(await adapter.sendStatus(credentials, getir, 'HANDOVER')).toMatchObject({ kind: 'done', answer: { httpStatus: 200 } });
+      expect(stepsOf(getir)).toEqual(['verify', 'prepare', 'handover']);
+    } finally {
+      sim.options.courierArrivesAfterMs = undefined;
+    }
   });
 
   it('counts codes 2 (FoodOrderAlreadyVerified) and 13 (FoodOrderAlreadyCancelled) as done', async () => {
@@ -261,7 +296,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     }
   });
 
-  it('reads the three fallback polling lists (POST, token header) of the restaurant', async () => {
+  it('reads the two periodic polling lists and, asked for it alone, the active one (POST, token header) of the restaurant', async () => {
     const fresh = new PlatformASimulator({ appSecretKey: APP_KEY, restaurants: [{ restaurantId: 'getir-r-1', secretKey: 'restaurant-secret-1' }] });
     await fresh.start();
     try {
@@ -271,19 +306,21 @@ describe('PLATFORM_A adapter against its simulator', () => {
       fresh.cancelOnPlatform(cancelled.id, 'Client left');
       fresh.createOrder('someone-else');
       const lists = await local.fetchFallbackOrders(credentials);
-      expect(lists).toMatchObject({
+      expect(lists).toEqual({
         kind: 'ok',
-        unapproved: [{ ok: true, order: { platformOrderId: waiting.id, state: 'new', providerRestaurantId: 'getir-r-1' } }],
-        cancelled: [{ ok: true, order: { platformOrderId: cancelled.id, state: 'canceled', cancelNote: 'Client left' } }],
-        active: [{ ok: true, order: { platformOrderId: waiting.id } }],
+        unapproved: [expect.objectContaining({ ok: true, order: expect.objectContaining({ platformOrderId: waiting.id, state: 'new', providerRestaurantId: 'getir-r-1' }) })],
+        cancelled: [expect.objectContaining({ ok: true, order: expect.objectContaining({ platformOrderId: cancelled.id, state: 'canceled', cancelNote: 'Client left' }) })],
       });
+      expect(await local.fetchActiveOrders(credentials)).toMatchObject({ kind: 'ok', active: [{ ok: true, order: { platformOrderId: waiting.id } }] });
       expect(fresh.calls.filter((call) => call.path !== '/auth/login').map((call) => `${call.method} ${call.path} ${typeof call.headers.token}`)).toEqual([
         'POST /food-orders/periodic/unapproved string',
         'POST /food-orders/periodic/cancelled string',
         'POST /food-orders/active string',
       ]);
-      fresh.failNext({ status: 502, match: (request) => request.path === '/food-orders/active' });
+      fresh.failNext({ status: 502, match: (request) => request.path === '/food-orders/periodic/cancelled' });
       expect(await local.fetchFallbackOrders(credentials)).toMatchObject({ kind: 'retry', answer: { httpStatus: 502 } });
+      fresh.failNext({ status: 429, match: (request) => request.path === '/food-orders/active' });
+      expect(await local.fetchActiveOrders(credentials)).toMatchObject({ kind: 'retry', retryAfterMs: 20_000, answer: { httpStatus: 429 } });
       fresh.failNext({ status: 200, body: unapprovedExample, match: (request) => request.path === '/food-orders/periodic/unapproved' });
       expect(await local.fetchFallbackOrders(credentials)).toMatchObject({ kind: 'ok', unapproved: [{ ok: true, order: { state: 'new', platformData: { status: 400 } } }, { ok: true, order: { platformData: { status: 325, isScheduled: true } } }] });
     } finally {

@@ -1,4 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { PlatformOrder } from '../platform-adapter';
+import { PLATFORM_A_ACCEPT_WARNING_MS, platformAAcceptBy } from './platform-a.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef, PosReadyOutcome } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, checkOfError, classifyResponse, isRetryableStatus, LoginRejectedError, outcomeOfError, PlatformNotConfiguredError, sessionFromLogin } from '../common/outcomes';
@@ -10,6 +12,7 @@ import {
   PLATFORM_A_ALREADY_DONE,
   PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS,
   PLATFORM_A_CALL_BUDGET,
+  PLATFORM_A_COURIER_NOT_YET_CODES,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
   PLATFORM_A_ERROR,
   PLATFORM_A_LOGIN_RESTAURANT_FIELD,
@@ -23,6 +26,7 @@ import {
   PLATFORM_A_STEP_DATES,
   PLATFORM_A_TIME_LIMIT_CODES,
   PLATFORM_A_TOKEN_TTL_MS,
+  platformAIsApproved,
   platformAVerifyStep,
   RESTAURANT_COURIER,
 } from './platform-a.assumptions';
@@ -40,11 +44,14 @@ function describeError(response: PlatformResponse): string {
   return `PLATFORM_A refused the call (HTTP ${response.status}${code !== undefined ? `, code ${code} ${typeof body.error === 'string' ? body.error : ''}`.trimEnd() : ''})`;
 }
 
-/** What Getir's three fallback polling endpoints listed, parsed; or why they could not be read. */
-export type PlatformAFallbackOrders =
-  | { kind: 'ok'; unapproved: ParsedPlatformOrder[]; cancelled: ParsedPlatformOrder[]; active: ParsedPlatformOrder[] }
-  | { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number }
-  | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+/** Why a fallback list could not be read. */
+export type PlatformAListRefusal = { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number } | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+
+/** What Getir's two periodic polling endpoints listed, parsed; or why they could not be read. */
+export type PlatformAFallbackOrders = { kind: 'ok'; unapproved: ParsedPlatformOrder[]; cancelled: ParsedPlatformOrder[] } | PlatformAListRefusal;
+
+/** What `POST /food-orders/active` listed, parsed; or why it could not be read. */
+export type PlatformAActiveOrders = { kind: 'ok'; active: ParsedPlatformOrder[] } | PlatformAListRefusal;
 
 type Operation = { path: string } | { skip: string } | { readStatus: true };
 
@@ -57,6 +64,15 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
   readonly callBudget = PLATFORM_A_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-a.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformAAcceptBy(order, receivedAt, this.config.PLATFORM_A_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_A_ACCEPT_WARNING_MS ?? PLATFORM_A_ACCEPT_WARNING_MS;
+  }
 
   constructor(
     private readonly config: PlatformClientConfig,
@@ -76,7 +92,10 @@ export class PlatformAAdapter implements PlatformAdapter {
         // The status stored at intake does not say which approval call the order needs: ask Getir.
         const current = await this.call(credentials, 'GET', orderPath);
         if (current.status < 200 || current.status >= 300) return this.classify(current, action, orderPath, credentials);
-        operation = { path: platformAVerifyStep(isRecord(current.body) && typeof current.body.status === 'number' ? current.body.status : undefined) ?? 'verify' };
+        const status = isRecord(current.body) && typeof current.body.status === 'number' ? current.body.status : undefined;
+        // Approved already (a scheduled order at 350 is moved to 500 by Getir itself): there is no second verify.
+        if (platformAIsApproved(status)) return { kind: 'done', answer: answerOf(current), alreadyDone: true };
+        operation = { path: platformAVerifyStep(status) ?? 'verify' };
       }
       if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
       let body: unknown;
@@ -136,29 +155,41 @@ export class PlatformAAdapter implements PlatformAdapter {
   }
 
   /**
-   * Getir's fallback for missed webhooks: `POST /food-orders/periodic/unapproved`, `/periodic/cancelled`
-   * and `/food-orders/active` (each an array of food orders). All three or nothing: a failed read makes
-   * the whole poll retry later.
+   * Getir's fallback for missed webhooks, the two periodic lists (exempt from the rate limit):
+   * `POST /food-orders/periodic/unapproved` and `/periodic/cancelled` (each an array of food orders).
+   * Both or nothing: a failed read makes the poll retry later.
    */
   async fetchFallbackOrders(credentials: IntegrationCredentials): Promise<PlatformAFallbackOrders> {
-    const lists: Partial<Record<keyof typeof PLATFORM_A_POLL_PATHS, ParsedPlatformOrder[]>> = {};
+    const unapproved = await this.readList(credentials, PLATFORM_A_POLL_PATHS.unapproved);
+    if (!Array.isArray(unapproved)) return unapproved;
+    const cancelled = await this.readList(credentials, PLATFORM_A_POLL_PATHS.cancelled);
+    if (!Array.isArray(cancelled)) return cancelled;
+    return { kind: 'ok', unapproved, cancelled };
+  }
+
+  /**
+   * `POST /food-orders/active`: the restaurant's orders not yet finished. Rate limited (unlike the
+   * periodic lists): the caller books it in PLATFORM_A_CALL_BUDGET (`poll:active`) first.
+   */
+  async fetchActiveOrders(credentials: IntegrationCredentials): Promise<PlatformAActiveOrders> {
+    const active = await this.readList(credentials, PLATFORM_A_POLL_PATHS.active);
+    return Array.isArray(active) ? { kind: 'ok', active } : active;
+  }
+
+  /** One polling list, parsed; or why it could not be read. */
+  private async readList(credentials: IntegrationCredentials, path: string): Promise<ParsedPlatformOrder[] | PlatformAListRefusal> {
     try {
-      for (const [list, path] of Object.entries(PLATFORM_A_POLL_PATHS) as Array<[keyof typeof PLATFORM_A_POLL_PATHS, string]>) {
-        const response = await this.call(credentials, 'POST', path);
-        if (response.status < 200 || response.status >= 300 || !Array.isArray(response.body)) {
-          const answer = answerOf(response);
-          if (isRetryableStatus(response.status) || (response.status >= 200 && response.status < 300)) return { kind: 'retry', answer, retryAfterMs: response.status === 429 ? (retryAfterMs(response.headers) ?? PLATFORM_A_RATE_LIMIT_BLOCK_MS) : retryAfterMs(response.headers) };
-          return { kind: 'failed', answer, reason: `${describeError(response)} on ${path}` };
-        }
-        lists[list] = response.body.map((entry) => parsePlatformAOrder(entry, { restaurantRequired: false }));
-      }
+      const response = await this.call(credentials, 'POST', path);
+      if (response.status >= 200 && response.status < 300 && Array.isArray(response.body)) return response.body.map((entry) => parsePlatformAOrder(entry, { restaurantRequired: false }));
+      const answer = answerOf(response);
+      if (isRetryableStatus(response.status) || (response.status >= 200 && response.status < 300)) return { kind: 'retry', answer, retryAfterMs: response.status === 429 ? (retryAfterMs(response.headers) ?? PLATFORM_A_RATE_LIMIT_BLOCK_MS) : retryAfterMs(response.headers) };
+      return { kind: 'failed', answer, reason: `${describeError(response)} on ${path}` };
     } catch (error) {
       const outcome = outcomeOfError(error);
       if (outcome.kind === 'retry') return { kind: 'retry', answer: outcome.answer, retryAfterMs: outcome.retryAfterMs };
       if (outcome.kind === 'failed') return { kind: 'failed', answer: outcome.answer, reason: outcome.reason };
       throw error;
     }
-    return { kind: 'ok', unapproved: lists.unapproved ?? [], cancelled: lists.cancelled ?? [], active: lists.active ?? [] };
   }
 
   private operationFor(action: StatusPushAction, data: PlatformAOrderData): Operation {
@@ -190,6 +221,11 @@ export class PlatformAAdapter implements PlatformAdapter {
     const code = errorCode(response);
     if (code !== undefined && PLATFORM_A_ALREADY_DONE[action].includes(code)) return { kind: 'done', answer, alreadyDone: true };
     if (code === PLATFORM_A_ERROR.STATUS_LOCK) return { kind: 'retry', answer, retryAfterMs: PLATFORM_A_STATUS_LOCK_RETRY_MS };
+    if (code !== undefined && PLATFORM_A_COURIER_NOT_YET_CODES.includes(code)) {
+      // Getir's courier is not there yet: a bounded "not yet", not a refusal.
+      const pacing = { rule: `${describeError(response)}: PLATFORM_A's courier cannot take the order yet`, intervalMs: this.config.PLATFORM_A_COURIER_RETRY_INTERVAL_MS, windowMs: this.config.PLATFORM_A_COURIER_RETRY_WINDOW_MS };
+      return { kind: 'retry', answer, pacing };
+    }
     if (code !== undefined && PLATFORM_A_TIME_LIMIT_CODES.includes(code)) return { kind: 'retry', answer, retryAfterMs: this.config.PLATFORM_A_STEP_INTERVAL_MS };
     if (code === PLATFORM_A_ERROR.STATUS_INVALID) return this.doneIfMovedOn(response, action, orderPath, credentials);
     return { kind: 'failed', answer, reason: describeError(response) };

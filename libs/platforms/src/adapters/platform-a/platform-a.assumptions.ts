@@ -1,12 +1,31 @@
 import type { StatusPushAction } from '@courier/domain';
-import type { PlatformOrderState } from '../platform-adapter';
+import type { PlatformOrder, PlatformOrderState } from '../platform-adapter';
 import type { CallBudget } from '../common/call-budget';
+import { deadlineFrom } from '../common/acceptance';
 
 /**
  * PLATFORM_A (Getir Yemek, GetirFood food external API) facts the adapter relies on, in one place,
  * each with its source. "G" is the GitHub repository api-evangelist/getir (a harvested copy of the
  * GetirFood developer portal); paths below are inside it. What G does not say is marked ASSUMED.
  */
+
+/**
+ * Accept-by: "an order must be answered (approved or cancelled) within 30 seconds; otherwise the
+ * restaurant is called automatically by IVR" and "the confirmation time limit is 5 minutes; a
+ * restaurant that reaches it is automatically closed and its orders cancelled" (G
+ * conventions/getir-conventions.yml `timing_rules`; skills/getir-fulfil-food-order.md "The clock").
+ * The window counts from the order's `checkoutDate` (ASSUMED: G does not say from when; checkout is
+ * the earliest it can be), else from its receipt. We warn when Getir would phone (30 s in).
+ * ASSUMED: a scheduled order (325, verify-scheduled) has the same 5 minutes.
+ */
+export const PLATFORM_A_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_A_ACCEPT_WARNING_MS = PLATFORM_A_ACCEPT_WINDOW_MS - 30_000;
+
+export function platformAAcceptBy(order: Pick<PlatformOrder, 'state' | 'platformData'>, receivedAt: Date, windowMs = PLATFORM_A_ACCEPT_WINDOW_MS): Date | null {
+  if (order.state !== 'new') return null;
+  const checkoutAt = typeof order.platformData.checkoutAt === 'string' ? new Date(order.platformData.checkoutAt) : undefined;
+  return deadlineFrom(checkoutAt, receivedAt, windowMs);
+}
 
 /** Token lifetime 1 h, no refresh call: log in again (G authentication/getir-authentication.yml `token.ttl`). */
 export const PLATFORM_A_TOKEN_TTL_MS = 3_600_000;
@@ -18,9 +37,11 @@ export const PLATFORM_A_TOKEN_TTL_MS = 3_600_000;
  *   and skills/getir-fulfil-food-order.md: 325 scheduled order awaiting approval (verify-scheduled),
  *   350 approved (no longer returned by /periodic/unapproved), 400 immediate or pre-approved scheduled
  *   order (verify), 500 "being prepared".
- * - ASSUMED (no source): 550 prepared, 600 handed over, 700 on the way, 800 reached, 900 delivered,
- *   1500 cancelled by Getir or the client, 1600 cancelled by the restaurant. The adapter never decides
- *   on these: "already done" is read from the order's step dates instead (see PLATFORM_A_STEP_DATES).
+ * - 550 prepared, 600 handed over, 700 on the way, 800 reached, 900 delivered, 1500 cancelled by
+ *   Getir (admin) or the client, 1600 cancelled by the restaurant: AJ (agrostech/AgrosJet-Render
+ *   backend/services/getir_service.py `GETIR_ORDER_STATUSES`; platforms.md Round 2), one client, not G.
+ *   The adapter never decides on them: "already done" is read from the order's step dates instead
+ *   (see PLATFORM_A_STEP_DATES).
  */
 export const PLATFORM_A_STATUS = {
   SCHEDULED_AWAITING_APPROVAL: 325,
@@ -61,13 +82,25 @@ export function platformAOrderState(status: number | undefined, cancelled = fals
 /**
  * Which approval call an order needs, by its status (G conventions `order_state_machine`, overlays
  * preconditions): 325 -> verify-scheduled, 400 -> verify. Not by `isScheduled`: a pre-approved
- * scheduled order is at 400 and takes verify. OPEN: a scheduled order approved at 325 comes back at
- * 400 before its time and wants verify again; the push has one VERIFY per order, so it is not sent.
+ * scheduled order is at 400 and takes verify. A scheduled order needs one approval only: 325 ->
+ * verify-scheduled -> 350, and Getir itself moves it to 500 an hour before its delivery time (G
+ * conventions: "500: automatically set one hour before a scheduled order's delivery time"; G
+ * skills/getir-fulfil-food-order.md; platforms.md Round 2): no second verify.
  */
 export function platformAVerifyStep(status: number | undefined): 'verify' | 'verify-scheduled' | undefined {
   if (status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL) return 'verify-scheduled';
   if (status === PLATFORM_A_STATUS.AWAITING_APPROVAL) return 'verify';
   return undefined;
+}
+
+/**
+ * Whether Getir already counts the order as approved: 350 (a scheduled order approved with
+ * verify-scheduled) or 500 and later, not cancelled. A VERIFY for such an order is done without a
+ * call (a verify sent to a 350 order would be refused with 79 CannotVerifyBeforeActivationError).
+ */
+export function platformAIsApproved(status: number | undefined): boolean {
+  if (status === undefined) return false;
+  return status === PLATFORM_A_STATUS.SCHEDULED_APPROVED || (status >= PLATFORM_A_STATUS.VERIFIED && status < PLATFORM_A_STATUS.CANCELED_BY_PLATFORM);
 }
 
 /** deliveryType (G conventions `delivery_types`): 1 = Getir's courier (handover), 2 = the restaurant's courier (deliver). */
@@ -95,8 +128,14 @@ export const PLATFORM_A_ERROR = {
   CANNOT_BE_CANCELLED: 11,
   /** 13 FoodOrderAlreadyCancelled: CANCEL/REJECT is done. */
   ALREADY_CANCELLED: 13,
+  /** 14 CourierStatusInvalid ("courier status is not valid for this action"): Getir's courier cannot take the order yet. Not yet: retry. */
+  COURIER_STATUS_INVALID: 14,
+  /** 15 CourierNotReachedToRestaurant: Getir's courier is on the way. Not yet: retry. */
+  COURIER_NOT_AT_RESTAURANT: 15,
   /** 40 ProductNotBelongsToRestaurantError (a cancel's productId): final, not a timing error. */
   PRODUCT_NOT_OF_RESTAURANT: 40,
+  /** 71 FoodOrderHasNoCourierError: Getir has not assigned a courier yet. Not yet: retry. */
+  NO_COURIER_YET: 71,
   /** 62 FoodOrderDeliveredToClientTimeLimitError: deliver sent too soon after prepare. Retry after the interval. */
   DELIVERED_TIME_LIMIT: 62,
   /** 74 FoodOrderPreparedTimeLimitError: prepare sent too soon after verify. Retry after the interval. */
@@ -115,6 +154,16 @@ export const PLATFORM_A_ALREADY_DONE: Readonly<Record<StatusPushAction, readonly
 
 /** Codes of a step sent before the minimum interval passed (G errors 62, 74; G conventions `timing_rules`). */
 export const PLATFORM_A_TIME_LIMIT_CODES: readonly number[] = [PLATFORM_A_ERROR.DELIVERED_TIME_LIMIT, PLATFORM_A_ERROR.PREPARED_TIME_LIMIT];
+
+/**
+ * Codes of a handover sent before Getir's courier can take the order (G errors/getir-error-codes.yml
+ * 14, 15, 71; G skills/getir-fulfil-food-order.md lists them among the errors "worth handling
+ * explicitly"; platforms.md Round 2: "not yet", retry). Retried every PLATFORM_A_COURIER_RETRY_INTERVAL_MS
+ * until the handover goes through, the order moves on (code 3, then read: done or final) or
+ * PLATFORM_A_COURIER_RETRY_WINDOW_MS has passed since the first attempt (then failed with Getir's
+ * answer). ASSUMED: the interval and the window (G gives neither; 30 s and 30 minutes by default).
+ */
+export const PLATFORM_A_COURIER_NOT_YET_CODES: readonly number[] = [PLATFORM_A_ERROR.COURIER_STATUS_INVALID, PLATFORM_A_ERROR.COURIER_NOT_AT_RESTAURANT, PLATFORM_A_ERROR.NO_COURIER_YET];
 
 /** ASSUMED: how soon a status call refused with 4 FoodOrderStatusLock is tried again (G calls the lock transient, gives no delay). */
 export const PLATFORM_A_STATUS_LOCK_RETRY_MS = 5_000;
@@ -151,8 +200,11 @@ export const PLATFORM_A_DEFAULT_CANCEL_NOTE = 'Cancelled by the restaurant';
 /**
  * Fallback polling (G asyncapi/getir-food-webhooks.yml `fallback_polling`, Swagger): POST with the
  * `token` header, no body, each answering an array of food orders ("Active Food Orders Response Schema").
- * ASSUMED: what each list holds beyond its name (unapproved: 325/400; cancelled: recent cancellations;
- * active: the restaurant's orders not yet finished).
+ * Only `/food-orders/periodic/*` is exempt from the rate limiter (G rate-limits/getir-rate-limits.yml:
+ * `exemptions`, and `/food-orders/active` `rate_limited: true`; platforms.md Round 2, one source: 20 /
+ * 60 s); G skills/getir-fulfil-food-order.md calls both exempt, the rate-limit file wins. ASSUMED: what
+ * each list holds beyond its name (unapproved: 325/400; cancelled: recent cancellations; active: the
+ * restaurant's orders not yet finished).
  */
 export const PLATFORM_A_POLL_PATHS = {
   unapproved: '/food-orders/periodic/unapproved',
@@ -163,7 +215,9 @@ export const PLATFORM_A_POLL_PATHS = {
 /**
  * Call budget per token (platforms.md, G `rate-limits/getir-rate-limits.yml`): 300 requests / 60 s,
  * then the token is blocked 20 s; cancel-options 40 / 600 s (60 s block); the `/periodic` polls are
- * exempt (not status calls: not booked). Ours: 90 % of each limit, each window 2 s longer (a login,
+ * exempt (not booked). `POST /food-orders/active` is limited: booked (`poll:active`) in the token scope
+ * and in its own, 18 / 62 s (platforms.md Round 2: 20 / 60 s, one source; the poller reads it only
+ * when the booking finds room at once). Ours: 90 % of each limit, each window 2 s longer (a login,
  * which the source counts too, and a 401's repeat are not booked; a call reaches the platform a little
  * after its slot). G marks verify, prepare, handover, deliver and cancel as exempt and verify-scheduled
  * as limited; from a harvested copy, so every status call is booked anyway (safe either way: a
@@ -172,8 +226,9 @@ export const PLATFORM_A_POLL_PATHS = {
  */
 export const PLATFORM_A_CALL_BUDGET: CallBudget = {
   scopes: [
-    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2 } },
+    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2, 'poll:active': 1 } },
     { name: 'cancel-options', limit: 36, windowMs: 602_000, requests: { CANCEL: 1, REJECT: 1 } },
+    { name: 'active-orders', limit: 18, windowMs: 62_000, requests: { 'poll:active': 1 } },
   ],
 };
 

@@ -14,7 +14,7 @@ describe('parsePlatformAOrder', () => {
     orderNumber: 'K7X2',
     state: 'new',
     scheduledDeliveryTime: null,
-    platformData: { deliveryType: 2, isScheduled: false, status: 400 },
+    platformData: { deliveryType: 2, isScheduled: false, status: 400, checkoutAt: '2026-11-20T11:42:07.000Z' },
     details: {
       customerName: 'Mehmet Demir',
       customerPhone: '+908502220000',

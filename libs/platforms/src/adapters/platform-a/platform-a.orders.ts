@@ -8,6 +8,8 @@ export interface PlatformAOrderData {
   isScheduled?: boolean;
   /** Getir's food order status when the order reached us (325: verify-scheduled, 400: verify). */
   status?: number;
+  /** `checkoutDate`: where Getir's time to answer starts (the accept-by rule). */
+  checkoutAt?: string;
 }
 
 /**
@@ -74,6 +76,7 @@ export function parsePlatformAOrder(body: unknown, options: { restaurantRequired
   const cancelNote = read.string('cancelNote') ?? read.string('cancelReason.messages.en', { max: 1000 }) ?? read.string('cancelReason.messages.tr', { max: 1000 });
   const cancelReasonId = read.string('cancelReason.id', { max: 64 });
   const confirmationId = read.string('confirmationId', { max: 64 });
+  const checkoutDate = read.date('checkoutDate');
   if (!read.ok) return { ok: false, errors: read.errors };
 
   const scheduled = isScheduled ?? status === PLATFORM_A_STATUS.SCHEDULED_AWAITING_APPROVAL;
@@ -86,7 +89,7 @@ export function parsePlatformAOrder(body: unknown, options: { restaurantRequired
       state: platformAOrderState(status, cancelDate !== undefined || cancelReasonId !== undefined),
       scheduledDeliveryTime: scheduled && scheduledDate ? scheduledDate : null,
       details,
-      platformData: { deliveryType, isScheduled: scheduled, status } satisfies PlatformAOrderData,
+      platformData: { deliveryType, isScheduled: scheduled, status, ...(checkoutDate ? { checkoutAt: checkoutDate.toISOString() } : {}) } satisfies PlatformAOrderData,
       cancelNote,
     },
   };

@@ -1,4 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { PlatformOrder } from '../platform-adapter';
+import { PLATFORM_B_ACCEPT_WARNING_MS, platformBAcceptBy } from './platform-b.assumptions';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, checkOfError, classifyResponse, LoginRejectedError, outcomeOfError, sessionFromLogin } from '../common/outcomes';
@@ -33,6 +35,15 @@ export const PLATFORM_B_409_PACING_RULE = 'PLATFORM_B_409_NOT_YET';
 export class PlatformBAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_B';
   readonly callBudget = PLATFORM_B_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-b.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformBAcceptBy(order, receivedAt, this.config.PLATFORM_B_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_B_ACCEPT_WARNING_MS ?? PLATFORM_B_ACCEPT_WARNING_MS;
+  }
 
   constructor(
     private readonly config: PlatformClientConfig,

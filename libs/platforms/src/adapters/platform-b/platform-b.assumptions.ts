@@ -1,4 +1,5 @@
 import type { CallBudget } from '../common/call-budget';
+import type { PlatformOrder } from '../platform-adapter';
 /**
  * PLATFORM_B (Delivery Hero POS middleware, Yemeksepeti): what the adapter and the plugin follow,
  * in one place. "Documented" entries name their source: B = DH's POS Plugin API / POS Middleware
@@ -9,8 +10,27 @@ import type { CallBudget } from '../common/call-budget';
  * example orders). "Assumed" entries are our reading where B is silent.
  */
 
+/**
+ * Accept-by. Documented (B pluginOrder.yaml `expiryDate`; hodoxnet/kuryemburada "Yemek Sepeti/
+ * Delivery_Hero_POS_Plugin_API_1.0.0.md" "Auto-closure"): an order not accepted or rejected by its
+ * `expiryDate` is cancelled automatically, the window differs per DH platform (ask the local team),
+ * and repeated expiries close the vendor for a while. Assumed: 5 minutes for an order without an
+ * `expiryDate` (none seen without one; the shortest window any platform here documents), and a
+ * warning 3 minutes before the deadline.
+ */
+export const PLATFORM_B_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_B_ACCEPT_WARNING_MS = 180_000;
+
+export function platformBAcceptBy(order: Pick<PlatformOrder, 'state' | 'expiresAt'>, receivedAt: Date, windowMs = PLATFORM_B_ACCEPT_WINDOW_MS): Date | null {
+  if (order.state !== 'new') return null;
+  return order.expiresAt ?? new Date(receivedAt.getTime() + windowMs);
+}
+
 /** Documented (B, talabat-jwt.ts): the claim every middleware call to the plugin carries. */
 export const PLATFORM_B_PLUGIN_SERVICE_CLAIM = 'middleware';
+
+/** Documented (B, talabat-jwt.ts: the MiddlewareJWTAuth scheme): the plugin JWT is HMAC-signed with one of these; nothing else is accepted. */
+export const PLATFORM_B_PLUGIN_JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
 
 /** Assumed: tolerance on the plugin JWT's `exp` (B: `exp` optional; clocks differ a little). */
 export const PLATFORM_B_PLUGIN_JWT_CLOCK_SKEW_MS = 30_000;
@@ -120,9 +140,8 @@ export const PLATFORM_B_REASON_WORDS: ReadonlyArray<[RegExp, PlatformBRejectReas
  * spec's advice is that a POS rejects a mapping problem with MENU_ACCOUNT_SETTINGS.
  */
 export const PLATFORM_B_UNPROCESSABLE_REASON: PlatformBRejectReason = 'MENU_ACCOUNT_SETTINGS';
-// Assumed: a dispatch for an unknown vendor is answered 404 and for a paused integration 403 (our
-// problem JSON), not 400: B does not say how the middleware treats them, and a 400 is never retried,
-// so a short lag of our account directory would lose the order.
+// The plugin's answer statuses and what each refusal maps to: platform-b.plugin-answers.ts (documented
+// set, OH; the vendor rules there are our choices where B is silent).
 // Assumed: nobody answers a test order automatically; it expires on the platform unless an operator answers it.
 
 /**

@@ -83,6 +83,15 @@ describe('PLATFORM_C adapter against its simulator', () => {
     expect(sim.packages.get(ref.platformOrderId)!.packageStatus).toBe('Invoiced');
   });
 
+  it('skips HANDOVER and DELIVER of a store pickup (storePickupSelected): nobody ships it', async () => {
+    const ref = order({ deliveryType: 'STORE', storePickupSelected: true });
+    expect(ref.platformData).toMatchObject({ storePickup: true });
+    for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.sendStatus(credentials, ref, action)).toMatchObject({ kind: 'done' });
+    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toEqual({ kind: 'skipped', reason: expect.stringMatching(/customer collects this package.*storePickupSelected.*manual-shipped/) });
+    expect(await adapter.sendStatus(credentials, ref, 'DELIVER')).toEqual({ kind: 'skipped', reason: expect.stringMatching(/customer collects.*manual-delivered/) });
+    expect(callsOf(ref.platformOrderId).map((call) => call.path.split('/').pop())).toEqual(['picked', 'invoiced']);
+  });
+
   it('cancels with every packageItemId of the package and the push\'s documented reason, else 621', async () => {
     const ref = order({ lines: [{ name: 'Mantı', price: 95, quantity: 2 }, { name: 'Ayran', price: 20, quantity: 1 }] });
     expect(await adapter.sendStatus(credentials, ref, 'CANCEL', '627')).toMatchObject({ kind: 'done' });
@@ -114,9 +123,11 @@ describe('PLATFORM_C adapter against its simulator', () => {
     expect(sim.calls.length).toBe(before);
   });
 
-  it('maps every answer: 400, 401, 403, 404 final; 429 (Retry-After) and 5xx retry; the platform down retry', async () => {
+  it('maps every answer: 400, 401, 403, 404, 409 (out of order) final; 429 (Retry-After, else the 10 s window) and 5xx retry; the platform down retry', async () => {
     const ref = order();
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
+    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 }, reason: expect.stringMatching(/PREPARE as out of order \(HTTP 409\)/) });
+    sim.failNext({ status: 400, body: { timestamp: 1, status: 400, exception: 'ClientApiException', errors: [{ message: 'bad' }] } });
+    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
     expect(await adapter.sendStatus({ ...credentials, secrets: { apiKey: 'ty-api-key', secretKey: 'wrong' } }, ref, 'VERIFY')).toMatchObject({
       kind: 'failed',
       answer: { httpStatus: 401, body: { exception: 'ClientApiAuthenticationException' } },
@@ -126,6 +137,13 @@ describe('PLATFORM_C adapter against its simulator', () => {
     expect(await adapter.sendStatus(credentials, { ...ref, platformOrderId: 'f'.repeat(64) }, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
     sim.failNext({ status: 429, headers: { 'Retry-After': '7' } });
     expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429 }, retryAfterMs: 7000 });
+    sim.options.rateLimit = { limit: 1, windowMs: 60_000 };
+    try {
+      await adapter.sendStatus(credentials, order(), 'VERIFY');
+      expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429, body: { status: 429, message: 'too.many.requests' } }, retryAfterMs: 10_000 });
+    } finally {
+      sim.options.rateLimit = undefined;
+    }
     sim.failNext({ status: 503 });
     expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
     sim.setDown(true);
@@ -180,8 +198,11 @@ describe('PLATFORM_C adapter against its simulator', () => {
   it('answers a refused or failing poll as the poller expects', async () => {
     sim.failNext({ status: 503 });
     expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
-    sim.failNext({ status: 429, headers: { 'Retry-After': '10' } });
-    expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', retryAfterMs: 10_000 });
+    sim.failNext({ status: 429, headers: { 'Retry-After': '3' } });
+    expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', retryAfterMs: 3_000 });
+    // KB's 429 carries no Retry-After: the documented 10 s window.
+    sim.failNext({ status: 429, body: { status: 429, message: 'too.many.requests' } });
+    expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', retryAfterMs: 10_000, answer: { body: { message: 'too.many.requests' } } });
     expect(await adapter.pollOrders!({ ...credentials, secrets: { apiKey: 'x', secretKey: 'y' } }, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'failed', answer: { httpStatus: 401 } });
     sim.setDown(true);
     expect(await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });

@@ -1,7 +1,9 @@
 import type { StatusPushAction } from '@courier/domain';
+import type { PlatformOrder } from '../platform-adapter';
+import { PLATFORM_C_ACCEPT_WARNING_MS, platformCAcceptBy } from './platform-c.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { answerOf, classifyResponse, isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAnswer, outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import {
@@ -10,7 +12,9 @@ import {
   PLATFORM_C_DEFAULT_CANCEL_REASON,
   PLATFORM_C_DEFAULT_PREPARATION_MINUTES,
   PLATFORM_C_MAX_PAGES,
+  PLATFORM_C_OUT_OF_ORDER_STATUS,
   PLATFORM_C_PAGE_SIZE,
+  PLATFORM_C_RATE_LIMIT_WINDOW_MS,
   PLATFORM_C_SUPPLIER_ID,
   STORE_DELIVERY,
 } from './platform-c.assumptions';
@@ -28,6 +32,15 @@ export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
   readonly callBudget = PLATFORM_C_CALL_BUDGET;
 
+  /** The platform's accept-by rule (platform-c.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformCAcceptBy(order, receivedAt, this.config.PLATFORM_C_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_C_ACCEPT_WARNING_MS ?? PLATFORM_C_ACCEPT_WARNING_MS;
+  }
+
   constructor(private readonly config: PlatformClientConfig) {}
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
@@ -37,10 +50,16 @@ export class PlatformCAdapter implements PlatformAdapter {
     if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
     if ('refuse' in operation) return { kind: 'failed', answer: { httpStatus: null, body: null, error: operation.refuse }, reason: operation.refuse };
     try {
-      return classifyResponse(await this.call(credentials, 'PUT', `${this.packagesPath(credentials)}${operation.path}`, operation.body));
+      const response = await this.call(credentials, 'PUT', `${this.packagesPath(credentials)}${operation.path}`, operation.body);
+      const outcome = classifyResponse(response);
+      if (outcome.kind === 'retry' && response.status === 429) return { ...outcome, retryAfterMs: outcome.retryAfterMs ?? PLATFORM_C_RATE_LIMIT_WINDOW_MS };
+      if (outcome.kind === 'failed' && response.status === PLATFORM_C_OUT_OF_ORDER_STATUS) {
+        return { ...outcome, reason: `PLATFORM_C refused ${action} as out of order (HTTP 409): the package is not in the status this step follows on the platform` };
+      }
+      return outcome;
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return outcomeOfError(error);
     }
   }
 
@@ -56,7 +75,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return { result: 'rejected', detail: `PLATFORM_C refused the stored credentials (HTTP ${response.status}).`, httpStatus: response.status };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_C could not be reached: ${error.message}.` };
-      throw error;
+      return checkOfError(error);
     }
   }
 
@@ -77,7 +96,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       for (let page = 0; page < PLATFORM_C_MAX_PAGES; page += 1) {
         const response = await this.listPage(credentials, sinceMs, untilMs, page, PLATFORM_C_PAGE_SIZE);
         if (response.status < 200 || response.status >= 300) {
-          if (isRetryableStatus(response.status)) return { kind: 'retry', answer: answerOf(response), retryAfterMs: retryAfterMs(response.headers) };
+          if (isRetryableStatus(response.status)) return { kind: 'retry', answer: answerOf(response), retryAfterMs: retryAfterMs(response.headers) ?? (response.status === 429 ? PLATFORM_C_RATE_LIMIT_WINDOW_MS : undefined) };
           return { kind: 'failed', answer: answerOf(response), reason: `the package list was refused (HTTP ${response.status})` };
         }
         const body = isRecord(response.body) ? response.body : {};
@@ -99,7 +118,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       return { kind: 'ok', orders: [...[...byId.values()].map((entry) => entry.parsed), ...malformed], cursorMs };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return pollResultOfError(error);
     }
   }
 
@@ -107,14 +126,18 @@ export class PlatformCAdapter implements PlatformAdapter {
     const data = order.platformData as Partial<PlatformCOrderData>;
     const packageId = order.platformOrderId;
     const ownCourier = data.deliveryType === STORE_DELIVERY;
+    // Nobody ships a package the customer collects: its courier steps have no call.
+    const pickup = data.storePickup === true ? `the customer collects this package at the store (storePickupSelected): PLATFORM_C has no ${action === 'HANDOVER' ? 'manual-shipped' : 'manual-delivered'} for it` : undefined;
     switch (action) {
       case 'VERIFY':
         return { path: '/picked', body: { packageId, preparationTime: data.preparationTime || PLATFORM_C_DEFAULT_PREPARATION_MINUTES } };
       case 'PREPARE':
         return { path: '/invoiced', body: { packageId } };
       case 'HANDOVER':
+        if (pickup) return { skip: pickup };
         return ownCourier ? { path: `/${encodeURIComponent(packageId)}/manual-shipped`, body: {} } : { skip: 'the platform\'s courier carries this package (deliveryType GO): manual-shipped is for STORE delivery only' };
       case 'DELIVER':
+        if (pickup) return { skip: pickup };
         return ownCourier ? { path: `/${encodeURIComponent(packageId)}/manual-delivered`, body: {} } : { skip: 'the platform\'s courier delivers this package (deliveryType GO) and reports it' };
       case 'CANCEL':
       case 'REJECT': {

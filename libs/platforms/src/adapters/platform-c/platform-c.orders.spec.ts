@@ -55,6 +55,37 @@ describe('parsePlatformCPackage on Trendyol Go\'s package shape', () => {
     expect(parsePlatformCPackage({ id: 'p', storeId: 1, packageStatus: 'Created' })).toMatchObject({ ok: true, order: { state: 'new' } });
   });
 
+  it('marks a test package (testPackage: true) as the platform\'s test order, never a real one', () => {
+    const pkg = examplePackage('packages-page-created-store.json');
+    expect(parsePlatformCPackage({ ...pkg, testPackage: true })).toMatchObject({ ok: true, order: { test: true } });
+    for (const testPackage of [false, undefined, null]) expect((parsePlatformCPackage({ ...pkg, testPackage }) as { order: object }).order).not.toHaveProperty('test');
+  });
+
+  it('marks a store pickup (storePickupSelected: true) in the order and in what its status calls need', () => {
+    const pkg = examplePackage('packages-page-created-store.json');
+    expect(parsePlatformCPackage({ ...pkg, storePickupSelected: true })).toMatchObject({ ok: true, order: { details: { pickup: true }, platformData: { storePickup: true } } });
+    const delivered = parsePlatformCPackage({ ...pkg, storePickupSelected: false }) as { order: { details: object; platformData: object } };
+    expect(delivered.order.details).not.toHaveProperty('pickup');
+    expect(delivered.order.platformData).not.toHaveProperty('storePickup');
+  });
+
+  it('marks model 2\'s placeholder address and proxy phone (deliveryType GO, or a placeholder address, or the call centre\'s phone)', () => {
+    const pkg = examplePackage('packages-page-created-store.json');
+    const placeholder = { address1: 'Trendyol Yemek', address2: 'Trendyol Yemek', city: 'Trendyol Yemek', phone: '08502221212' };
+    expect(parsePlatformCPackage({ ...pkg, deliveryType: 'GO', callCenterPhone: '08502221212', address: placeholder })).toMatchObject({
+      ok: true,
+      order: { details: { deliveryAddress: expect.stringContaining('Trendyol Yemek'), deliveryAddressPlaceholder: true, customerPhone: '08502221212', customerPhoneProxy: true } },
+    });
+    // Grocery's spelling (KB) and another client's, without deliveryType: still a placeholder.
+    for (const address1 of ['Trendyol Go by Uber Eats - Market', 'TGO Yemek']) {
+      expect(parsePlatformCPackage({ ...pkg, deliveryType: undefined, address: { address1 } })).toMatchObject({ ok: true, order: { details: { deliveryAddressPlaceholder: true } } });
+    }
+    expect(parsePlatformCPackage({ ...pkg, deliveryModel: 'GO', deliveryType: undefined })).toMatchObject({ ok: true, order: { details: { deliveryAddressPlaceholder: true, customerPhoneProxy: true }, platformData: { deliveryType: 'GO' } } });
+    const own = parsePlatformCPackage(pkg) as { order: { details: object } };
+    expect(own.order.details).not.toHaveProperty('deliveryAddressPlaceholder');
+    expect(own.order.details).not.toHaveProperty('customerPhoneProxy');
+  });
+
   it('refuses what it cannot use, naming the field', () => {
     const pkg = examplePackage('packages-page-created-store.json');
     expect(parsePlatformCPackage({ ...pkg, id: 'a'.repeat(65) })).toMatchObject({ ok: false, errors: [{ field: 'id' }] });

@@ -1,6 +1,6 @@
 import type { ParsedPlatformOrder, PlatformOrderItem } from '../platform-adapter';
-import { joinParts, joinWords, PayloadReader } from '../common/payload-reader';
-import { PLATFORM_C_PACKAGE_ID_MAX_LENGTH, platformCOrderState } from './platform-c.assumptions';
+import { isRecord, joinParts, joinWords, PayloadReader } from '../common/payload-reader';
+import { PLATFORM_C_ADDRESS_PLACEHOLDER, PLATFORM_C_PACKAGE_ID_MAX_LENGTH, PLATFORM_C_PICKUP_FIELD, PLATFORM_C_TEST_PACKAGE_FIELD, platformCIsModel2, platformCOrderState } from './platform-c.assumptions';
 
 /** What PLATFORM_C status calls need later, stored with the order. */
 export interface PlatformCOrderData {
@@ -10,6 +10,8 @@ export interface PlatformCOrderData {
   packageStatus?: string;
   preparationTime?: number;
   packageModificationDate?: number;
+  /** `storePickupSelected: true`: the customer collects it (no manual-shipped / manual-delivered). */
+  storePickup?: boolean;
 }
 
 /**
@@ -49,11 +51,18 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
       totalAmount: unitPrice !== undefined ? Math.round(unitPrice * quantity * 100) / 100 : undefined,
     };
   });
+  const deliveryType = read.string('deliveryType', { max: 20 }) ?? read.string('deliveryModel', { max: 20 });
+  const customerPhone = read.string('address.phone', { max: 40 });
+  const callCenterPhone = read.string('callCenterPhone', { max: 40 });
+  const address1 = read.string('address.address1', { max: 300 });
+  const model2 = platformCIsModel2(deliveryType);
+  const pickup = flag(body, PLATFORM_C_PICKUP_FIELD);
+  const test = flag(body, PLATFORM_C_TEST_PACKAGE_FIELD);
   const details = {
     customerName: joinWords(read.string('customer.firstName', { max: 100 }), read.string('customer.lastName', { max: 100 })),
-    customerPhone: read.string('address.phone', { max: 40 }),
+    customerPhone,
     deliveryAddress: joinParts(
-      read.string('address.address1', { max: 300 }),
+      address1,
       read.string('address.address2', { max: 300 }),
       read.string('address.neighborhood', { max: 100 }),
       read.string('address.district', { max: 100 }),
@@ -65,8 +74,10 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
     currency: 'TRY',
     notes: read.string('customerNote'),
     items,
+    ...(pickup ? { pickup: true } : {}),
+    ...(model2 || (address1 !== undefined && PLATFORM_C_ADDRESS_PLACEHOLDER.test(address1)) ? { deliveryAddressPlaceholder: true } : {}),
+    ...(customerPhone !== undefined && (model2 || customerPhone === callCenterPhone) ? { customerPhoneProxy: true } : {}),
   };
-  const deliveryType = read.string('deliveryType', { max: 20 });
   const preparationTime = read.number('preparationTime', { min: 0, max: 1440 });
   const packageModificationDate = read.number('packageModificationDate', { min: 0 });
   const cancelReason = joinWords(read.string('cancelInfo.reasonCode', { max: 20 }), read.string('cancelInfo.reason', { max: 300 }));
@@ -80,8 +91,15 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
       state: platformCOrderState(packageStatus),
       scheduledDeliveryTime: null,
       details,
-      platformData: { deliveryType, packageItemIds, packageStatus, preparationTime, packageModificationDate } satisfies PlatformCOrderData,
+      platformData: { deliveryType, packageItemIds, packageStatus, preparationTime, packageModificationDate, ...(pickup ? { storePickup: true } : {}) } satisfies PlatformCOrderData,
       cancelNote: packageStatus ? `package ${packageStatus} on the platform${cancelReason ? ` (${cancelReason})` : ''}` : undefined,
+      ...(test ? { test: true } : {}),
     },
   };
+}
+
+/** A package flag: set when `true` (also the text "true": a flag is never a reason to drop a package). */
+function flag(body: unknown, field: string): boolean {
+  const value = isRecord(body) ? body[field] : undefined;
+  return value === true || value === 'true';
 }

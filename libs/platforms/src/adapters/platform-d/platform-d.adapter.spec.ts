@@ -6,11 +6,12 @@ import { validateConfig } from '@courier/config';
 import { PlatformDSimulator } from '../../simulators/platform-d/platform-d.simulator';
 import orderCreated from '../../simulators/platform-d/examples/order-created.json';
 import orderCancelled from '../../simulators/platform-d/examples/order-cancelled.json';
+import deliveryStatus from '../../simulators/platform-d/examples/delivery-status.json';
 import { platformRequest } from '../common/platform-http';
 import { PlatformClientConfig } from '../platform-client.config';
 import type { IntegrationCredentials, PlatformOrderRef } from '../platform-adapter';
 import { PlatformDAdapter } from './platform-d.adapter';
-import { decryptPlatformDValue, encryptPlatformDBody, platformDKey, spacedJson } from './platform-d.crypto';
+import { decryptPlatformDValue, encryptPlatformDBody, openPlatformDValue, platformDKey, spacedJson } from './platform-d.crypto';
 import { parsePlatformDWebhook } from './platform-d.orders';
 
 const STORE = { storeId: '23000000101833', storeGroupId: '511', apiKey: 'migros-store-key-0001' };
@@ -18,43 +19,66 @@ const OTHER_STORE = { storeId: '23000000101834', storeGroupId: '511', apiKey: 'm
 const credentials: IntegrationCredentials = { integrationId: 'int-d-1', providerRestaurantId: STORE.storeId, settings: { providerMerchantId: STORE.storeGroupId }, secrets: { apiKey: STORE.apiKey } };
 
 /**
- * Produced once with OpenSSL 3.0 (the command names the key as hex: 'migros-test-key-0001' zero-padded to 32 bytes):
+ * Produced once with OpenSSL 3.0 on this machine, independently of our code (the commands name the
+ * key as hex: 'migros-test-key-0001' zero-padded to 32 bytes, as AJ and M-py pad it):
  *   printf '%s' '{"orderId": 455221, "storeId": 23000000101833, "orderStatus": "Approved"}' |
- *     openssl enc -aes-256-cbc -K 6d6967726f732d746573742d6b65792d30303031000000000000000000000000 \
- *       -iv 00000000000000000000000000000000 -base64 -A
+ *     openssl enc -aes-256-ecb -K 6d6967726f732d746573742d6b65792d30303031000000000000000000000000 -base64 -A
+ *   (the same with -aes-256-cbc -iv 00000000000000000000000000000000 for the CBC vector)
+ *   printf '%s' '{"data": {"id": 455221, "status": "CANCELLED"}, "success": true}' | openssl enc -aes-256-ecb -K ... -base64 -A
  */
 const OPENSSL_FIXTURE = {
   key: 'migros-test-key-0001',
   keyHex: '6d6967726f732d746573742d6b65792d30303031000000000000000000000000',
   body: { orderId: 455221, storeId: 23000000101833, orderStatus: 'Approved' },
   plaintext: '{"orderId": 455221, "storeId": 23000000101833, "orderStatus": "Approved"}',
-  ciphertext: 'kDGIxDcvA1DVJKD+Ea8uaGR6BOBtL8oF1rt/hGBGOZXyMddI6IPSWuDU5UePBgSkqr05lmZDY+L3V4P6FhvYnOfZWKbgSCoXFbITuKGDcnY=',
+  ecb: 'kDGIxDcvA1DVJKD+Ea8uaA9dbwyjcYV9QfYMRXPpIt7n2cRTTuT6t96pnIgUp0pWNsrIpRfFtdnISc+82elVA2CEYL7SaCijeC4QDVhoJWk=',
+  cbc: 'kDGIxDcvA1DVJKD+Ea8uaGR6BOBtL8oF1rt/hGBGOZXyMddI6IPSWuDU5UePBgSkqr05lmZDY+L3V4P6FhvYnOfZWKbgSCoXFbITuKGDcnY=',
+  ecbAnswer: 'sj161qUtyoj8gqLuRuljiSrbJn2WkiatmVHkzZbpXoZtDWjfkNzY9AxrSdL18IvisLU01a0EUwpvEJpf1CP3P9USGxgt56OV4Bwf2KTHbs0=',
 };
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
-describe('PLATFORM_D encryption (Migros: AES-256-CBC, zero IV, PKCS7, key zero-padded to 32 bytes, spaced JSON)', () => {
-  it('produces exactly what openssl enc produces for a fixed key and body', () => {
+describe('PLATFORM_D encryption (Migros: AES-256-ECB by default, CBC with a zero IV selectable; PKCS7, key zero-padded to 32 bytes, spaced JSON)', () => {
+  it('sends ECB by default: exactly what openssl enc -aes-256-ecb produces for a fixed key and body', () => {
     expect(spacedJson(OPENSSL_FIXTURE.body)).toBe(OPENSSL_FIXTURE.plaintext);
-    expect(encryptPlatformDBody(OPENSSL_FIXTURE.body, OPENSSL_FIXTURE.key)).toEqual({ value: OPENSSL_FIXTURE.ciphertext });
-    expect(decryptPlatformDValue(OPENSSL_FIXTURE.ciphertext, OPENSSL_FIXTURE.key)).toBe(OPENSSL_FIXTURE.plaintext);
+    expect(encryptPlatformDBody(OPENSSL_FIXTURE.body, OPENSSL_FIXTURE.key)).toEqual({ value: OPENSSL_FIXTURE.ecb });
+    expect(encryptPlatformDBody(OPENSSL_FIXTURE.body, OPENSSL_FIXTURE.key, 'ECB')).toEqual({ value: OPENSSL_FIXTURE.ecb });
+    expect(decryptPlatformDValue(OPENSSL_FIXTURE.ecb, OPENSSL_FIXTURE.key, 'ECB')).toBe(OPENSSL_FIXTURE.plaintext);
     expect(platformDKey(OPENSSL_FIXTURE.key).toString('hex')).toBe(OPENSSL_FIXTURE.keyHex);
   });
 
-  (hasOpenssl ? it : it.skip)('is decrypted by openssl enc -d (when openssl is installed)', () => {
+  it('keeps CBC with a zero IV when asked: exactly what openssl enc -aes-256-cbc produces', () => {
+    expect(encryptPlatformDBody(OPENSSL_FIXTURE.body, OPENSSL_FIXTURE.key, 'CBC')).toEqual({ value: OPENSSL_FIXTURE.cbc });
+    expect(decryptPlatformDValue(OPENSSL_FIXTURE.cbc, OPENSSL_FIXTURE.key, 'CBC')).toBe(OPENSSL_FIXTURE.plaintext);
+  });
+
+  it('opens an inbound { value } in either mode, the preferred one first, and nothing that is not JSON in both', () => {
+    for (const preferred of ['ECB', 'CBC'] as const) {
+      expect(openPlatformDValue(OPENSSL_FIXTURE.ecb, OPENSSL_FIXTURE.key, preferred)).toEqual({ json: OPENSSL_FIXTURE.body, mode: 'ECB' });
+      expect(openPlatformDValue(OPENSSL_FIXTURE.cbc, OPENSSL_FIXTURE.key, preferred)).toEqual({ json: OPENSSL_FIXTURE.body, mode: 'CBC' });
+      expect(openPlatformDValue(OPENSSL_FIXTURE.ecbAnswer, OPENSSL_FIXTURE.key, preferred)).toEqual({ json: { data: { id: 455221, status: 'CANCELLED' }, success: true }, mode: 'ECB' });
+    }
+    // A wrong mode reads the first block right and the rest wrong: never taken for the body.
+    expect(decryptPlatformDValue(OPENSSL_FIXTURE.cbc, OPENSSL_FIXTURE.key, 'ECB')).not.toBe(OPENSSL_FIXTURE.plaintext);
+    expect(openPlatformDValue(OPENSSL_FIXTURE.ecb, 'another-key')).toBeUndefined();
+    expect(openPlatformDValue(Buffer.from('not encrypted at all, 32 bytes!!').toString('base64'), OPENSSL_FIXTURE.key)).toBeUndefined();
+  });
+
+  (hasOpenssl ? it : it.skip)('is decrypted by openssl enc -d in both modes (when openssl is installed)', () => {
     const body = { orderId: 455222, storeId: 23000000101833, notifyUser: true, cancelReasonId: 2, note: 'çiğ köfte: "acılı", lütfen' };
-    const { value } = encryptPlatformDBody(body, OPENSSL_FIXTURE.key);
-    const result = spawnSync('openssl', ['enc', '-d', '-aes-256-cbc', '-K', OPENSSL_FIXTURE.keyHex, '-iv', '0'.repeat(32), '-base64', '-A'], { input: value });
-    expect(result.status).toBe(0);
-    expect(result.stdout.toString('utf8')).toBe(spacedJson(body));
-    expect(JSON.parse(result.stdout.toString('utf8'))).toEqual(body);
+    for (const [mode, args] of [['ECB', ['-aes-256-ecb']], ['CBC', ['-aes-256-cbc', '-iv', '0'.repeat(32)]]] as const) {
+      const { value } = encryptPlatformDBody(body, OPENSSL_FIXTURE.key, mode);
+      const result = spawnSync('openssl', ['enc', '-d', ...args, '-K', OPENSSL_FIXTURE.keyHex, '-base64', '-A'], { input: value });
+      expect(result.status).toBe(0);
+      expect(JSON.parse(result.stdout.toString('utf8'))).toEqual(body);
+    }
   });
 
   it('spaces only separators outside strings, and pads or cuts the key to 32 bytes', () => {
     expect(spacedJson({ a: 'x:y, "z"', b: [1, 2], c: { d: null } })).toBe('{"a": "x:y, \\"z\\"", "b": [1, 2], "c": {"d": null}}');
     expect(platformDKey('k').toString('hex')).toBe('6b' + '00'.repeat(31));
     expect(platformDKey('ş'.repeat(20))).toEqual(Buffer.from('ş'.repeat(16), 'utf8'));
-    expect(decryptPlatformDValue(OPENSSL_FIXTURE.ciphertext, 'another-key')).toBeUndefined();
+    expect(decryptPlatformDValue(OPENSSL_FIXTURE.ecb, 'another-key')).toBeUndefined();
   });
 });
 
@@ -75,7 +99,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
 
   const order = (deliveryProvider: 'RESTAURANT' | 'MIGROS' = 'RESTAURANT'): PlatformOrderRef => {
     const simulated = sim.createOrder(STORE.storeId, { deliveryProvider });
-    return { platformOrderId: String(simulated.id), yemekKuryeOrderId: 'a1b2c3d4-4444-4555-8666-777788889999', platformData: { storeId: STORE.storeId, storeGroupId: STORE.storeGroupId, deliveryProvider } };
+    return { platformOrderId: String(simulated.id), yemekKuryeOrderId: 'a1b2c3d4-4444-4555-8666-777788889999', platformData: { storeId: STORE.storeId, storeGroupId: STORE.storeGroupId, deliveryProvider, userId: String(simulated.userId) } };
   };
   const lastReceived = () => sim.received.at(-1)!;
   const status = (ref: PlatformOrderRef) => sim.orders.get(ref.platformOrderId)!.status;
@@ -117,19 +141,92 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     expect(sim.callsTo('GET', '/Mapping/v2/GetCancelReasons').length).toBeGreaterThanOrEqual(3);
   });
 
-  it('cancels an approved order with CancelOrder { orderId, storeId, notifyUser, cancelReasonId }; a prepared one is refused (final)', async () => {
+  it('cancels an approved order with CancelOrder carrying both storeId and userId (the customer); a prepared one is refused (final)', async () => {
     const ref = order();
     await adapter.sendStatus(credentials, ref, 'VERIFY');
     expect(await adapter.sendStatus(credentials, ref, 'CANCEL', '4')).toMatchObject({ kind: 'done' });
-    expect(lastReceived()).toEqual({ path: '/Order/v2/CancelOrder', body: { orderId: Number(ref.platformOrderId), storeId: 23000000101833, notifyUser: true, cancelReasonId: 4 }, at: expect.any(Number) });
+    const userId = sim.orders.get(ref.platformOrderId)!.userId;
+    expect(lastReceived()).toEqual({ path: '/Order/v2/CancelOrder', body: { orderId: Number(ref.platformOrderId), storeId: 23000000101833, userId, notifyUser: true, cancelReasonId: 4 }, at: expect.any(Number) });
     expect(status(ref)).toBe('Cancelled');
     expect(sim.callsTo('GET', '/Order/v2/GetOrderDetail').at(-1)!.query.get('orderId')).toBe(ref.platformOrderId);
+
+    // An order kept without a customer id: userId 0 (M-hp), storeId names the store.
+    const anonymous = order();
+    await adapter.sendStatus(credentials, anonymous, 'VERIFY');
+    expect(await adapter.sendStatus(credentials, { ...anonymous, platformData: { storeId: STORE.storeId } }, 'CANCEL')).toMatchObject({ kind: 'done' });
+    expect(lastReceived().body).toMatchObject({ storeId: 23000000101833, userId: 0 });
+    expect(status(anonymous)).toBe('Cancelled');
 
     const prepared = order();
     await adapter.sendStatus(credentials, prepared, 'VERIFY');
     await adapter.sendStatus(credentials, prepared, 'PREPARE');
     expect(await adapter.sendStatus(credentials, prepared, 'CANCEL')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400, body: { success: false, errorMessage: { errorCode: 'ORDER_CANNOT_BE_CANCELLED' } } }, reason: expect.stringMatching(/ORDER_CANNOT_BE_CANCELLED/) });
     expect(status(prepared)).toBe('Prepared');
+  });
+
+  it('has a simulator whose CancelOrder takes storeId or userId alone (the sources disagree) and refuses another customer', async () => {
+    const cancelOrder = async (fields: Record<string, unknown>) => {
+      const simulated = sim.createOrder(STORE.storeId, { status: 'Approved' });
+      const response = await platformRequest({ method: 'POST', url: `${sim.baseUrl}/Order/v2/CancelOrder`, headers: { XApiKey: STORE.apiKey }, json: encryptPlatformDBody({ orderId: simulated.id, ...fields, notifyUser: true, cancelReasonId: 1 }, STORE.apiKey), timeoutMs: 2000 });
+      return { response, simulated: sim.orders.get(String(simulated.id))!, userId: simulated.userId };
+    };
+    expect((await cancelOrder({ storeId: Number(STORE.storeId) })).simulated.status).toBe('Cancelled');
+    const neither = await cancelOrder({});
+    expect(neither.response).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'STORE_MISMATCH' } } });
+    const simulated = sim.createOrder(STORE.storeId, { status: 'Approved' });
+    const asAj = await platformRequest({ method: 'POST', url: `${sim.baseUrl}/Order/v2/CancelOrder`, headers: { XApiKey: STORE.apiKey }, json: encryptPlatformDBody({ orderId: simulated.id, userId: simulated.userId, cancelReasonId: 1, notifyUser: true }, STORE.apiKey), timeoutMs: 2000 });
+    expect(asAj).toMatchObject({ status: 200, body: { success: true } });
+    expect(simulated.status).toBe('Cancelled');
+    expect((await cancelOrder({ storeId: Number(STORE.storeId), userId: 1 })).response).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'USER_MISMATCH' } } });
+  });
+
+  it('reads an order back with the store\'s key (GetOrderDetail): found with Migros\' own content and read status, unknown for another store\'s order, unavailable when Migros fails', async () => {
+    const simulated = sim.createOrder(STORE.storeId, { deliveryProvider: 'MIGROS' });
+    expect(await adapter.readOrder(credentials, String(simulated.id))).toMatchObject({
+      kind: 'found',
+      status: 'NEW_PENDING',
+      cancelled: false,
+      order: { platformOrderId: String(simulated.id), providerRestaurantId: STORE.storeId, platformData: { deliveryProvider: 'MIGROS', userId: String(simulated.userId) }, details: { customerName: 'Ayşe Yılmaz', total: 210 } },
+    });
+    sim.orders.get(String(simulated.id))!.status = 'Cancelled';
+    expect(await adapter.readOrder(credentials, String(simulated.id))).toMatchObject({ kind: 'found', status: 'CANCELLED', cancelled: true });
+    const others = sim.createOrder(OTHER_STORE.storeId);
+    expect(await adapter.readOrder(credentials, String(others.id))).toMatchObject({ kind: 'unknown', httpStatus: 400 });
+    expect(await adapter.readOrder(credentials, '999999999')).toMatchObject({ kind: 'unknown' });
+    expect(await adapter.readOrder({ ...credentials, secrets: { apiKey: OTHER_STORE.apiKey } }, String(simulated.id))).toMatchObject({ kind: 'unknown' });
+    sim.failNext({ status: 503 });
+    expect(await adapter.readOrder(credentials, String(simulated.id))).toMatchObject({ kind: 'unavailable', httpStatus: 503 });
+    sim.setDown(true);
+    try {
+      expect(await adapter.readOrder(credentials, String(simulated.id))).toMatchObject({ kind: 'unavailable' });
+    } finally {
+      sim.setDown(false);
+    }
+  });
+
+  it('encrypts in CBC for an integration whose encryptionMode is CBC, or a deployment whose PLATFORM_D_ENCRYPTION_MODE is; ECB otherwise', async () => {
+    const cbc = new PlatformDSimulator({ stores: [STORE], cipherMode: 'CBC' });
+    await cbc.start();
+    try {
+      const ref = () => ({ platformOrderId: String(cbc.createOrder(STORE.storeId).id), yemekKuryeOrderId: 'x', platformData: {} });
+      const byDefault = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: cbc.baseUrl }));
+      const refused = ref();
+      expect(await byDefault.sendStatus(credentials, refused, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
+      expect(cbc.orders.get(refused.platformOrderId)!.status).toBe('NEW_PENDING');
+      const perIntegration = ref();
+      expect(await byDefault.sendStatus({ ...credentials, settings: { ...credentials.settings, encryptionMode: 'CBC' } }, perIntegration, 'VERIFY')).toMatchObject({ kind: 'done' });
+      expect(cbc.orders.get(perIntegration.platformOrderId)!.status).toBe('Approved');
+      const perDeployment = ref();
+      const cbcDeployment = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: cbc.baseUrl, PLATFORM_D_ENCRYPTION_MODE: 'CBC' }));
+      expect(await cbcDeployment.sendStatus(credentials, perDeployment, 'VERIFY')).toMatchObject({ kind: 'done' });
+      // The integration's own setting wins over the deployment's.
+      expect(await cbcDeployment.sendStatus({ ...credentials, settings: { encryptionMode: 'ECB' } }, ref(), 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
+      // Answers encrypted in CBC are read by an ECB adapter too.
+      cbc.options.encryptAnswers = true;
+      expect(await byDefault.checkCredentials(credentials)).toMatchObject({ result: 'ok' });
+    } finally {
+      await cbc.stop();
+    }
   });
 
   it('treats success:false as final (also in an HTTP 200), the simulator\'s impossible moves included', async () => {
@@ -244,21 +341,36 @@ describe('PLATFORM_D simulator: only what Migros reads', () => {
   afterAll(() => sim.stop());
 
   const post = (body: unknown, key = STORE.apiKey) => platformRequest({ method: 'POST', url: `${sim.baseUrl}/Order/v2/UpdateOrderStatus`, headers: { XApiKey: key }, json: body, timeoutMs: 2000 });
-  const ecb = (text: string) => {
-    const cipher = createCipheriv('aes-256-ecb', platformDKey(STORE.apiKey), null);
+  const cbc = (text: string) => {
+    const cipher = createCipheriv('aes-256-cbc', platformDKey(STORE.apiKey), Buffer.alloc(16, 0));
     return Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]).toString('base64');
   };
 
-  it('refuses plain JSON, ECB, compact JSON and a missing key; takes the documented CBC body', async () => {
+  it('refuses plain JSON, CBC, compact JSON and a missing key; takes the ECB body (openssl\'s vector)', async () => {
     const id = sim.createOrder(STORE.storeId).id;
     const request = { orderId: id, storeId: Number(STORE.storeId), orderStatus: 'Approved' };
     expect(await post(request)).toMatchObject({ status: 400, body: { success: false, errorMessage: { errorCode: 'INVALID_REQUEST' } } });
-    expect(await post({ value: ecb(spacedJson(request)) })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'DECRYPTION_FAILED' } } });
+    expect(await post({ value: cbc(spacedJson(request)) })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'DECRYPTION_FAILED' } } });
     expect(await post({ value: sim.encrypt(JSON.stringify(request), STORE.apiKey) })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'DECRYPTION_FAILED', errorDetail: expect.stringMatching(/space/) } } });
     expect(await post(encryptPlatformDBody(request, STORE.apiKey), 'nope')).toMatchObject({ status: 401, body: { success: false, errorMessage: { errorCode: 'UNAUTHORIZED' } } });
     expect(sim.orders.get(String(id))!.status).toBe('NEW_PENDING');
     expect(await post(encryptPlatformDBody(request, STORE.apiKey))).toMatchObject({ status: 200, body: { success: true } });
     expect(sim.orders.get(String(id))!.status).toBe('Approved');
+  });
+
+  it('reads the openssl ECB vector as Migros would (a body computed without our code)', async () => {
+    const keyed = new PlatformDSimulator({ stores: [{ ...STORE, apiKey: OPENSSL_FIXTURE.key }] });
+    await keyed.start();
+    try {
+      keyed.createOrder(STORE.storeId, { id: 455221 });
+      const call = (value: string) => platformRequest({ method: 'POST', url: `${keyed.baseUrl}/Order/v2/UpdateOrderStatus`, headers: { XApiKey: OPENSSL_FIXTURE.key }, json: { value }, timeoutMs: 2000 });
+      expect(await call(OPENSSL_FIXTURE.cbc)).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'DECRYPTION_FAILED' } } });
+      expect(await call(OPENSSL_FIXTURE.ecb)).toMatchObject({ status: 200, body: { success: true } });
+      expect(keyed.received.at(-1)!.body).toEqual(OPENSSL_FIXTURE.body);
+      expect(keyed.orders.get('455221')!.status).toBe('Approved');
+    } finally {
+      await keyed.stop();
+    }
   });
 
   it('sends its order webhook in the shape of the example (examples/order-created.json)', () => {
@@ -267,6 +379,7 @@ describe('PLATFORM_D simulator: only what Migros reads', () => {
     const simulated = sim.createOrder(STORE.storeId);
     expect(shape(sim.orderPayload(simulated))).toEqual(shape(orderCreated));
     expect(shape(sim.cancellationPayload(simulated))).toEqual(shape(orderCancelled));
+    expect(shape(sim.deliveryStatusPayload({ ...simulated, deliveryProvider: 'MIGROS' }, 'ASSIGNED_FOR_DELIVERY'))).toEqual(shape(deliveryStatus));
   });
 });
 
@@ -283,7 +396,7 @@ describe('PLATFORM_D webhook parser (on Migros-shaped examples)', () => {
         orderNumber: '455221',
         state: 'new',
         scheduledDeliveryTime: null,
-        platformData: { storeId: '23000000101833', storeGroupId: '511', deliveryProvider: 'RESTAURANT', status: 'NEW_PENDING' },
+        platformData: { storeId: '23000000101833', storeGroupId: '511', deliveryProvider: 'RESTAURANT', userId: '8812345', status: 'NEW_PENDING' },
         details: {
           customerName: 'Mehmet Demir',
           customerPhone: '+905551112233',
@@ -305,6 +418,15 @@ describe('PLATFORM_D webhook parser (on Migros-shaped examples)', () => {
 
   it('maps the cancellation example { OrderId, StoreId, UserId }', () => {
     expect(parsePlatformDWebhook(orderCancelled)).toEqual({ ok: true, kind: 'cancellation', orderId: '455221', storeId: '23000000101833', userId: '8812345' });
+  });
+
+  it('maps the delivery-status webhook (AJ, M-py), both spellings of the ids', () => {
+    expect(parsePlatformDWebhook(deliveryStatus)).toMatchObject({ ok: true, kind: 'delivery_status', orderId: '455221', storeId: '23000000101833', deliveryStatus: 'ASSIGNED_FOR_DELIVERY', isCancelled: false, deliveryProvider: 'MIGROS' });
+    const body = { orderId: 100069761, storeId: 23000000101013, status: 'APPROVED', deliveryStatus: 'ASSIGNED_FOR_DELIVERY', isCancelled: false, deliveryProvider: 'RESTAURANT', courierName: 'Ahmet Yılmaz' };
+    expect(parsePlatformDWebhook(body)).toEqual({ ok: true, kind: 'delivery_status', orderId: '100069761', storeId: '23000000101013', status: 'APPROVED', deliveryStatus: 'ASSIGNED_FOR_DELIVERY', isCancelled: false, deliveryProvider: 'RESTAURANT', courierName: 'Ahmet Yılmaz' });
+    expect(parsePlatformDWebhook({ OrderId: 7, StoreId: 8, isCancelled: true, deliveryStatus: null })).toMatchObject({ ok: true, kind: 'delivery_status', orderId: '7', storeId: '8', isCancelled: true, deliveryStatus: undefined });
+    expect(parsePlatformDWebhook({ orderId: 7, deliveryStatus: 'DELIVERED' })).toMatchObject({ ok: false, errors: [{ field: 'StoreId', message: 'is required' }] });
+    expect(parsePlatformDWebhook({ orderId: 7, storeId: 8, isCancelled: 'yes' })).toMatchObject({ ok: false, errors: [{ field: 'isCancelled' }] });
   });
 
   it('takes the total when there is no discount, and unitPrice when Migros sends it', () => {

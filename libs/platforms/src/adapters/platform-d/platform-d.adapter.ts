@@ -1,10 +1,12 @@
 import type { StatusPushAction } from '@courier/domain';
-import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrder, PlatformOrderRef } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
-import { isRetryableStatus, networkAnswer } from '../common/outcomes';
+import { checkOfError, isRetryableStatus, networkAnswer, outcomeOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import {
+  isPlatformDCancelledStatus,
+  PLATFORM_D_ACCEPT_WARNING_MS,
   PLATFORM_D_API_KEY_HEADER,
   PLATFORM_D_CALL_BUDGET,
   PLATFORM_D_NEW_ORDER_STATUS,
@@ -13,10 +15,13 @@ import {
   PLATFORM_D_PATHS,
   PLATFORM_D_RESTAURANT_DELIVERY,
   PLATFORM_D_STEP_STATUS,
+  PLATFORM_D_UNKNOWN_USER_ID,
+  platformDAcceptBy,
+  PlatformDCipherMode,
   platformDId,
 } from './platform-d.assumptions';
-import { decryptPlatformDValue, encryptPlatformDBody } from './platform-d.crypto';
-import type { PlatformDOrderData } from './platform-d.orders';
+import { encryptPlatformDBody, isPlatformDEnvelope, openPlatformDValue, platformDCipherMode } from './platform-d.crypto';
+import { parsePlatformDOrder, PlatformDOrderData } from './platform-d.orders';
 
 /** A Migros answer read: HTTP status, the body (decrypted when it came as `{ value }`), and its envelope. */
 interface MigrosAnswer {
@@ -28,6 +33,19 @@ interface MigrosAnswer {
 }
 
 /**
+ * What Migros says of an order, read with the store's own key (GetOrderDetail): the truth an
+ * unauthenticated webhook is checked against.
+ * - found: Migros shows the order for this store; `order` is parsed from Migros' answer, `status` its
+ *   read status, `cancelled` whether that status is a cancellation.
+ * - unknown: Migros refused (no such order for this store, a refused key, an unreadable order).
+ * - unavailable: network error, 408, 429 or 5xx: ask again later.
+ */
+export type PlatformDOrderReadBack =
+  | { kind: 'found'; order: PlatformOrder; status?: string; cancelled: boolean; httpStatus: number }
+  | { kind: 'unknown'; detail: string; httpStatus?: number }
+  | { kind: 'unavailable'; detail: string; httpStatus?: number };
+
+/**
  * PLATFORM_D: Migros Yemek's gourmet API (platform-d.assumptions.ts). Every call carries the store's
  * API key in `XApiKey`; POST bodies go encrypted as `{ value }`; answers are
  * `{ data, success, errorMessage? }`. No login, no session.
@@ -35,6 +53,15 @@ interface MigrosAnswer {
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
   readonly callBudget = PLATFORM_D_CALL_BUDGET;
+
+  /** The platform's accept-by rule (platform-d.assumptions.ts) with this deployment's window. */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
+    return platformDAcceptBy(order, receivedAt, this.config.PLATFORM_D_ACCEPT_WINDOW_MS);
+  }
+
+  get acceptanceWarningMs(): number {
+    return this.config.PLATFORM_D_ACCEPT_WARNING_MS ?? PLATFORM_D_ACCEPT_WARNING_MS;
+  }
 
   constructor(private readonly config: PlatformClientConfig) {}
 
@@ -49,7 +76,7 @@ export class PlatformDAdapter implements PlatformAdapter {
       return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_STEP_STATUS[action] }));
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      throw error;
+      return outcomeOfError(error);
     }
   }
 
@@ -75,8 +102,31 @@ export class PlatformDAdapter implements PlatformAdapter {
       return { result: 'ok', detail: `PLATFORM_D accepted the API key for store ${storeId ?? credentials.providerRestaurantId}.${inactive}`, httpStatus: status, platformRestaurantId: storeId };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_D could not be reached: ${error.message}.` };
+      return checkOfError(error);
+    }
+  }
+
+  /** GetOrderDetail of one order of the integration's store, read with the store's own key (no budget booking: one call per webhook). */
+  async readOrder(credentials: IntegrationCredentials, platformOrderId: string): Promise<PlatformDOrderReadBack> {
+    const query = `?orderId=${encodeURIComponent(platformOrderId)}&storeId=${encodeURIComponent(credentials.providerRestaurantId)}`;
+    let answer: MigrosAnswer;
+    try {
+      answer = await this.call(credentials, 'GET', `${PLATFORM_D_PATHS.orderDetail}${query}`);
+    } catch (error) {
+      if (error instanceof PlatformNetworkError) return { kind: 'unavailable', detail: `PLATFORM_D could not be reached: ${error.message}` };
       throw error;
     }
+    const httpStatus = answer.response.status;
+    if (isRetryableStatus(httpStatus)) return { kind: 'unavailable', detail: `PLATFORM_D answered HTTP ${httpStatus}`, httpStatus };
+    if (!succeeded(answer)) return { kind: 'unknown', detail: `PLATFORM_D does not show order ${platformOrderId} for store ${credentials.providerRestaurantId} (HTTP ${httpStatus}${answer.errorCode ? `, ${answer.errorCode}` : ''})`, httpStatus };
+    const data = isRecord(answer.body) ? answer.body.data : undefined;
+    const parsed = parsePlatformDOrder(data);
+    if (!parsed.ok || parsed.kind !== 'order') return { kind: 'unknown', detail: `PLATFORM_D's order ${platformOrderId} could not be read`, httpStatus };
+    if (parsed.order.platformOrderId !== platformOrderId || parsed.storeId !== credentials.providerRestaurantId) {
+      return { kind: 'unknown', detail: `PLATFORM_D answered with order ${parsed.order.platformOrderId} of store ${parsed.storeId}`, httpStatus };
+    }
+    const status = isRecord(data) && typeof data.status === 'string' ? data.status : undefined;
+    return { kind: 'found', order: parsed.order, status, cancelled: isPlatformDCancelledStatus(status) || (isRecord(data) && data.isCancelled === true), httpStatus };
   }
 
   /**
@@ -95,11 +145,15 @@ export class PlatformDAdapter implements PlatformAdapter {
     if (status === PLATFORM_D_NEW_ORDER_STATUS) {
       return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_ORDER_STATUS.REJECTED, cancelReasonId }));
     }
-    return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.cancelOrder, { ...ids, notifyUser: PLATFORM_D_NOTIFY_USER, cancelReasonId }));
+    // Both ids: M-go sends storeId, AJ userId (the customer's id), M-hp both (platform-d.assumptions.ts).
+    const userId = (order.platformData as Partial<PlatformDOrderData>).userId;
+    return outcomeOf(
+      await this.post(credentials, PLATFORM_D_PATHS.cancelOrder, { ...ids, userId: userId ? platformDId(userId) : PLATFORM_D_UNKNOWN_USER_ID, notifyUser: PLATFORM_D_NOTIFY_USER, cancelReasonId }),
+    );
   }
 
   private post(credentials: IntegrationCredentials, path: string, body: Record<string, unknown>): Promise<MigrosAnswer> {
-    return this.call(credentials, 'POST', path, encryptPlatformDBody(body, this.encryptionKey(credentials)));
+    return this.call(credentials, 'POST', path, encryptPlatformDBody(body, this.encryptionKey(credentials), this.cipherMode(credentials)));
   }
 
   private async call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<MigrosAnswer> {
@@ -111,28 +165,24 @@ export class PlatformDAdapter implements PlatformAdapter {
       json,
       timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS,
     });
-    return readAnswer(response, this.encryptionKey(credentials));
+    return readAnswer(response, this.encryptionKey(credentials), this.cipherMode(credentials));
+  }
+
+  /** The integration's encryptionMode when set, else the deployment's (PLATFORM_D_CIPHER). */
+  cipherMode(credentials: IntegrationCredentials): PlatformDCipherMode {
+    return platformDCipherMode(credentials.settings.encryptionMode) ?? this.config.PLATFORM_D_ENCRYPTION_MODE;
   }
 
   /** The integrator-wide secret when configured, else the store's API key (both M clients fall back to it). */
-  private encryptionKey(credentials: IntegrationCredentials): string {
+  encryptionKey(credentials: IntegrationCredentials): string {
     return this.config.PLATFORM_D_SECRET_KEY ?? credentials.secrets.apiKey ?? '';
   }
 }
 
-/** The answer with an encrypted `{ value }` body opened (M-py decrypts such answers); unreadable ones stay as they came. */
-function readAnswer(response: PlatformResponse, key: string): MigrosAnswer {
+/** The answer with an encrypted `{ value }` body opened in either mode (M-py, AJ decrypt such answers); unreadable ones stay as they came. */
+function readAnswer(response: PlatformResponse, key: string, mode: PlatformDCipherMode): MigrosAnswer {
   let body = response.body;
-  if (isRecord(body) && Object.keys(body).length === 1 && typeof body.value === 'string') {
-    const text = decryptPlatformDValue(body.value, key);
-    if (text !== undefined) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-      }
-    }
-  }
+  if (isPlatformDEnvelope(body)) body = openPlatformDValue(body.value, key, mode)?.json ?? body;
   const envelope = isRecord(body) ? body : {};
   const error = isRecord(envelope.errorMessage) ? envelope.errorMessage : {};
   return {

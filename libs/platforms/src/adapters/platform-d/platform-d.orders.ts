@@ -8,16 +8,35 @@ export interface PlatformDOrderData {
   storeGroupId?: string;
   /** RESTAURANT (the restaurant's courier) or MIGROS (M-js). */
   deliveryProvider?: string;
+  /** The customer's id (`customer.id`): CancelOrder's userId (AJ). */
+  userId?: string;
+}
+
+/** The delivery-status webhook (AJ `/migros/status`, M-py): Migros' view of the order's delivery. */
+export interface PlatformDDeliveryStatus {
+  ok: true;
+  kind: 'delivery_status';
+  storeId: string;
+  orderId: string;
+  /** The order's status on Migros (APPROVED, ...). */
+  status?: string;
+  /** ASSIGNED_FOR_DELIVERY, COURIER_APPROACHED, COURIER_ARRIVED, IN_DELIVERY, DELIVERED (M-py). */
+  deliveryStatus?: string;
+  isCancelled: boolean;
+  deliveryProvider?: string;
+  courierName?: string;
 }
 
 /**
- * A webhook from Migros: a new order (the order itself, plain JSON) or a cancellation
- * (`{ OrderId, StoreId, UserId }`, capitalised). The store id says whose it is: the integration,
- * and so the key the webhook must carry, is found by it.
+ * A webhook from Migros: a new order (the order itself, plain JSON), a cancellation
+ * (`{ OrderId, StoreId, UserId }`, capitalised) or a delivery status (`{ orderId, storeId,
+ * deliveryStatus, isCancelled, ... }`). The store id says whose it is: the integration, and so the
+ * key the webhook may carry, is found by it.
  */
 export type PlatformDWebhook =
   | { ok: true; kind: 'order'; storeId: string; order: PlatformOrder }
   | { ok: true; kind: 'cancellation'; storeId: string; orderId: string; userId?: string }
+  | PlatformDDeliveryStatus
   | { ok: false; errors: FieldError[] };
 
 /** Amounts come in kuruş (M-go `// kuruş`, M-js "penny -> TL"); our orders carry TRY. */
@@ -25,10 +44,35 @@ function lira(kurus: number | undefined): number | undefined {
   return kurus === undefined ? undefined : Math.round(kurus) / 100;
 }
 
-/** Tells the two shapes apart as M-py does: a cancellation has `OrderId` and no order content. */
+/**
+ * Tells the three shapes apart as M-py does: `deliveryStatus` (or AJ's `isCancelled`) makes a
+ * delivery status, `OrderId` without order content a cancellation, anything else an order.
+ */
 export function parsePlatformDWebhook(body: unknown): PlatformDWebhook {
+  if (isRecord(body) && ('deliveryStatus' in body || 'isCancelled' in body) && !('items' in body)) return parseDeliveryStatus(body);
   if (isRecord(body) && 'OrderId' in body && !('items' in body) && !('customer' in body)) return parseCancellation(body);
   return parseOrder(body);
+}
+
+/** An order as GetOrderDetail's `data` holds it (the Order Created shape), with Migros' read `status`. */
+export function parsePlatformDOrder(body: unknown): PlatformDWebhook {
+  return parseOrder(body);
+}
+
+function parseDeliveryStatus(body: Record<string, unknown>): PlatformDWebhook {
+  const read = new PayloadReader(body);
+  // AJ reads both spellings of the ids.
+  const orderField = 'orderId' in body ? 'orderId' : 'OrderId';
+  const storeField = 'storeId' in body ? 'storeId' : 'StoreId';
+  const orderId = read.string(orderField, { required: true, max: 64 });
+  const storeId = read.string(storeField, { required: true, max: 64 });
+  const status = read.string('status', { max: 40 });
+  const deliveryStatus = read.string('deliveryStatus', { max: 40 });
+  const isCancelled = body.isCancelled === undefined || body.isCancelled === null ? undefined : read.boolean('isCancelled');
+  const deliveryProvider = read.string('deliveryProvider', { max: 40 });
+  const courierName = read.string('courierName', { max: 200 });
+  if (!read.ok) return { ok: false, errors: read.errors };
+  return { ok: true, kind: 'delivery_status', orderId: orderId!, storeId: storeId!, status, deliveryStatus, isCancelled: isCancelled === true, deliveryProvider, courierName };
 }
 
 function parseCancellation(body: Record<string, unknown>): PlatformDWebhook {
@@ -57,6 +101,7 @@ function parseOrder(body: unknown): PlatformDWebhook {
   const storeGroupId = read.string('store.group.id', { max: 64 });
   const status = read.string('status', { max: 40 });
   const deliveryProvider = read.string('deliveryProvider', { max: 40 });
+  const userId = read.string('customer.id', { max: 64 });
   const items: PlatformOrderItem[] = read.array('items', { max: 200 }).map((item, index) => {
     const field = (name: string) => `items[${index}].${name}`;
     const quantity = read.number('amount', { from: item, field: field('amount'), min: 0, max: 10_000 });
@@ -115,7 +160,7 @@ function parseOrder(body: unknown): PlatformDWebhook {
       state: 'new',
       scheduledDeliveryTime: null,
       details,
-      platformData: { storeId: storeId!, storeGroupId, deliveryProvider, ...(status ? { status } : {}) } satisfies PlatformDOrderData & { status?: string },
+      platformData: { storeId: storeId!, storeGroupId, deliveryProvider, ...(userId ? { userId } : {}), ...(status ? { status } : {}) } satisfies PlatformDOrderData & { status?: string },
     },
   };
 }

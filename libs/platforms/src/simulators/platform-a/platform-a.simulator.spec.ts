@@ -90,6 +90,46 @@ describe('PlatformASimulator', () => {
     expect(received[2].body).toEqual({ foodOrder: expect.objectContaining({ id: order.id, cancelNote: 'Client left', cancelDate: expect.any(String), cancelReason: { id: expect.any(String), messages: { tr: expect.any(String), en: expect.any(String) }, cancelSource: 'CLIENT' } }) });
   });
 
+  it('refuses a handover before Getir\'s courier can take the order (71 no courier, 15 not at the restaurant, 14 courier status) until /_simulator says it arrived', async () => {
+    sim.options.minStepIntervalMs = 0;
+    sim.options.courierArrivesAfterMs = null;
+    try {
+      const token = await login();
+      const order = sim.createOrder('getir-r-1', { deliveryType: 1 });
+      const handover = () => call('POST', `/food-orders/${order.id}/handover`, token);
+      expect((await call('POST', `/food-orders/${order.id}/verify`, token)).status).toBe(200);
+      expect((await call('POST', `/food-orders/${order.id}/prepare`, token)).status).toBe(200);
+      expect(await handover()).toMatchObject({ status: 400, body: { code: 15, error: 'CourierNotReachedToRestaurant' } });
+      sim.setCourier(order.id, 'none');
+      expect(await handover()).toMatchObject({ status: 400, body: { code: 71, error: 'FoodOrderHasNoCourierError' } });
+      expect(await call('POST', `/_simulator/orders/${order.id}/courier`, undefined, { state: 'unavailable' })).toMatchObject({ status: 200, body: { order: { courier: 'unavailable' } } });
+      expect(await handover()).toMatchObject({ status: 400, body: { code: 14, error: 'CourierStatusInvalid' } });
+      expect(await call('POST', `/_simulator/orders/${order.id}/courier`, undefined, { state: 'nearby' })).toMatchObject({ status: 422 });
+      expect(await call('POST', `/_simulator/orders/${order.id}/courier`)).toMatchObject({ status: 200, body: { order: { courier: 'at-restaurant' } } });
+      expect(await handover()).toMatchObject({ status: 200 });
+      expect(sim.orders.get(order.id)!.status).toBe(600);
+    } finally {
+      sim.options.minStepIntervalMs = undefined;
+      sim.options.courierArrivesAfterMs = undefined;
+    }
+  });
+
+  it('moves a scheduled order approved with verify-scheduled (350) to 500 itself: prepare follows without a second verify', async () => {
+    sim.options.minStepIntervalMs = 0;
+    try {
+      const token = await login();
+      const order = sim.createOrder('getir-r-1', { isScheduled: true });
+      expect((await call('POST', `/food-orders/${order.id}/verify-scheduled`, token)).status).toBe(200);
+      expect(sim.orders.get(order.id)!.status).toBe(350);
+      sim.activateScheduled(order.id);
+      expect(sim.orders.get(order.id)!.status).toBe(500);
+      expect(await call('POST', `/food-orders/${order.id}/verify`, token)).toMatchObject({ status: 400, body: { code: 2 } });
+      expect((await call('POST', `/food-orders/${order.id}/prepare`, token)).status).toBe(200);
+    } finally {
+      sim.options.minStepIntervalMs = undefined;
+    }
+  });
+
   it('names Getir\'s order statuses in its admin routes (400 is AwaitingApproval, not an HTTP error)', async () => {
     const placed = await call('POST', '/_simulator/orders', undefined, { deliveryType: 1, webhook: false });
     expect(placed).toMatchObject({ status: 201, body: { order: { status: 400, statusName: 'AwaitingApproval', deliveryType: 1 }, partnerAnswer: null } });

@@ -56,6 +56,8 @@ export interface PlatformASimulatorOptions {
   rateLimit?: GetirRateLimit;
   /** cancel-options budget per token (G: 40 / 600 s, then blocked 60 s). */
   cancelOptionsRateLimit?: GetirRateLimit;
+  /** `POST /food-orders/active` budget per token, on top of the default one (platforms.md Round 2: 20 / 60 s; the block time assumed: 20 s). */
+  activeOrdersRateLimit?: GetirRateLimit;
   /** A status change holds the order's lock this long; another change meanwhile gets code 4 FoodOrderStatusLock. */
   statusLockMs?: number;
   /** How far back /food-orders/periodic/cancelled reaches (assumed; G does not say). */
@@ -66,7 +68,21 @@ export interface PlatformASimulatorOptions {
   webhookApiKey?: string;
   /** Send webhooks wrapped as `{ foodOrder: {...} }` (one integrator's reading) instead of the bare order. */
   wrapWebhooks?: boolean;
+  /**
+   * How long after prepare Getir's courier (deliveryType 1) reaches the restaurant. Assumed: 0 (there
+   * when the order is prepared); null: only when a test says so (`setCourier`, `/_simulator/orders/{id}/courier`).
+   */
+  courierArrivesAfterMs?: number | null;
 }
+
+/**
+ * Where Getir's courier of an order is (deliveryType 1), as a handover sees it (G errors: 71
+ * FoodOrderHasNoCourierError, 15 CourierNotReachedToRestaurant, 14 CourierStatusInvalid). Assumed:
+ * Getir assigns the courier when the order is approved; the courier's numeric `status` of the food
+ * order is not documented and stays 0.
+ */
+export type SimulatedCourierState = 'none' | 'assigned' | 'at-restaurant' | 'unavailable';
+export const COURIER_STATES: readonly SimulatedCourierState[] = ['none', 'assigned', 'at-restaurant', 'unavailable'];
 
 export interface SimulatedAOrder {
   id: string;
@@ -85,6 +101,9 @@ export interface SimulatedAOrder {
   cancelReason?: { id: string; messages: { tr: string; en: string }; cancelSource: string };
   /** The client closed their account: the status calls answer code 5 ClientAccountClosed. */
   clientAccountClosed?: boolean;
+  /** Getir's courier (deliveryType 1), and when an assigned one reaches the restaurant (epoch ms). */
+  courier: SimulatedCourierState;
+  courierDueAt?: number;
   /** Extra fields of the food order (tests). */
   payload: Record<string, unknown>;
 }
@@ -111,6 +130,9 @@ const ERRORS = {
   clientAccountClosed: () => getirError(400, 5, 'ClientAccountClosed', 'client account closed'),
   cannotBeCancelled: () => getirError(400, 11, 'FoodOrderCanNotBeCancelled', 'order can not be cancelled'),
   alreadyCancelled: () => getirError(400, 13, 'FoodOrderAlreadyCancelled', 'food order already cancelled'),
+  courierStatusInvalid: () => getirError(400, 14, 'CourierStatusInvalid', 'courier status is not valid for this action'),
+  courierNotAtRestaurant: () => getirError(400, 15, 'CourierNotReachedToRestaurant', 'courier status is not reached to restaurant'),
+  noCourier: () => getirError(400, 71, 'FoodOrderHasNoCourierError', 'food order has no courier error'),
   productNotOfRestaurant: () => getirError(400, 40, 'ProductNotBelongsToRestaurantError', 'product not belongs to restaurant error'),
   noCancelReason: () => getirError(400, 59, 'FoodOrderNotHaveCancelReasonError', 'food order not have cancel reason error'),
   deliveredTimeLimit: () => getirError(400, 62, 'FoodOrderDeliveredToClientTimeLimitError', 'food order delivered to client time limit error'),
@@ -183,8 +205,11 @@ export class PlatformASimulator extends SimulatorServer {
       checkoutDate: new Date().toISOString(),
       dates: {},
       steps: [],
+      courier: 'none',
       payload: overrides.payload ?? {},
     };
+    // An order created past approval already has its courier (at the restaurant once prepared).
+    if (order.deliveryType === 1 && order.status >= S.Verified && order.status < S.CancelledByPlatform) order.courier = order.status >= S.Prepared ? 'at-restaurant' : 'assigned';
     this.orders.set(id, order);
     return order;
   }
@@ -212,10 +237,23 @@ export class PlatformASimulator extends SimulatorServer {
     return this.sendWebhook(this.options.newOrderUrl, this.foodOrder(this.orders.get(id)!), delivery.wrapped);
   }
 
-  /** A scheduled order approved with verify-scheduled (350) comes back to 400 before its time (G conventions) and then takes verify. */
+  /**
+   * Getir's own move of a scheduled order approved with verify-scheduled (350): one hour before its
+   * delivery time it becomes 500 and goes on like an immediate order, with no second approval (G
+   * conventions `order_state_machine`, skills/getir-fulfil-food-order.md; platforms.md Round 2).
+   */
   activateScheduled(id: string): void {
     const order = this.orders.get(id);
-    if (order?.status === S.ScheduledApproved) order.status = S.AwaitingApproval;
+    if (order?.status === S.ScheduledApproved) order.status = S.Verified;
+  }
+
+  /** Moves Getir's courier of an order (a test's control): `at-restaurant` lets the handover through. */
+  setCourier(id: string, state: SimulatedCourierState): SimulatedAOrder {
+    const order = this.orders.get(id);
+    if (!order) throw new Error(`no simulated order ${id}`);
+    order.courier = state;
+    order.courierDueAt = undefined;
+    return order;
   }
 
   closeClientAccount(id: string): void {
@@ -242,7 +280,7 @@ export class PlatformASimulator extends SimulatorServer {
         deliveryAddress: { id: '5f9a1b2c3d4e5f6a7b8c9d0f', address: 'Bağdat Cd. 250', aptNo: '12', floor: '3', doorNo: '5', city: 'İstanbul', district: 'Kadıköy', description: 'Yeşil bina' },
         location: { lat: 40.9719, lon: 29.0641 },
       },
-      courier: { id: '', status: 0, name: '', location: { lat: 0, lon: 0 } },
+      courier: order.courier === 'none' ? { id: '', status: 0, name: '', location: { lat: 0, lon: 0 } } : { id: '5f9a1b2c3d4e5f6a7b8c9d13', status: 0, name: 'Mehmet K.', location: { lat: 40.9731, lon: 29.0625 } },
       products: [
         {
           id: '5f9a1b2c3d4e5f6a7b8c9d10',
@@ -345,6 +383,13 @@ export class PlatformASimulator extends SimulatorServer {
         body: { order: this.adminView(order), partnerAnswer: { status: response.status, body: response.body } },
       }));
     }
+    const courier = matchPath('/_simulator/orders/:id/courier', request.path);
+    if (request.method === 'POST' && courier) {
+      if (!this.orders.has(courier.id)) return { status: 404, body: { message: 'no such order' } };
+      const state = bodyOf(request).state ?? 'at-restaurant';
+      if (!COURIER_STATES.includes(state as SimulatedCourierState)) return { status: 422, body: { message: `state must be one of ${COURIER_STATES.join(', ')}` } };
+      return { status: 200, body: { order: this.adminView(this.setCourier(courier.id, state as SimulatedCourierState)) } };
+    }
     const cancel = matchPath('/_simulator/orders/:id/cancel', request.path);
     if (request.method === 'POST' && cancel) {
       if (!this.orders.has(cancel.id)) return { status: 404, body: { message: 'no such order' } };
@@ -395,8 +440,16 @@ export class PlatformASimulator extends SimulatorServer {
     const call = `${request.method} ${request.path}`;
     if (EXEMPT.some((pattern) => pattern.test(call))) return undefined;
     const cancelOptions = request.method === 'GET' && /^\/food-orders\/[^/]+\/cancel-options$/.test(request.path);
-    const name = cancelOptions ? 'cancel-options' : 'default';
-    const rule = cancelOptions ? (this.options.cancelOptionsRateLimit ?? { limit: 40, windowMs: 600_000, blockMs: 60_000 }) : (this.options.rateLimit ?? { limit: 300, windowMs: 60_000, blockMs: 20_000 });
+    if (cancelOptions) return this.counted(token, 'cancel-options', this.options.cancelOptionsRateLimit ?? { limit: 40, windowMs: 600_000, blockMs: 60_000 });
+    if (call === 'POST /food-orders/active') {
+      const refused = this.counted(token, 'active-orders', this.options.activeOrdersRateLimit ?? { limit: 20, windowMs: 60_000, blockMs: 20_000 });
+      if (refused) return refused;
+    }
+    return this.counted(token, 'default', this.options.rateLimit ?? { limit: 300, windowMs: 60_000, blockMs: 20_000 });
+  }
+
+  /** Counts a request in one budget of the token; its refusal when the budget is blocked or goes over. */
+  private counted(token: Token, name: string, rule: GetirRateLimit): SimulatorResponse | undefined {
     const now = Date.now();
     const bucket = token.buckets.get(name) ?? { windowStart: now, count: 0, blockedUntil: 0 };
     token.buckets.set(name, bucket);
@@ -460,12 +513,28 @@ export class PlatformASimulator extends SimulatorServer {
         if (status !== S.Verified) return ERRORS.statusInvalid();
         return sinceLast('verify') < interval ? ERRORS.preparedTimeLimit() : undefined;
       case 'handover':
-        return order.deliveryType === 1 && status === S.Prepared ? undefined : ERRORS.statusInvalid();
+        if (order.deliveryType !== 1 || status !== S.Prepared) return ERRORS.statusInvalid();
+        return this.courierRefusal(order);
       case 'deliver':
         if (order.deliveryType !== 2 || status !== S.Prepared) return ERRORS.statusInvalid();
         return sinceLast('prepare') < interval ? ERRORS.deliveredTimeLimit() : undefined;
       default:
         return ERRORS.statusInvalid();
+    }
+  }
+
+  /** Why Getir's courier cannot take the order now (G errors 71, 15, 14), or undefined. */
+  private courierRefusal(order: SimulatedAOrder): SimulatorResponse | undefined {
+    if (order.courier === 'assigned' && order.courierDueAt !== undefined && order.courierDueAt <= Date.now()) order.courier = 'at-restaurant';
+    switch (order.courier) {
+      case 'none':
+        return ERRORS.noCourier();
+      case 'assigned':
+        return ERRORS.courierNotAtRestaurant();
+      case 'unavailable':
+        return ERRORS.courierStatusInvalid();
+      default:
+        return undefined;
     }
   }
 
@@ -495,6 +564,10 @@ export class PlatformASimulator extends SimulatorServer {
     const [status, date] = moves[step];
     order.status = status;
     order.dates[date] = now.toISOString();
+    // Assumed: Getir assigns its courier once the order is approved; it reaches the restaurant after prepare.
+    if ((step === 'verify' || step === 'verify-scheduled') && order.deliveryType === 1 && order.courier === 'none') order.courier = 'assigned';
+    const arrivesAfter = this.options.courierArrivesAfterMs === undefined ? 0 : this.options.courierArrivesAfterMs;
+    if (step === 'prepare' && order.courier === 'assigned' && arrivesAfter !== null) order.courierDueAt = now.getTime() + arrivesAfter;
     if (step === 'cancel') order.cancelNote = typeof body.cancelNote === 'string' ? body.cancelNote : undefined;
     order.steps.push({ step, at: now.getTime() });
   }

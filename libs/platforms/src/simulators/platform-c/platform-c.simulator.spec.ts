@@ -50,12 +50,13 @@ describe('PlatformCSimulator', () => {
 
   it('moves a package Created -> Picking -> Invoiced -> Shipped -> Delivered in order; manual steps for STORE only', async () => {
     const own = sim.addPackage('104523', '153', { deliveryType: 'STORE' });
-    expect(await call('PUT', `${root}/invoiced`, { packageId: own.id })).toMatchObject({ status: 400 });
+    // Out of order: 409 (platforms.md Round 2).
+    expect(await call('PUT', `${root}/invoiced`, { packageId: own.id })).toMatchObject({ status: 409, body: { status: 409, errors: [{ message: 'package is Created: invoiced needs Picking' }] } });
     expect(await call('PUT', `${root}/picked`, { packageId: own.id })).toMatchObject({ status: 400 });
     expect(await call('PUT', `${root}/picked`, { packageId: own.id, preparationTime: 15 })).toMatchObject({ status: 200 });
     expect(sim.packages.get(own.id)).toMatchObject({ packageStatus: 'Picking', preparationTime: 15 });
     expect(await call('PUT', `${root}/picked`, { packageId: own.id, preparationTime: 15 })).toMatchObject({ status: 200 });
-    expect(await call('PUT', `${root}/${own.id}/manual-shipped`, {})).toMatchObject({ status: 400 });
+    expect(await call('PUT', `${root}/${own.id}/manual-shipped`, {})).toMatchObject({ status: 409 });
     expect(await call('PUT', `${root}/invoiced`, { packageId: own.id })).toMatchObject({ status: 200 });
     expect(await call('PUT', `${root}/${own.id}/manual-shipped`, {})).toMatchObject({ status: 200 });
     expect(await call('PUT', `${root}/${own.id}/manual-delivered`, {})).toMatchObject({ status: 200 });
@@ -97,6 +98,17 @@ describe('PlatformCSimulator', () => {
     expect(await call('POST', '/_simulator/packages/nope/cancel', {}, {})).toMatchObject({ status: 404 });
     expect((await call('GET', '/_simulator/calls?method=GET', undefined, {})).body).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'GET', path: root })]));
   });
+  it('serves a test package, a store pickup and a model 2 package as Trendyol Go does; a pickup has no courier steps', async () => {
+    const test = sim.addPackage('104523', '153', { testPackage: true });
+    const pickup = sim.addPackage('104523', '153', { storePickupSelected: true, packageStatus: 'Invoiced' });
+    const go = sim.addPackage('104523', '153', { deliveryType: 'GO' });
+    expect(sim.packageView(test)).toMatchObject({ testPackage: true, storePickupSelected: false });
+    expect(sim.packageView(pickup)).toMatchObject({ testPackage: false, storePickupSelected: true });
+    expect(sim.packageView(go)).toMatchObject({ deliveryType: 'GO', address: { address1: 'Trendyol Yemek', district: 'Trendyol Yemek', phone: '08502221212' }, callCenterPhone: '08502221212' });
+    expect(await call('PUT', `${root}/${pickup.id}/manual-shipped`)).toMatchObject({ status: 400, body: { errors: [{ message: expect.stringContaining('storePickupSelected') }] } });
+    expect(await call('POST', '/_simulator/packages', { testPackage: true, storePickupSelected: true }, {})).toMatchObject({ status: 201, body: { testPackage: true, storePickupSelected: true } });
+  });
+
   it('answers 429 over its rate limit when one is set: per endpoint (the route, not the package), in a sliding window', async () => {
     sim.options.rateLimit = { limit: 2, windowMs: 60_000 };
     try {
@@ -106,8 +118,10 @@ describe('PlatformCSimulator', () => {
       // Another endpoint has its own count; the manual steps count per route, whatever the package.
       expect(await call('PUT', `${root}/invoiced`, { packageId: packages[0].id })).toMatchObject({ status: 200 });
       expect(await call('PUT', `${root}/${packages[0].id}/manual-shipped`)).toMatchObject({ status: 200 });
-      expect(await call('PUT', `${root}/${packages[1].id}/manual-shipped`)).toMatchObject({ status: 400 });
-      expect(await call('PUT', `${root}/${packages[2].id}/manual-shipped`)).toMatchObject({ status: 429, body: { status: 429 } });
+      expect(await call('PUT', `${root}/${packages[1].id}/manual-shipped`)).toMatchObject({ status: 409 });
+      // KB Authorization.md's body, exactly.
+      expect(await call('PUT', `${root}/${packages[2].id}/manual-shipped`)).toMatchObject({ status: 429, body: { status: 429, message: 'too.many.requests' } });
+      expect((await call('PUT', `${root}/${packages[2].id}/manual-shipped`)).body).toEqual({ status: 429, message: 'too.many.requests' });
     } finally {
       sim.options.rateLimit = undefined;
     }

@@ -18,12 +18,23 @@ import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer
 export interface PlatformCSimulatorOptions {
   suppliers: Array<{ supplierId: string; apiKey: string; secretKey: string; storeIds: string[] }>;
   /**
-   * The rate limit reported for the API (platforms.md: 50 requests / 10 s per endpoint), enforced when
-   * set (tests scale it): a request over it is answered 429. Unset: no limit. Assumed: a sliding
-   * window per supplier and endpoint (the route, not the package), refused requests not counted.
+   * The rate limit (KB Authorization.md: 50 requests / 10 s per endpoint, the 51st answered 429
+   * `{"status":429,"message":"too.many.requests"}`), enforced when set (TRENDYOL_GO_RATE_LIMIT is the
+   * documented one; tests scale it). Unset: no limit. Assumed: a sliding window per supplier and
+   * endpoint (the route, not the package), refused requests not counted.
    */
   rateLimit?: { limit: number; windowMs: number };
 }
+
+/** Trendyol Go's documented limit (KB Authorization.md): 50 requests per endpoint in 10 s. */
+export const TRENDYOL_GO_RATE_LIMIT = { limit: 50, windowMs: 10_000 } as const;
+
+/**
+ * What a model 2 package (deliveryType GO: Trendyol Go's courier) shows instead of the customer's
+ * address (KB Yeni-siparis-paketlerini-cekme.md: every `address` field reads "Trendyol Go by Uber Eats
+ * - Market" for grocery; the meal client AJ reads "Trendyol Yemek"); its phone is the call centre's.
+ */
+export const MODEL_2_ADDRESS_PLACEHOLDER = 'Trendyol Yemek';
 
 export type SimulatedCStatus = 'Created' | 'Picking' | 'Invoiced' | 'Shipped' | 'Delivered' | 'Cancelled' | 'UnSupplied';
 
@@ -56,6 +67,10 @@ export interface SimulatedCPackage {
   /** The reason of the restaurant's `unsupplied` call. */
   unsuppliedReason?: number;
   cancelInfo?: { reasonCode: number; reason: string };
+  /** The platform's test package (platforms.md Round 2: `testPackage: true`). */
+  testPackage?: boolean;
+  /** The customer collects it at the store (`storePickupSelected: true`): no courier steps. */
+  storePickupSelected?: boolean;
   packageCreationDate: number;
   packageModificationDate: number;
   /** Fields merged into the package as listed (tests of odd payloads). */
@@ -138,12 +153,14 @@ export class PlatformCSimulator extends SimulatorServer {
   /** The package as the list serves it. */
   packageView(pkg: SimulatedCPackage): Record<string, unknown> {
     const units = pkg.lines.reduce((sum, line) => sum + line.price * line.items.filter((item) => !item.isCancelled).length, 0);
+    const placeholder = pkg.deliveryType === 'GO' ? MODEL_2_ADDRESS_PLACEHOLDER : undefined;
     return {
       id: pkg.id,
       supplierId: Number(pkg.supplierId) || pkg.supplierId,
       storeId: Number(pkg.storeId) || pkg.storeId,
       orderCode: pkg.orderCode,
-      storePickupSelected: false,
+      storePickupSelected: pkg.storePickupSelected === true,
+      testPackage: pkg.testPackage === true,
       deliveryType: pkg.deliveryType,
       packageCreationDate: pkg.packageCreationDate,
       packageModificationDate: pkg.packageModificationDate,
@@ -154,21 +171,22 @@ export class PlatformCSimulator extends SimulatorServer {
       callCenterPhone: '08502221212',
       customer: { id: 35018440, firstName: 'Zeynep', lastName: 'Kaya' },
       payment: { paymentType: 'PAY_WITH_CARD', mealCard: null },
+      // Model 2: the address is a placeholder and the phone the call centre's (the platform's courier has the real ones).
       address: {
         firstName: 'Zeynep',
         lastName: 'Kaya',
-        address1: 'Atatürk Bulvarı 100',
-        address2: 'Daire 4',
-        city: 'Ankara',
-        district: 'Çankaya',
-        neighborhood: 'Kızılay',
-        apartmentNumber: '100',
-        floor: '2',
-        doorNumber: '4',
-        addressDescription: 'Zili çalmayın',
+        address1: placeholder ?? 'Atatürk Bulvarı 100',
+        address2: placeholder ?? 'Daire 4',
+        city: placeholder ?? 'Ankara',
+        district: placeholder ?? 'Çankaya',
+        neighborhood: placeholder ?? 'Kızılay',
+        apartmentNumber: placeholder ? '' : '100',
+        floor: placeholder ? '' : '2',
+        doorNumber: placeholder ? '' : '4',
+        addressDescription: placeholder ?? 'Zili çalmayın',
         latitude: '39.9208',
         longitude: '32.8541',
-        phone: '5301112233',
+        phone: placeholder ? '08502221212' : '5301112233',
       },
       packageStatus: pkg.packageStatus,
       lines: pkg.lines.map((line) => ({
@@ -205,7 +223,7 @@ export class PlatformCSimulator extends SimulatorServer {
     if (!userAgent) return refusal(403, 'User-Agent is required');
     const [agentSupplier, integratorName, ...more] = String(userAgent).split(' - ');
     if (agentSupplier !== supplierId || more.length > 0 || !INTEGRATOR_NAME.test(integratorName ?? '')) return refusal(403, 'User-Agent must be "{supplierId} - {integratorName}" (integrator name: at most 30 alphanumeric characters)');
-    if (this.overLimit(`${supplierId} ${request.method} ${list ? 'packages' : (step ?? manual)!.step}`)) return refusal(429, 'Too many requests');
+    if (this.overLimit(`${supplierId} ${request.method} ${list ? 'packages' : (step ?? manual)!.step}`)) return { status: 429, body: { status: 429, message: 'too.many.requests' } };
 
     if (request.method === 'GET' && list) return this.list(supplierId, request);
     if (request.method === 'PUT' && manual && STEPS[manual.step]?.storeOnly) return this.advance(supplierId, manual.packageId, manual.step);
@@ -275,9 +293,11 @@ export class PlatformCSimulator extends SimulatorServer {
     if (!('id' in pkg)) return pkg;
     const rule = STEPS[step];
     if (rule.storeOnly && pkg.deliveryType !== 'STORE') return refusal(400, `${step} is only for packages the restaurant delivers (deliveryType STORE)`);
+    if (rule.storeOnly && pkg.storePickupSelected) return refusal(400, `${step} does not apply to a package the customer collects (storePickupSelected)`);
     if (pkg.packageStatus === rule.to) return { status: 200 };
     if (pkg.packageStatus === 'Cancelled' || pkg.packageStatus === 'UnSupplied') return refusal(400, `package is ${pkg.packageStatus}: a cancelled order cannot move on`);
-    if (pkg.packageStatus !== rule.from) return refusal(400, `package is ${pkg.packageStatus}: ${step} needs ${rule.from}`);
+    // An out-of-order step (platforms.md Round 2: 409).
+    if (pkg.packageStatus !== rule.from) return refusal(409, `package is ${pkg.packageStatus}: ${step} needs ${rule.from}`);
     if (preparationTime !== undefined) pkg.preparationTime = preparationTime;
     this.modify(pkg, rule.to);
     return { status: 200 };
@@ -313,7 +333,7 @@ export class PlatformCSimulator extends SimulatorServer {
       const supplier = this.options.suppliers.find((entry) => entry.supplierId === String(body.supplierId ?? '')) ?? this.options.suppliers[0];
       const storeId = body.storeId !== undefined ? String(body.storeId) : supplier?.storeIds[0];
       if (!supplier || !storeId) return { status: 422, body: { message: 'supplierId and storeId are required' } };
-      const pkg = this.addPackage(supplier.supplierId, storeId, { deliveryType: body.deliveryType === 'GO' ? 'GO' : 'STORE' });
+      const pkg = this.addPackage(supplier.supplierId, storeId, { deliveryType: body.deliveryType === 'GO' ? 'GO' : 'STORE', testPackage: body.testPackage === true, storePickupSelected: body.storePickupSelected === true });
       return { status: 201, body: this.packageView(pkg) };
     }
     const cancel = matchPath('/_simulator/packages/:id/cancel', request.path);

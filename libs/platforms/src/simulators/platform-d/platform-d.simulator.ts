@@ -7,25 +7,38 @@ import { matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from 
  * sources M (the Migros clients named in libs/platforms/src/adapters/platform-d/platform-d.assumptions.ts),
  * not from our adapter. What it does and where that comes from:
  * - `XApiKey` header names the store (M-go, M-py); a missing or unknown key gets 401.
- * - POST bodies must be `{ "value": base64 }` holding the request JSON encrypted with AES-256-CBC, zero
- *   IV, PKCS7, the key string zero-padded to 32 bytes, written with a space after each `:` and `,`
- *   (M-go aes.go and client.go): plain JSON, ECB and compact JSON are refused.
+ * - POST bodies must be `{ "value": base64 }` holding the request JSON encrypted with AES-256-ECB,
+ *   PKCS7, the key string zero-padded to 32 bytes (AJ, M-py citing Migros' API document, M-hp), written
+ *   with a space after each `:` and `,` (Python's json.dumps in AJ and M-py; M-go): plain JSON, another
+ *   mode (a CBC body reads right for its first 16 bytes only) and compact JSON are refused.
+ *   `cipherMode: 'CBC'` (the whole simulator or one store) plays a Migros that reads M-go's CBC, zero IV.
  * - Answers `{ data, success, errorMessage?{ errorCode, errorTitle, errorDetail } }` (M-go types.go).
  *   M shows no errorCode values: the codes here are this simulator's own names.
  * - UpdateOrderStatus: Approved | Rejected (cancelReasonId) from NEW_PENDING, Prepared after Approved,
  *   Delivery after Prepared and Completed after Prepared or Delivery, both only for orders the
  *   restaurant delivers (M-py's order of steps; M-js "Delivery only for RESTAURANT"). The same status
  *   again answers success (assumed). CancelOrder only for approved, not yet prepared orders (M-notes).
- * - GetCancelReasons `[{ reasonId, description }]`, GetStoreDetail, GetStoreGroups, GetOrderDetail (M-go).
- * - Sends the Order Created webhook (the order as plain JSON, examples/order-created.json) and the
- *   cancellation `{ OrderId, StoreId, UserId }` (M-py) with the store's key in `XApiKey` (our
- *   assumption: M does not say how Migros authenticates its webhooks).
+ * - CancelOrder names the order's store by `storeId` (M-go, M-hp) or its customer by `userId` (AJ):
+ *   either is enough, and one that names another store or customer is refused.
+ * - GetCancelReasons `[{ reasonId, description }]`, GetStoreDetail, GetStoreGroups (M-go), GetOrderDetail
+ *   (M-go) answering the order as its webhook had it with the read status in AJ's spelling (NEW_PENDING,
+ *   APPROVED, PREPARED, DELIVERY, COMPLETED, CANCELLED; REJECTED for a refused one): only the store's own
+ *   orders, with the store's own key.
+ * - Sends the Order Created webhook (the order as plain JSON, examples/order-created.json), the
+ *   cancellation `{ OrderId, StoreId, UserId }` (M-py, AJ) and the delivery status `{ orderId, storeId,
+ *   status, deliveryStatus, isCancelled, deliveryProvider, courierName }` (AJ, M-py). No source shows
+ *   Migros authenticating its webhooks: `webhookApiKey` says what goes in `XApiKey` (default the store's
+ *   key, the header AJ reads as optional; null: none, as the sources' Migros may send).
  */
+
+export type PlatformDSimulatedCipher = 'ECB' | 'CBC';
 
 export interface PlatformDStore {
   storeId: string;
   storeGroupId: string;
   apiKey: string;
+  /** How this store's bodies are read (default: the simulator's cipherMode). */
+  cipherMode?: PlatformDSimulatedCipher;
   warehouseId?: number;
   name?: string;
 }
@@ -37,8 +50,14 @@ export interface PlatformDSimulatorOptions {
   /** Our order webhook and our cancellation webhook (unset: the order webhook). */
   orderWebhookUrl?: string;
   cancelWebhookUrl?: string;
+  /** The delivery-status webhook (unset: the order webhook). */
+  deliveryStatusWebhookUrl?: string;
   /** Answer with `{ value }` encrypted bodies instead of plain JSON (one client expects that possibility). */
   encryptAnswers?: boolean;
+  /** The mode Migros reads and writes bodies in (default ECB, the evidence's reading). */
+  cipherMode?: PlatformDSimulatedCipher;
+  /** `XApiKey` of the webhooks: 'store' (the store's apiKey, the default), null (no header) or a given value. */
+  webhookApiKey?: 'store' | null | string;
 }
 
 export type SimulatedDStatus = 'NEW_PENDING' | 'Approved' | 'Rejected' | 'Prepared' | 'Delivery' | 'Completed' | 'Cancelled';
@@ -63,6 +82,17 @@ export const PLATFORM_D_SIMULATED_CANCEL_REASONS = [
   { reasonId: 3, description: 'Kurye bulunamadı' },
   { reasonId: 4, description: 'Müşteri iptal istedi' },
 ];
+
+/** GetOrderDetail's status: the read spelling of AJ's status map. */
+const READ_STATUS: Record<SimulatedDStatus, string> = {
+  NEW_PENDING: 'NEW_PENDING',
+  Approved: 'APPROVED',
+  Rejected: 'REJECTED',
+  Prepared: 'PREPARED',
+  Delivery: 'DELIVERY',
+  Completed: 'COMPLETED',
+  Cancelled: 'CANCELLED',
+};
 
 const STEPS: Record<string, { from: SimulatedDStatus[]; restaurantDeliveryOnly?: boolean }> = {
   Approved: { from: ['NEW_PENDING'] },
@@ -144,11 +174,34 @@ export class PlatformDSimulator extends SimulatorServer {
     return this.sendWebhook(this.options.orderWebhookUrl, order.storeId, this.orderPayload(order));
   }
 
-  /** The customer or Migros cancels: the order is Cancelled and the cancellation webhook sent. */
-  cancelOrder(id: number | string): Promise<PlatformResponse> {
+  /**
+   * The customer or Migros cancels: the order is Cancelled and the cancellation webhook sent, or
+   * (`via: 'delivery_status'`) the delivery-status webhook with `isCancelled: true`.
+   */
+  cancelOrder(id: number | string, via: 'cancellation' | 'delivery_status' = 'cancellation'): Promise<PlatformResponse> {
     const order = this.order(id);
     this.move(order, 'Cancelled');
+    if (via === 'delivery_status') return this.sendDeliveryStatus(order.id, undefined);
     return this.sendWebhook(this.options.cancelWebhookUrl ?? this.options.orderWebhookUrl, order.storeId, this.cancellationPayload(order));
+  }
+
+  /** Sends the delivery-status webhook of an order (its state unchanged: Migros' courier reports on it). */
+  sendDeliveryStatus(id: number | string, deliveryStatus: string | undefined, courierName = 'Ahmet Yılmaz'): Promise<PlatformResponse> {
+    const order = this.order(id);
+    return this.sendWebhook(this.options.deliveryStatusWebhookUrl ?? this.options.orderWebhookUrl, order.storeId, this.deliveryStatusPayload(order, deliveryStatus, courierName));
+  }
+
+  /** The delivery-status body (AJ's `/migros/status` docstring, M-py's detection by `deliveryStatus`). */
+  deliveryStatusPayload(order: SimulatedDOrder, deliveryStatus: string | undefined, courierName = 'Ahmet Yılmaz'): Record<string, unknown> {
+    return {
+      orderId: order.id,
+      storeId: Number(order.storeId) || order.storeId,
+      status: READ_STATUS[order.status],
+      deliveryStatus: deliveryStatus ?? null,
+      isCancelled: order.status === 'Cancelled' || order.status === 'Rejected',
+      deliveryProvider: order.deliveryProvider,
+      courierName: deliveryStatus ? courierName : null,
+    };
   }
 
   /** The Order Created body (M-go IncomingOrder; examples/order-created.json has the same shape). */
@@ -228,9 +281,13 @@ export class PlatformDSimulator extends SimulatorServer {
   }
 
   /** Encrypts like Migros' clients do (for tests that need a body Migros would read). */
-  encrypt(body: string, keyString: string): string {
-    const cipher = createCipheriv('aes-256-cbc', key32(keyString), Buffer.alloc(16, 0));
+  encrypt(body: string, keyString: string, mode: PlatformDSimulatedCipher = this.options.cipherMode ?? 'ECB'): string {
+    const cipher = mode === 'CBC' ? createCipheriv('aes-256-cbc', key32(keyString), Buffer.alloc(16, 0)) : createCipheriv('aes-256-ecb', key32(keyString), null);
     return Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]).toString('base64');
+  }
+
+  private cipherModeOf(store: PlatformDStore): PlatformDSimulatedCipher {
+    return store.cipherMode ?? this.options.cipherMode ?? 'ECB';
   }
 
   private encryptionKey(store: PlatformDStore): string {
@@ -254,7 +311,9 @@ export class PlatformDSimulator extends SimulatorServer {
 
   private sendWebhook(url: string | undefined, storeId: string, body: Record<string, unknown>): Promise<PlatformResponse> {
     if (!url) throw new Error('the simulator has no webhook URL');
-    return platformRequest({ method: 'POST', url, headers: { XApiKey: this.store(storeId)!.apiKey }, json: body, timeoutMs: 10_000 });
+    const setting = this.options.webhookApiKey === undefined ? 'store' : this.options.webhookApiKey;
+    const key = setting === 'store' ? this.store(storeId)!.apiKey : setting;
+    return platformRequest({ method: 'POST', url, headers: key === null ? {} : { XApiKey: key }, json: body, timeoutMs: 10_000 });
   }
 
   protected route(request: SimulatorRequest): SimulatorResponse {
@@ -263,7 +322,7 @@ export class PlatformDSimulator extends SimulatorServer {
     if (!store) return refusal(401, 'UNAUTHORIZED', 'XApiKey is missing or not a store\'s API key');
     const response = this.routeFor(store, request);
     if (!this.options.encryptAnswers || response.body === undefined) return response;
-    return { ...response, body: { value: this.encrypt(JSON.stringify(response.body), this.encryptionKey(store)) } };
+    return { ...response, body: { value: this.encrypt(JSON.stringify(response.body), this.encryptionKey(store), this.cipherModeOf(store)) } };
   }
 
   private routeFor(store: PlatformDStore, request: SimulatorRequest): SimulatorResponse {
@@ -287,7 +346,7 @@ export class PlatformDSimulator extends SimulatorServer {
       case 'GET /Order/v2/GetOrderDetail': {
         const order = this.orders.get(request.query.get('orderId') ?? '');
         if (!order || order.storeId !== store.storeId || request.query.get('storeId') !== store.storeId) return refusal(400, 'ORDER_NOT_FOUND', 'no such order for this store');
-        return answer({ ...this.orderPayload(order), status: order.status });
+        return answer({ ...this.orderPayload(order), status: READ_STATUS[order.status] });
       }
       case 'POST /Order/v2/UpdateOrderStatus':
       case 'POST /Order/v2/CancelOrder': {
@@ -310,7 +369,8 @@ export class PlatformDSimulator extends SimulatorServer {
     if (typeof value !== 'string') return { refused: refusal(400, 'INVALID_REQUEST', 'the body must be {"value": "<base64 of the encrypted JSON>"}') };
     let text: string;
     try {
-      const decipher = createDecipheriv('aes-256-cbc', key32(this.encryptionKey(store)), Buffer.alloc(16, 0));
+      const key = key32(this.encryptionKey(store));
+      const decipher = this.cipherModeOf(store) === 'CBC' ? createDecipheriv('aes-256-cbc', key, Buffer.alloc(16, 0)) : createDecipheriv('aes-256-ecb', key, null);
       text = Buffer.concat([decipher.update(Buffer.from(value, 'base64')), decipher.final()]).toString('utf8');
     } catch {
       return { refused: refusal(400, 'DECRYPTION_FAILED', 'value does not decrypt with the integration\'s secret key') };
@@ -319,17 +379,20 @@ export class PlatformDSimulator extends SimulatorServer {
     try {
       plain = JSON.parse(text);
     } catch {
-      return { refused: refusal(400, 'DECRYPTION_FAILED', 'value decrypts to something that is not JSON') };
+      return { refused: refusal(400, 'DECRYPTION_FAILED', 'value decrypts to something that is not JSON (another key or cipher mode)') };
     }
     if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) return { refused: refusal(400, 'INVALID_REQUEST', 'the decrypted body must be a JSON object') };
     if (!isSpacedJson(text)) return { refused: refusal(400, 'DECRYPTION_FAILED', 'the decrypted JSON must have a space after each ":" and ","') };
     return { plain: plain as Record<string, unknown> };
   }
 
-  private orderOf(store: PlatformDStore, body: Record<string, unknown>): SimulatedDOrder | SimulatorResponse {
-    if (String(body.storeid) !== store.storeId) return refusal(400, 'STORE_MISMATCH', 'storeId is not the store of this API key');
+  private orderOf(store: PlatformDStore, body: Record<string, unknown>, by: 'store' | 'store_or_user' = 'store'): SimulatedDOrder | SimulatorResponse {
+    const named = (value: unknown) => value !== undefined && value !== null && value !== 0 && value !== '0' && value !== '';
+    if (named(body.storeid) && String(body.storeid) !== store.storeId) return refusal(400, 'STORE_MISMATCH', 'storeId is not the store of this API key');
+    if (!named(body.storeid) && (by === 'store' || !named(body.userid))) return refusal(400, 'STORE_MISMATCH', by === 'store' ? 'storeId is required' : 'storeId or userId is required');
     const order = this.orders.get(String(body.orderid));
     if (!order || order.storeId !== store.storeId) return refusal(400, 'ORDER_NOT_FOUND', 'no such order for this store');
+    if (by === 'store_or_user' && named(body.userid) && String(body.userid) !== String(order.userId)) return refusal(400, 'USER_MISMATCH', 'userId is not the customer of this order');
     return order;
   }
 
@@ -359,7 +422,7 @@ export class PlatformDSimulator extends SimulatorServer {
   }
 
   private cancel(store: PlatformDStore, body: Record<string, unknown>): SimulatorResponse {
-    const order = this.orderOf(store, body);
+    const order = this.orderOf(store, body, 'store_or_user');
     if (!('id' in order)) return order;
     if (typeof body.notifyuser !== 'boolean') return refusal(400, 'INVALID_REQUEST', 'notifyUser must be a boolean');
     const reason = this.cancelReason(body);
