@@ -38,7 +38,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
     }
     const withheld = document.paths['/admin/v1/withheld-orders'].get;
     expect(withheld.security).toEqual([{ 'X-Admin-Token': [] }]);
-    expect(Object.keys(withheld.responses).sort()).toEqual(['200', '401', '422', '500']);
+    expect(Object.keys(withheld.responses)).toEqual(expect.arrayContaining(['200', '401', '422', '500']));
     expect(document.components.securitySchemes).toEqual({
       'X-Internal-Api-Key': { type: 'apiKey', in: 'header', name: 'X-Internal-Api-Key' },
       'X-Admin-Token': { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
