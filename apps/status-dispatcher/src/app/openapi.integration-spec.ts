@@ -37,8 +37,12 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       expect(operation.security).toEqual([{ 'X-Internal-Api-Key': [] }]);
       expect(operation.responses['401'].content['application/problem+json']).toBeDefined();
     }
+    const withheld = document.paths['/admin/v1/withheld-orders'].get;
+    expect(withheld.security).toEqual([{ 'X-Admin-Token': [] }]);
+    expect(Object.keys(withheld.responses)).toEqual(expect.arrayContaining(['200', '401', '422', '500']));
     expect(document.components.securitySchemes).toEqual({
       'X-Internal-Api-Key': { type: 'apiKey', in: 'header', name: 'X-Internal-Api-Key' },
+      'X-Admin-Token': { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
       'x-api-key': { type: 'apiKey', in: 'header', name: 'x-api-key' },
       XApiKey: { type: 'apiKey', in: 'header', name: 'XApiKey' },
       bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('PLATFORM_B_PLUGIN_SECRET') },

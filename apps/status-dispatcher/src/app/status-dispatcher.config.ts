@@ -68,6 +68,15 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @IsInternalKeyList()
   INTERNAL_API_KEYS!: string[];
 
+  /**
+   * Token of the operators' admin API (X-Admin-Token on /admin/v1/*), the same as integrations-api's
+   * in a deployment. Without it the admin API refuses every request.
+   */
+  @IsOptional()
+  @IsString({ message: 'ADMIN_TOKEN must be a string' })
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+
   /** Opens the integrations' secret ciphertexts (the platform calls need the credentials). */
   @IsEncryptionKeyList()
   SECRETS_ENCRYPTION_KEYS!: string;
