@@ -1,6 +1,7 @@
 import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
-import { AuthThrottledConfig, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
+import { AlsoReads, AuthThrottledConfig, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
+import { PlatformClientConfig } from '@courier/platforms';
 
 /** Valid when the value parses as a key list; the message is the parser's (it names the variable). */
 export function IsEncryptionKeyList(options?: ValidationOptions) {
@@ -32,6 +33,7 @@ export function IsEncryptionKeyList(options?: ValidationOptions) {
 }
 
 /** Environment of integrations-api (see README, "Configuration"). */
+@AlsoReads(PlatformClientConfig)
 export class IntegrationsConfig extends AuthThrottledConfig {
   /** HTTP port of the POS and admin API. */
   @ToNumber()
