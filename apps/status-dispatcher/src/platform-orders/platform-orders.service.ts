@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
-import { Cancellation, isFinalOrderStatus, OrderStatus } from '@courier/domain';
+import { Cancellation, isFinalOrderStatus, OrderStatus, PlatformMoveTrigger } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import type { PlatformOrder } from '@courier/platforms';
@@ -153,7 +153,7 @@ export class PlatformOrdersService {
     return this.unitOfWork.run(async (tx) => {
       const order = await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId);
       if (!order) return 'unknown';
-      const moved = await this.move(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP');
+      const moved = await this.move(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP' satisfies PlatformMoveTrigger);
       if (moved.sequence === order.sequence) return 'already';
       this.logger.log({ yemekKuryeOrderId: order.id, platform: provider, previousStatus: order.status }, 'platform order picked up on the platform');
       return 'picked_up';
@@ -199,7 +199,7 @@ export class PlatformOrdersService {
     if (!order) return 'unknown';
     if (isFinalOrderStatus(order.status)) return 'already_final';
     const reason = note?.trim() ? note.trim().slice(0, 500) : `Cancelled on ${order.provider}`;
-    await this.move(tx, order, ['CANCELED'], 'PLATFORM_CANCEL', { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
+    await this.move(tx, order, ['CANCELED'], 'PLATFORM_CANCEL' satisfies PlatformMoveTrigger, { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
     this.logger.log({ yemekKuryeOrderId: order.id, platform: order.provider, previousStatus: order.status }, 'platform order cancelled by the platform');
     return 'canceled';
   }
