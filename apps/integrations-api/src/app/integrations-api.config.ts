@@ -92,12 +92,12 @@ export class IntegrationsConfig extends AuthThrottledConfig {
   @IsInt({ message: 'INTEGRATION_VERIFICATION_RETRY_MS must be an integer number of milliseconds' })
   @Min(1000, { message: 'INTEGRATION_VERIFICATION_RETRY_MS must be at least 1000' })
   @Max(86_400_000, { message: 'INTEGRATION_VERIFICATION_RETRY_MS must be at most 86400000 (a day)' })
-  INTEGRATION_VERIFICATION_RETRY_MS: number = 300_000;
+  INTEGRATION_VERIFICATION_RETRY_MS: number = 60_000;
 
   /** At most this many integrations verified (and POS announcements sent) per period and replica: a low rate against the platforms. */
   @ToNumber()
   @IsInt({ message: 'INTEGRATION_VERIFICATION_BATCH must be an integer' })
   @Min(1, { message: 'INTEGRATION_VERIFICATION_BATCH must be at least 1' })
   @Max(100, { message: 'INTEGRATION_VERIFICATION_BATCH must be at most 100' })
-  INTEGRATION_VERIFICATION_BATCH: number = 5;
+  INTEGRATION_VERIFICATION_BATCH: number = 10;
 }
