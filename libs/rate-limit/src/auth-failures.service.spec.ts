@@ -37,7 +37,7 @@ describe('AuthFailures', () => {
   beforeEach(() => {
     jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     store = new MapStore();
-    const config = { AUTH_FAILURE_LIMIT_PER_MINUTE: 3, AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: 5 } as unknown as BaseConfig;
+    const config = { AUTH_FAILURE_LIMIT_PER_MINUTE: 3, AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: 5 } as unknown as BaseConfig & { AUTH_FAILURE_LIMIT_PER_MINUTE: number; AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: number };
     failures = new AuthFailures(new RateLimiter(store), config, { keyIdHeaders: ['x-api-key'] });
   });
   afterEach(() => jest.restoreAllMocks());
