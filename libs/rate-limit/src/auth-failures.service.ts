@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { BaseConfig } from '@courier/config';
-import { ProblemException } from '@courier/http';
+import { AuthFailureRefusal, ProblemException } from '@courier/http';
 import { authAttemptRefusal, AuthFailureLimits, clientAddressKey, keyIdKey } from './auth-failures';
 import { rateLimitExceeded, RateLimitPolicy } from './rate-limit-headers';
 import { RateLimiter } from './rate-limiter';
@@ -32,7 +32,7 @@ interface AuthFailureLimitConfig extends BaseConfig {
  * X-Forwarded-For counts). When the store fails, the 401 goes out uncounted (fail open).
  */
 @Injectable()
-export class AuthFailures {
+export class AuthFailures implements AuthFailureRefusal {
   private readonly limits: AuthFailureLimits;
   private readonly policies: Record<'address' | 'key', RateLimitPolicy>;
 
