@@ -125,10 +125,10 @@ export class BaseConfig extends MigrationConfig {
 
 /**
  * The config of an app with authenticated routes: failed authentication is throttled
- * (libs/rate-limit AuthFailureThrottleGuard), per minute, in the shared counters.
+ * (libs/rate-limit AuthFailures, called by every credential guard), per minute, in the shared counters.
  */
 export class AuthThrottledConfig extends BaseConfig {
-  /** Failed authentications a minute from one client address; past it the address gets 429 everywhere. */
+  /** Failed authentications a minute from one client address; past it that address's failed attempts get 429 (correct credentials still pass). */
   @ToNumber()
   @IsInt({ message: 'AUTH_FAILURE_LIMIT_PER_MINUTE must be a positive integer' })
   @Min(1, { message: 'AUTH_FAILURE_LIMIT_PER_MINUTE must be at least 1' })

@@ -7,12 +7,22 @@ import { ProblemException } from './problem.exception';
 export const ADMIN_TOKEN_HEADER = 'x-admin-token';
 
 /**
+ * Where a credential guard sends a failed authentication: libs/rate-limit's AuthFailures, which
+ * counts it and throws the guard's 401, or 429 past the failure limits.
+ */
+export interface AuthFailureRefusal {
+  refuse(request: Request, unauthorized: ProblemException): Promise<never>;
+}
+
+/**
  * `/admin/v1/*` of every app: X-Admin-Token equal to the app's ADMIN_TOKEN (compared in constant
- * time). Without a configured token the admin API refuses every request. Each app subclasses it with
- * where its token comes from (its validated config).
+ * time), failures refused through `authFailures`. Without a configured token the admin API refuses
+ * every request. Each app subclasses it with where its token comes from (its validated config).
  */
 export abstract class AdminTokenGuardBase implements CanActivate, OnModuleInit {
   private readonly logger = new Logger('AdminTokenGuard');
+
+  constructor(private readonly authFailures: AuthFailureRefusal) {}
 
   protected abstract adminToken(): string | undefined;
 
@@ -20,14 +30,14 @@ export abstract class AdminTokenGuardBase implements CanActivate, OnModuleInit {
     if (!this.adminToken()) this.logger.warn('ADMIN_TOKEN is not set: the admin API refuses every request');
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const presented = context.switchToHttp().getRequest<Request>().headers[ADMIN_TOKEN_HEADER];
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    const presented = request.headers[ADMIN_TOKEN_HEADER];
     const expected = this.adminToken();
     if (!expected || typeof presented !== 'string' || !constantTimeEqual(presented, expected)) {
-      throw new ProblemException(
-        401,
-        ErrorCode.AuthenticationFailed,
-        expected ? 'X-Admin-Token is missing or wrong.' : 'The admin API is off: ADMIN_TOKEN is not configured.',
+      return this.authFailures.refuse(
+        request,
+        new ProblemException(401, ErrorCode.AuthenticationFailed, expected ? 'X-Admin-Token is missing or wrong.' : 'The admin API is off: ADMIN_TOKEN is not configured.'),
       );
     }
     return true;

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ProblemDto, ProblemHeaderDocs } from './problem.dto';
+import { ProblemDto, ProblemHeaderDocs, RATE_LIMIT_HEADER_DOCS } from './problem.dto';
 
 /** A JSON Schema object as OpenAPI 3.0 embeds it. */
 export type OpenApiSchema = Record<string, unknown>;
@@ -38,12 +38,12 @@ export interface OpenApiDescription {
   restrictedAnswers?: Array<{ pathPrefix: string; statuses: readonly number[] }>;
 }
 
-/** The failed-authentication throttle's 429 (libs/rate-limit AuthFailureThrottleGuard, on every route of the apps that install it). */
+/** The failed-authentication throttle's 429 (libs/rate-limit AuthFailures, through which every credential guard of the apps that install it refuses). */
 export const AUTH_FAILURE_THROTTLED = {
   status: 429,
   description:
-    'RATE_LIMIT_EXCEEDED: too many failed authentications from this client address (AUTH_FAILURE_LIMIT_PER_MINUTE) or with this key id this minute; retry after Retry-After seconds.',
-  headers: { 'Retry-After': { description: 'Seconds until the counters start again.', schema: { type: 'integer' } } },
+    'RATE_LIMIT_EXCEEDED: these credentials are wrong and this client address (AUTH_FAILURE_LIMIT_PER_MINUTE, policy "failures") or this key id (AUTH_FAILURE_KEY_LIMIT_PER_MINUTE, policy "key-failures") failed too often this minute; answered instead of the 401. Correct credentials are never refused. Retry after Retry-After seconds.',
+  headers: RATE_LIMIT_HEADER_DOCS,
 };
 
 /** What the shared request reader (RequestInputInterceptor, readJsonBody) refuses on any operation, before its own checks. */

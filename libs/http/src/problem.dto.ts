@@ -36,6 +36,16 @@ export class ProblemDto {
 /** Response headers of a problem answer (e.g. Retry-After of a 429), as @ApiResponse documents them. */
 export type ProblemHeaderDocs = Record<string, { description: string; schema: { type: string } }>;
 
+/**
+ * The headers of every 429 of the suite's limits (libs/rate-limit rateLimitHeaders): Retry-After, and
+ * RateLimit / RateLimit-Policy as the IETF httpapi draft (draft-ietf-httpapi-ratelimit-headers-10) writes them.
+ */
+export const RATE_LIMIT_HEADER_DOCS: ProblemHeaderDocs = {
+  'Retry-After': { description: 'Seconds until the limit\'s window starts again.', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: 'The limit that refused, as a structured field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"failures";q=20;w=60`.', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left of it: `"<policy>";r=0;t=<seconds until reset>` (t equals Retry-After).', schema: { type: 'string' } },
+};
+
 /** A ProblemDto subclass documenting the extension members of some answers, with an example of one such answer. */
 export interface ProblemExtensionDocs {
   schema: Type<ProblemDto>;
@@ -64,6 +74,8 @@ export interface ProblemDocsOptions {
   descriptions: Readonly<Record<number, string>>;
   /** Statuses whose answers carry extension members (ProblemException's `extensions`). */
   extensions?: Readonly<Record<number, ProblemExtensionDocs>>;
+  /** Response headers of some statuses' answers (e.g. a 429's RATE_LIMIT_HEADER_DOCS). */
+  headers?: Readonly<Record<number, ProblemHeaderDocs>>;
 }
 
 /**
@@ -75,7 +87,7 @@ export function apiProblemsDecorator(options: ProblemDocsOptions) {
     applyDecorators(
       ...responses.map((entry) => {
         const [status, description] = typeof entry === 'number' ? [entry, options.descriptions[entry] ?? 'Error.'] : entry;
-        return ApiProblem(status, description, undefined, options.extensions?.[status]);
+        return ApiProblem(status, description, options.headers?.[status], options.extensions?.[status]);
       }),
     );
 }

@@ -1,18 +1,18 @@
-import { authAttemptRefused, clientAddressKey, keyIdKey } from './auth-failures';
+import { authAttemptRefusal, clientAddressKey, keyIdKey } from './auth-failures';
 
-describe('authAttemptRefused', () => {
+describe('authAttemptRefusal', () => {
   const limits = { perAddress: 5, perKey: 10 };
 
   it('refuses an address once it failed as often as its limit allows', () => {
-    expect(authAttemptRefused({ address: 4 }, limits)).toBe(false);
-    expect(authAttemptRefused({ address: 5 }, limits)).toBe(true);
-    expect(authAttemptRefused({ address: 5, key: 0 }, limits)).toBe(true);
+    expect(authAttemptRefusal({ address: 4 }, limits)).toBeUndefined();
+    expect(authAttemptRefusal({ address: 5 }, limits)).toBe('address');
+    expect(authAttemptRefusal({ address: 5, key: 0 }, limits)).toBe('address');
   });
 
   it('closes a key over its limit only to addresses that failed themselves, never to its owner elsewhere', () => {
-    expect(authAttemptRefused({ address: 0, key: 10 }, limits)).toBe(false);
-    expect(authAttemptRefused({ address: 1, key: 10 }, limits)).toBe(true);
-    expect(authAttemptRefused({ address: 1, key: 9 }, limits)).toBe(false);
+    expect(authAttemptRefusal({ address: 0, key: 10 }, limits)).toBeUndefined();
+    expect(authAttemptRefusal({ address: 1, key: 10 }, limits)).toBe('key');
+    expect(authAttemptRefusal({ address: 1, key: 9 }, limits)).toBeUndefined();
   });
 });
 

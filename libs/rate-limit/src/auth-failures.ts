@@ -3,7 +3,7 @@ import { isIPv6 } from 'node:net';
 
 /** How many failed authentications a minute the app tolerates (AUTH_FAILURE_LIMIT_PER_MINUTE, AUTH_FAILURE_KEY_LIMIT_PER_MINUTE). */
 export interface AuthFailureLimits {
-  /** Failures from one client address; past it, every request of that address is refused. */
+  /** Failures from one client address; past it, that address's failed attempts get 429. */
   perAddress: number;
   /** Failures with one presented key id, from any address. */
   perKey: number;
@@ -16,15 +16,15 @@ export interface AuthFailureCounts {
 }
 
 /**
- * Whether an authentication attempt is refused (429) before its credentials are checked.
- * An address that failed `perAddress` times is refused outright. A key id that failed `perKey`
- * times (an attack spread over many addresses) is closed only to addresses that themselves failed
- * this minute: the key's owner, from an address with no failure, still gets in, so others'
- * failures cannot lock an account out, while an attacker gets one wrong guess per address.
+ * Whether a failed authentication is answered 429 instead of 401, and by which limit (a correct
+ * credential is never refused). An address that failed `perAddress` times is refused. A key id
+ * that failed `perKey` times (an attack spread over many addresses) is closed only to addresses
+ * that themselves failed this minute: an attacker gets one wrong guess per address.
  */
-export function authAttemptRefused(failures: AuthFailureCounts, limits: AuthFailureLimits): boolean {
-  if (failures.address >= limits.perAddress) return true;
-  return failures.key !== undefined && failures.key >= limits.perKey && failures.address > 0;
+export function authAttemptRefusal(failures: AuthFailureCounts, limits: AuthFailureLimits): 'address' | 'key' | undefined {
+  if (failures.address >= limits.perAddress) return 'address';
+  if (failures.key !== undefined && failures.key >= limits.perKey && failures.address > 0) return 'key';
+  return undefined;
 }
 
 /**

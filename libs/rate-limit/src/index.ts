@@ -6,4 +6,5 @@ export * from './rate-limit.module';
 export * from './rate-limit.sweep';
 export * from './rate-limit.migration';
 export * from './auth-failures';
-export * from './auth-failure-throttle.guard';
+export * from './auth-failures.service';
+export * from './rate-limit-headers';

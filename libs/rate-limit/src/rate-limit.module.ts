@@ -1,8 +1,7 @@
 import { DynamicModule, Logger, Module, Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { BaseConfig } from '@courier/config';
-import { AUTH_FAILURE_THROTTLE_OPTIONS, AuthFailureThrottleGuard, AuthFailureThrottleOptions } from './auth-failure-throttle.guard';
+import { AUTH_FAILURE_THROTTLE_OPTIONS, AuthFailures, AuthFailureThrottleOptions } from './auth-failures.service';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store';
 import { RateLimiter } from './rate-limiter';
 import { RateLimitSweep } from './rate-limit.sweep';
@@ -12,7 +11,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
 export interface RateLimitModuleOptions {
   /** The app's name: prefix of its Redis keys. */
   service: string;
-  /** Throttle failed authentication on every route (AuthFailureThrottleGuard); the config must be an AuthThrottledConfig. */
+  /** Provide AuthFailures, through which the app's credential guards refuse; the config must be an AuthThrottledConfig. */
   authFailures?: AuthFailureThrottleOptions;
 }
 
@@ -24,7 +23,7 @@ export interface RateLimitModuleOptions {
 export class RateLimitModule {
   static forRoot(options: RateLimitModuleOptions): DynamicModule {
     const throttle: Provider[] = options.authFailures
-      ? [{ provide: AUTH_FAILURE_THROTTLE_OPTIONS, useValue: options.authFailures }, { provide: APP_GUARD, useClass: AuthFailureThrottleGuard }]
+      ? [{ provide: AUTH_FAILURE_THROTTLE_OPTIONS, useValue: options.authFailures }, AuthFailures]
       : [];
     return {
       module: RateLimitModule,
@@ -40,7 +39,7 @@ export class RateLimitModule {
         RateLimitSweep,
         ...throttle,
       ],
-      exports: [RATE_LIMIT_STORE, RateLimiter],
+      exports: [RATE_LIMIT_STORE, RateLimiter, ...(options.authFailures ? [AuthFailures] : [])],
     };
   }
 }

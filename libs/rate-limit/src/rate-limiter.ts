@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { ErrorCode } from '@courier/contracts';
-import { ProblemException } from '@courier/http';
 import { RATE_LIMIT_STORE, RATE_LIMIT_WINDOW_MS, RateLimitStore, windowStartOf } from './rate-limit.store';
 
 const FAILURE_LOG_INTERVAL_MS = 10_000;
@@ -57,9 +55,4 @@ export class RateLimiter implements OnModuleDestroy {
     this.lastFailureLog = now;
     this.failuresSinceLog = 0;
   }
-}
-
-/** 429 RATE_LIMIT_EXCEEDED with Retry-After (seconds). */
-export function rateLimitExceeded(detail: string, retryAfterSeconds: number): ProblemException {
-  return new ProblemException(429, ErrorCode.RateLimitExceeded, detail, undefined, {}, { 'Retry-After': String(retryAfterSeconds) });
 }

@@ -30,7 +30,8 @@ export class RateLimitGuard implements CanActivate {
     const scope = this.reflector.get<RateLimitScope | undefined>(SCOPE_KEY, context.getHandler()) ?? 'intake';
     const count = await this.limiter.hit(scope, caller.apiKeyHash);
     if (count !== undefined && count > this.config.INTAKE_RATE_LIMIT_PER_MINUTE) {
-      throw rateLimitExceeded(`More than ${this.config.INTAKE_RATE_LIMIT_PER_MINUTE} requests a minute for this API key; retry after 60 seconds.`, 60);
+      const policy = { name: scope === 'read' ? 'reads' : 'orders', quota: this.config.INTAKE_RATE_LIMIT_PER_MINUTE, windowSeconds: 60 };
+      throw rateLimitExceeded(`More than ${this.config.INTAKE_RATE_LIMIT_PER_MINUTE} requests a minute for this API key; retry after 60 seconds.`, policy, 60);
     }
     return true;
   }

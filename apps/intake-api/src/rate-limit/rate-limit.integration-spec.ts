@@ -35,7 +35,7 @@ function describeTwoReplicas(store: string, env: () => Record<string, string>, a
       await database?.drop();
     });
 
-    it('shares one limit per API key: 429 RATE_LIMIT_EXCEEDED with Retry-After: 60', async () => {
+    it('shares one limit per API key: 429 RATE_LIMIT_EXCEEDED with Retry-After: 60 and RateLimit headers', async () => {
       if (skip) return;
       await awayFromWindowEdge();
       const send = (replica: IntakeTestApp) => replica.http.post(ORDER).set(keyHeader(account)).send(validOrder(account.restaurantId));
@@ -45,6 +45,8 @@ function describeTwoReplicas(store: string, env: () => Record<string, string>, a
       expect(statuses).toEqual([...Array(LIMIT).fill(202), ...Array(14 - LIMIT).fill(429)]);
       const refused = responses.find((response) => response.status === 429)!;
       expect(refused.headers['retry-after']).toBe('60');
+      expect(refused.headers['ratelimit-policy']).toBe(`"orders";q=${LIMIT};w=60`);
+      expect(refused.headers['ratelimit']).toBe('"orders";r=0;t=60');
       expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED' });
       // Refused requests store nothing.

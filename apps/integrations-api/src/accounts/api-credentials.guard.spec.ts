@@ -1,13 +1,17 @@
 import { ExecutionContext } from '@nestjs/common';
 import { ProblemException } from '@courier/http';
+import type { AuthFailures } from '@courier/rate-limit';
 import { AccountsService } from './accounts.service';
 import { ApiCredentialsGuard, AuthenticatedRequest } from './api-credentials.guard';
 import { RestaurantEntity } from './restaurant.entity';
 
+/** Throws the guard's own refusal, as AuthFailures does under its limits. */
+const authFailures = { refuse: (_request: unknown, unauthorized: ProblemException) => Promise.reject(unauthorized) } as unknown as AuthFailures;
+
 describe('ApiCredentialsGuard', () => {
   const restaurant = { id: 'rest_abcdefghijklmnopqrstuvwx', status: 'active' } as RestaurantEntity;
   const authenticate = jest.fn(async (key: string, secret: string) => (key === 'good-key' && secret === 'good-secret' ? restaurant : undefined));
-  const guard = new ApiCredentialsGuard({ authenticate } as unknown as AccountsService);
+  const guard = new ApiCredentialsGuard({ authenticate } as unknown as AccountsService, authFailures);
   const context = (headers: Record<string, unknown>) => {
     const request = { headers } as unknown as AuthenticatedRequest;
     return { request, context: { switchToHttp: () => ({ getRequest: () => request }) } as ExecutionContext };

@@ -2,6 +2,7 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from 
 import type { Request } from 'express';
 import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
+import { AuthFailures } from '@courier/rate-limit';
 import { AccountsService } from './accounts.service';
 import { RestaurantEntity } from './restaurant.entity';
 
@@ -21,11 +22,14 @@ function credential(request: Request, name: string): string | undefined {
 /**
  * `/api/v1/my/*`: X-API-Key and X-API-Secret, both required, of an active account, which becomes
  * "my" account of the request. Every failure is the same 401, so it tells nothing about which part
- * was wrong.
+ * was wrong; failures go through AuthFailures (401, or 429 once the address or key failed too often).
  */
 @Injectable()
 export class ApiCredentialsGuard implements CanActivate {
-  constructor(private readonly accounts: AccountsService) {}
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly authFailures: AuthFailures,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
@@ -33,7 +37,7 @@ export class ApiCredentialsGuard implements CanActivate {
     const apiSecret = credential(request, API_SECRET_HEADER);
     const restaurant = apiKey && apiSecret ? await this.accounts.authenticate(apiKey, apiSecret) : undefined;
     if (!restaurant) {
-      throw new ProblemException(401, ErrorCode.AuthenticationFailed, 'X-API-Key and X-API-Secret must both be sent and be valid for an active account.');
+      return this.authFailures.refuse(request, new ProblemException(401, ErrorCode.AuthenticationFailed, 'X-API-Key and X-API-Secret must both be sent and be valid for an active account.'));
     }
     request.restaurant = restaurant;
     return true;

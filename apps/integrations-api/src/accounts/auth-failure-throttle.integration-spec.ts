@@ -12,7 +12,7 @@ const from = (host: number) => ({ 'X-Forwarded-For': address(host) });
 
 /**
  * Failed authentication is throttled per client address and per presented X-API-Key, in counters
- * shared by the replicas (two apps on one database here); TRUST_PROXY=loopback lets the test speak
+ * shared by the replicas; correct credentials always pass, whatever failed before from their address (two apps on one database here); TRUST_PROXY=loopback lets the test speak
  * from several addresses through X-Forwarded-For.
  */
 describe.each([
@@ -37,7 +37,7 @@ describe.each([
     await replicas[0]?.close();
   });
 
-  it('refuses an address past its limit of wrong secrets, on every replica, with 429 and Retry-After; other addresses still get in', async () => {
+  it('answers an address past its limit of wrong secrets 429 with Retry-After and RateLimit headers, on every replica; its right credentials still get in', async () => {
     if (skip) return;
     await awayFromWindowEdge(20_000);
     const owner = await replicas[0].createRestaurant();
@@ -49,19 +49,26 @@ describe.each([
     }
     // Each replica saw 15 wrong secrets; only a shared count stops the address after 5.
     expect(statuses).toEqual([...Array(PER_ADDRESS).fill(401), ...Array(30 - PER_ADDRESS).fill(429)]);
-    const refused = await replicas[1].http.get('/api/v1/my/integrations').set({ ...credentials(owner), ...from(1) });
+    // A working client behind the same address (a NAT) is not locked out by a broken one.
+    expect((await replicas[1].http.get('/api/v1/my/integrations').set({ ...credentials(owner), ...from(1) })).status).toBe(200);
+    expect((await replicas[0].http.get('/api/v1/my/integrations').set({ ...credentials(owner), ...from(1) })).status).toBe(200);
+    const refused = await replicas[1].http.get('/api/v1/my/integrations').set({ 'X-API-Key': owner.apiKey, 'X-API-Secret': 'not-the-secret', ...from(1) });
     expect(refused.status).toBe(429);
     expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED' });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
-    // The owner at another address is not locked out by someone else's failures.
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers['ratelimit-policy']).toBe(`"failures";q=${PER_ADDRESS};w=60`);
+    expect(refused.headers['ratelimit']).toBe(`"failures";r=0;t=${retryAfter}`);
+    // No credentials at all is a failure too.
+    expect((await replicas[0].http.get('/api/v1/my/integrations').set(from(1))).status).toBe(429);
     expect((await replicas[0].http.get('/api/v1/my/integrations').set({ ...credentials(owner), ...from(2) })).status).toBe(200);
     // Probes are never throttled.
     expect((await replicas[0].http.get('/health').set(from(1))).status).toBe(200);
   });
 
-  it('throttles wrong admin tokens the same way', async () => {
+  it('throttles wrong admin tokens the same way, never the right one', async () => {
     if (skip) return;
     await awayFromWindowEdge(20_000);
     const statuses: number[] = [];
@@ -69,10 +76,11 @@ describe.each([
       statuses.push((await replicas[attempt % 2].http.get('/admin/v1/restaurants').set({ 'X-Admin-Token': `wrong-token-${attempt}-0123456789`, ...from(3) })).status);
     }
     expect(statuses).toEqual([...Array(PER_ADDRESS).fill(401), ...Array(12 - PER_ADDRESS).fill(429)]);
+    expect((await replicas[0].http.get('/admin/v1/restaurants').set({ 'X-Admin-Token': ADMIN_TOKEN, ...from(3) })).status).toBe(200);
     expect((await replicas[0].http.get('/admin/v1/restaurants').set({ 'X-Admin-Token': ADMIN_TOKEN, ...from(4) })).status).toBe(200);
   });
 
-  it('closes a key attacked from many addresses to the addresses that failed, not to its owner', async () => {
+  it('closes a key attacked from many addresses to wrong guesses from the addresses that failed, never to its right secret', async () => {
     if (skip) return;
     await awayFromWindowEdge(20_000);
     const owner = await replicas[0].createRestaurant();
@@ -81,8 +89,11 @@ describe.each([
       expect((await replicas[index % 2].http.get('/api/v1/my/integrations').set({ ...wrong, ...from(100 + index) })).status).toBe(401);
     }
     // Each of those addresses is far under its own limit, but the key has had its share of failures.
-    expect((await replicas[0].http.get('/api/v1/my/integrations').set({ ...wrong, ...from(101) })).status).toBe(429);
-    expect((await replicas[1].http.get('/api/v1/my/integrations').set({ ...credentials(owner), ...from(102) })).status).toBe(429);
+    const refused = await replicas[0].http.get('/api/v1/my/integrations').set({ ...wrong, ...from(101) });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit-policy']).toBe(`"key-failures";q=${PER_KEY};w=60`);
+    expect(refused.headers['ratelimit']).toBe(`"key-failures";r=0;t=${refused.headers['retry-after']}`);
+    expect((await replicas[1].http.get('/api/v1/my/integrations').set({ ...credentials(owner), ...from(102) })).status).toBe(200);
     // Another key from those addresses is not affected, nor the owner from a clean address.
     const other = await replicas[0].createRestaurant();
     expect((await replicas[1].http.get('/api/v1/my/integrations').set({ ...credentials(other), ...from(101) })).status).toBe(200);

@@ -1,4 +1,4 @@
-import { apiProblemsDecorator } from '@courier/http';
+import { apiProblemsDecorator, RATE_LIMIT_HEADER_DOCS } from '@courier/http';
 
 /** Documents error answers as problem JSON (@courier/http's ProblemDto), with this API's description per status (overridable). */
 export const ApiProblems = apiProblemsDecorator({
@@ -11,4 +11,5 @@ export const ApiProblems = apiProblemsDecorator({
     422: 'VALIDATION_ERROR: invalid fields, listed in `errors`.',
     500: 'INTERNAL_ERROR: unexpected failure; quote the requestId.',
   },
+  headers: { 429: RATE_LIMIT_HEADER_DOCS },
 });

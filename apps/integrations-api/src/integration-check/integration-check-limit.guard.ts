@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { RATE_LIMIT_HOUR_MS, RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
+import { RATE_LIMIT_HOUR_MS, RATE_LIMIT_WINDOW_MS, RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
 import { AuthenticatedRequest } from '../accounts/api-credentials.guard';
 import { IntegrationsConfig } from '../app/integrations-api.config';
 import { isUuid } from '../common/ids';
@@ -48,11 +48,13 @@ export class IntegrationCheckLimitGuard implements CanActivate {
     if (refusal === 'integration') {
       throw rateLimitExceeded(
         `More than ${this.limits.perIntegrationPerMinute} credential checks a minute for this integration; retry after the Retry-After seconds.`,
+        { name: 'checks', quota: this.limits.perIntegrationPerMinute, windowSeconds: RATE_LIMIT_WINDOW_MS / 1000 },
         secondsLeftInWindow(now),
       );
     }
     throw rateLimitExceeded(
       `More than ${this.limits.perAccountPerHour} credential checks an hour for this account; retry after the Retry-After seconds.`,
+      { name: 'account-checks', quota: this.limits.perAccountPerHour, windowSeconds: RATE_LIMIT_HOUR_MS / 1000 },
       secondsLeftInWindow(now, RATE_LIMIT_HOUR_MS),
     );
   }

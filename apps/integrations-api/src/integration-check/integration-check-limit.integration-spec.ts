@@ -45,7 +45,7 @@ describe('POST /api/v1/my/integrations/{id}/check limits', () => {
     return samples.find((sample) => sample.name === 'platform_credential_checks_total' && sample.labels.platform === 'PLATFORM_A' && sample.labels.result === result)?.value ?? 0;
   }
 
-  it('lets 3 checks of one integration a minute reach the platform and answers the rest 429 with Retry-After, counted by result', async () => {
+  it('lets 3 checks of one integration a minute reach the platform and answers the rest 429 with Retry-After and RateLimit headers, counted by result', async () => {
     const restaurant = await t.createRestaurant();
     const id = await integration(t, restaurant, 1);
     const wrong = await integration(t, restaurant, 2, 'getir-limit-wrong-secret');
@@ -60,6 +60,8 @@ describe('POST /api/v1/my/integrations/{id}/check limits', () => {
       expect(answer.body).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED', detail: expect.stringContaining('this integration') });
       expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(answer.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect(answer.headers['ratelimit-policy']).toBe('"checks";q=3;w=60');
+      expect(answer.headers['ratelimit']).toBe(`"checks";r=0;t=${answer.headers['retry-after']}`);
     }
     expect(logins() - before).toBe(3);
 
@@ -86,6 +88,8 @@ describe('POST /api/v1/my/integrations/{id}/check limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', detail: expect.stringContaining('an hour for this account') });
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(3600);
+    expect(refused.headers['ratelimit-policy']).toBe('"account-checks";q=5;w=3600');
+    expect(refused.headers['ratelimit']).toBe(`"account-checks";r=0;t=${refused.headers['retry-after']}`);
     expect(logins() - before).toBe(5);
 
     // Another account's checks are its own; an id that is not the caller's is neither checked nor counted.

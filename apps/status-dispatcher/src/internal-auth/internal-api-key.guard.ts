@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { ErrorCode } from '@courier/contracts';
 import { constantTimeEqual } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
+import { AuthFailures } from '@courier/rate-limit';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 
 export const INTERNAL_API_KEY_HEADER = 'X-Internal-Api-Key';
@@ -18,15 +19,18 @@ export function isInternalApiKey(presented: unknown, keys: readonly string[]): b
   return matched;
 }
 
-/** The internal endpoints (/internal/*): X-Internal-Api-Key equal to one of INTERNAL_API_KEYS. */
+/** The internal endpoints (/internal/*): X-Internal-Api-Key equal to one of INTERNAL_API_KEYS; failures go through AuthFailures. */
 @Injectable()
 export class InternalApiKeyGuard implements CanActivate {
-  constructor(private readonly config: DispatcherConfig) {}
+  constructor(
+    private readonly config: DispatcherConfig,
+    private readonly authFailures: AuthFailures,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
-    const presented = context.switchToHttp().getRequest<Request>().headers[INTERNAL_API_KEY_HEADER.toLowerCase()];
-    if (!isInternalApiKey(presented, this.config.INTERNAL_API_KEYS)) {
-      throw new ProblemException(401, ErrorCode.AuthenticationFailed, `${INTERNAL_API_KEY_HEADER} is missing or wrong.`);
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!isInternalApiKey(request.headers[INTERNAL_API_KEY_HEADER.toLowerCase()], this.config.INTERNAL_API_KEYS)) {
+      return this.authFailures.refuse(request, new ProblemException(401, ErrorCode.AuthenticationFailed, `${INTERNAL_API_KEY_HEADER} is missing or wrong.`));
     }
     return true;
   }

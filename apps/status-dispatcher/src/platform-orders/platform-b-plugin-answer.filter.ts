@@ -4,8 +4,8 @@ import { problemFor, sendProblem, titleFor } from '@courier/http';
 import { PlatformBPluginReason, platformBPluginRefusal } from '@courier/platforms';
 
 /**
- * Every refusal of a PLATFORM_B plugin route, whatever threw it (the auth-failure throttle, the JWT
- * guard, the body reader and its depth scan, validation, the handler), answered within the statuses
+ * Every refusal of a PLATFORM_B plugin route, whatever threw it (the JWT guard and its failure
+ * throttle, the body reader and its depth scan, validation, the handler), answered within the statuses
  * the DH middleware expects (platformBPluginRefusal): our problem JSON with its `code`, its status
  * mapped, and DH's `{ reason, message }` beside it.
  */

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, Query, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, FieldError } from '@courier/contracts';
-import { apiProblemsDecorator, ProblemDto, ProblemException } from '@courier/http';
+import { apiProblemsDecorator, ProblemDto, ProblemException, RATE_LIMIT_HEADER_DOCS } from '@courier/http';
 import {
   isRecord,
   parsePlatformBOrder,
@@ -72,7 +72,7 @@ const ApiPluginProblems = apiProblemsDecorator({
   descriptions: {
     400: 'Not retried by the middleware. VALIDATION_ERROR: malformed fields; INVALID_PAYLOAD: not JSON or nested more than 32 levels (refused before parsing); PAYLOAD_TOO_LARGE: over 256 KiB; UNSUPPORTED_MEDIA_TYPE: not UTF-8 or compressed.',
     401: 'AUTHENTICATION_FAILED (reason UNAUTHORIZED): no JWT, or not HMAC-signed (HS256/384/512 only) with PLATFORM_B_PLUGIN_SECRET, no service "middleware" claim, expired, or an unknown `crit` header. Checked before the body is read.',
-    429: 'RATE_LIMIT_EXCEEDED (reason TECHNICAL_PROBLEM): too many failed authentications from this address (Retry-After: the rest of the minute); retried by the middleware.',
+    429: 'RATE_LIMIT_EXCEEDED (reason TECHNICAL_PROBLEM): a JWT that does not verify, from an address with too many failed authentications this minute (Retry-After: the rest of the minute); retried by the middleware. A valid JWT is never refused this way.',
     500: 'Retried by the middleware (reason TECHNICAL_PROBLEM): a storage failure, or the vendor cannot be resolved to one integration right now.',
   },
   extensions: {
@@ -81,6 +81,7 @@ const ApiPluginProblems = apiProblemsDecorator({
     429: pluginProblem(429, 'RATE_LIMIT_EXCEEDED', 'TECHNICAL_PROBLEM', 'Too many failed authentication attempts from this address or for this key; retry after the Retry-After seconds.'),
     500: pluginProblem(500, 'INTEGRATION_NOT_FOUND', 'TECHNICAL_PROBLEM', 'No PLATFORM_B integration has the vendor ys-vendor-9 yet; retry.'),
   },
+  headers: { 429: RATE_LIMIT_HEADER_DOCS },
 });
 const UNKNOWN_VENDOR = 'INTEGRATION_NOT_FOUND: no integration has this remoteId yet, and none had it (being set up, or our read model behind): retried by the middleware.';
 const GONE_VENDOR = 'INTEGRATION_NOT_FOUND (reason MENU_ACCOUNT_SETTINGS): the integrations that had this remoteId were deleted or moved to another account: not retried.';

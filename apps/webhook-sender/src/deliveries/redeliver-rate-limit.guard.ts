@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
+import { RATE_LIMIT_WINDOW_MS, RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { WebhookAccount } from '../repositories/webhook-accounts.repository';
 
@@ -22,7 +22,11 @@ export class RedeliverRateLimitGuard implements CanActivate {
     const count = await this.limiter.hit('redeliver', account.restaurantId, now);
     const limit = this.config.WEBHOOK_REDELIVER_LIMIT_PER_MINUTE;
     if (count !== undefined && count > limit) {
-      throw rateLimitExceeded(`More than ${limit} redeliveries a minute for this account; retry after the Retry-After seconds.`, secondsLeftInWindow(now));
+      throw rateLimitExceeded(
+        `More than ${limit} redeliveries a minute for this account; retry after the Retry-After seconds.`,
+        { name: 'redeliveries', quota: limit, windowSeconds: RATE_LIMIT_WINDOW_MS / 1000 },
+        secondsLeftInWindow(now),
+      );
     }
     return true;
   }

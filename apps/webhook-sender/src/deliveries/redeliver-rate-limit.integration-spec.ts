@@ -19,7 +19,7 @@ describe('webhook-sender limits', () => {
     await receiver?.close();
   });
 
-  it('takes WEBHOOK_REDELIVER_LIMIT_PER_MINUTE redeliveries a minute per account: 30 calls make 4 more POSTs, then 429 with Retry-After', async () => {
+  it('takes WEBHOOK_REDELIVER_LIMIT_PER_MINUTE redeliveries a minute per account: 30 calls make 4 more POSTs, then 429 with Retry-After and RateLimit headers', async () => {
     await awayFromWindowEdge(20_000);
     const account = await sender.createAccount({ statusUrl: receiver.url('/status') });
     const other = await sender.createAccount({ statusUrl: receiver.url('/status') });
@@ -38,8 +38,11 @@ describe('webhook-sender limits', () => {
     expect(statuses).toEqual([...Array(REDELIVER_LIMIT).fill(202), ...Array(30 - REDELIVER_LIMIT).fill(429)]);
     const refused = await redeliver();
     expect(refused.body).toMatchObject({ status: 429, code: 'RATE_LIMIT_EXCEEDED' });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers['ratelimit-policy']).toBe(`"redeliveries";q=${REDELIVER_LIMIT};w=60`);
+    expect(refused.headers['ratelimit']).toBe(`"redeliveries";r=0;t=${retryAfter}`);
 
     // The first send and the 4 accepted redeliveries reached the receiver, and no more.
     await waitForRequests(receiver, '/status', event.yemekKuryeOrderId, 1 + REDELIVER_LIMIT);
@@ -53,12 +56,18 @@ describe('webhook-sender limits', () => {
     expect((await sender.http.get(`/api/v1/my/webhooks/deliveries/${id}`).set(credentials(account))).status).toBe(200);
   });
 
-  it('refuses an address past AUTH_FAILURE_LIMIT_PER_MINUTE wrong secrets with 429', async () => {
+  it('answers an address past AUTH_FAILURE_LIMIT_PER_MINUTE wrong secrets 429, never its right credentials', async () => {
     await awayFromWindowEdge(20_000);
+    const account = await sender.createAccount({ statusUrl: receiver.url('/status') });
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 10; attempt += 1) {
       statuses.push((await sender.http.get('/api/v1/my/webhooks/deliveries').set({ 'X-API-Key': `key_guess_${attempt}`, 'X-API-Secret': 'wrong' })).status);
     }
     expect(statuses).toEqual([...Array(PER_ADDRESS).fill(401), ...Array(10 - PER_ADDRESS).fill(429)]);
+    expect((await sender.http.get('/api/v1/my/webhooks/deliveries').set(credentials(account))).status).toBe(200);
+    const refused = await sender.http.get('/api/v1/my/webhooks/deliveries').set({ ...credentials(account), 'X-API-Secret': 'wrong' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['ratelimit-policy']).toBe(`"failures";q=${PER_ADDRESS};w=60`);
+    expect(refused.headers['ratelimit']).toBe(`"failures";r=0;t=${refused.headers['retry-after']}`);
   });
 });

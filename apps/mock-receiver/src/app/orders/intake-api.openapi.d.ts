@@ -304,11 +304,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: more than INTAKE_RATE_LIMIT_PER_MINUTE (default 600) requests in the current minute for this API key, across all replicas. */
+            /** @description RATE_LIMIT_EXCEEDED: more than INTAKE_RATE_LIMIT_PER_MINUTE (default 600) requests in the current minute for this API key, across all replicas (policy "orders" for order intake, "reads" for status reads). */
             429: {
                 headers: {
-                    /** @description Seconds to wait: always 60. */
+                    /** @description Seconds to wait: always 60 (RateLimit's t too). */
                     "Retry-After"?: number;
+                    /** @description The limit that refused, as a structured field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"failures";q=20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=0;t=<seconds until reset>` (t equals Retry-After). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -402,11 +406,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description RATE_LIMIT_EXCEEDED: more than INTAKE_RATE_LIMIT_PER_MINUTE (default 600) requests in the current minute for this API key, across all replicas. */
+            /** @description RATE_LIMIT_EXCEEDED: more than INTAKE_RATE_LIMIT_PER_MINUTE (default 600) requests in the current minute for this API key, across all replicas (policy "orders" for order intake, "reads" for status reads). */
             429: {
                 headers: {
-                    /** @description Seconds to wait: always 60. */
+                    /** @description Seconds to wait: always 60 (RateLimit's t too). */
                     "Retry-After"?: number;
+                    /** @description The limit that refused, as a structured field: `"<policy>";q=<quota>;w=<window seconds>`, e.g. `"failures";q=20;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"<policy>";r=0;t=<seconds until reset>` (t equals Retry-After). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
