@@ -1,5 +1,6 @@
-import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
-import { AuthThrottledConfig, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { AuthThrottledConfig, parseDuration, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
 
 /** Valid when the value parses as a key list; the message is the parser's (it names the variable). */
@@ -30,6 +31,9 @@ export function IsEncryptionKeyList(options?: ValidationOptions) {
       },
     });
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const ToDuration = () => Transform(({ value }) => (value === undefined || value === '' ? undefined : typeof value === 'number' ? value : parseDuration(String(value))));
 
 /** Environment of integrations-api (see README, "Configuration"). */
 export class IntegrationsConfig extends AuthThrottledConfig {
@@ -81,4 +85,19 @@ export class IntegrationsConfig extends AuthThrottledConfig {
   @IsInt({ message: 'INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR must be a positive integer' })
   @Min(1, { message: 'INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR must be at least 1' })
   INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR: number = 30;
+
+  /**
+   * How long a rotated-out webhook signing secret still signs (beside the new one), so receivers
+   * can switch without refusing webhooks; 0 ends it at once. Capped at 7 days: an old secret that
+   * lingers is a risk of its own.
+   */
+  @ToDuration()
+  @ValidateBy({
+    name: 'isRotationGrace',
+    validator: {
+      validate: (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 7 * DAY_MS,
+      defaultMessage: () => 'WEBHOOK_SECRET_ROTATION_GRACE must be a duration such as 0, 30s, 4h or 1d, at most 7d',
+    },
+  })
+  WEBHOOK_SECRET_ROTATION_GRACE: number = DAY_MS;
 }
