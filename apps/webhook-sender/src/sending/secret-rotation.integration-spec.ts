@@ -76,14 +76,14 @@ describe('webhook signing during a secret rotation grace period', () => {
     const account = await sender.createAccount({ statusUrl: receiver.url('/short/status') });
     const rotated = await rotate(account, new Date(Date.now() + 1_000));
     // Waits on what is sent, not on the clock: webhooks are sent until one carries a single signature.
-    const after = await waitFor(
+    const after = await waitFor<ReceivedRequest | undefined>(
       'a webhook signed with the new secret only',
       async () => {
         const request = await sendOne(rotated, '/short/status');
         return String(request.headers['webhook-signature']).split(' ').length === 1 ? request : undefined;
       },
       20_000,
-    );
+    ).then((request) => request!);
     expect(verifiesWith(rotated.signingSecret!, after)).toBe(true);
     expect(verifiesWith(account.signingSecret!, after)).toBe(false);
     expect(after.headers['x-service-signature']).toBe(hex(rotated.signingSecret!, after.body));
