@@ -1,6 +1,7 @@
 import { RoutingKey } from '@courier/contracts';
 import { SecretBox, secretBinding } from '@courier/crypto';
 import { HostResolver } from '@courier/http';
+import { waitFor } from '@courier/testing';
 import { credentials, CreatedRestaurant, KEY_1, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -166,6 +167,24 @@ describe('webhook settings (HTTP, real PostgreSQL)', () => {
     const created = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
     expect(created.body.previousSecretValidUntil).toBeNull();
     await t.http.delete(`${HOOKS}/secret`).set(credentials(account)).expect(204);
+  });
+});
+
+describe('webhook settings with WEBHOOK_SECRET_ROTATION_GRACE=1s', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEBHOOK_SECRET_ROTATION_GRACE: '1s' }, hostResolver: resolver });
+  });
+  afterAll(() => t?.close());
+
+  it('ends the grace period at the configured time: not shown after it, and the next change drops the old secret from the account events', async () => {
+    const account = await t.createRestaurant({ name: 'Brief grace', generateSigningSecret: true });
+    const rotated = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
+    expect(Date.parse(rotated.body.previousSecretValidUntil) - Date.parse(rotated.body.createdAt)).toBe(1000);
+    await waitFor('the end of the grace period', async () => ((await t.http.get(HOOKS).set(credentials(account))).body.previousSecretValidUntil === null ? true : undefined));
+    await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: 'https://receiver.example/after-grace' }).expect(200);
+    const events = (await t.outbox(RoutingKey.WebhookSettingsChanged)).filter((row) => row.payload.restaurantId === account.restaurantId);
+    expect(events[events.length - 1].payload.webhooks).toMatchObject({ statusUrl: 'https://receiver.example/after-grace', previousSigningSecretCiphertext: null, previousSigningSecretValidUntil: null });
   });
 });
 
