@@ -96,6 +96,7 @@ function otherSections() {
       variables: [
         { name: 'POS_URL', value: 'http://localhost:3001', meaning: 'Base URL of integrations-api the CLI calls.' },
         { name: 'ADMIN_OPERATOR', value: '', meaning: 'Who is named in the audit log; unset: $USER.' },
+        { name: 'STATUS_DISPATCHER_URL', value: 'http://localhost:3002', meaning: 'Base URL of status-dispatcher for list-withheld-orders; unset: POS_URL (the one-machine gateway routes it).' },
       ],
     },
   ];

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
-import { ConfigurationError, validateConfig } from '@courier/config';
+import { configClassesOf, ConfigurationError, productionSettings, validateConfig } from '@courier/config';
 
 export const WORKSPACE = path.resolve(__dirname, '..', '..');
 
@@ -79,9 +79,13 @@ export function configVariables(config: ConfigClass): string[] {
 
 /** The variables without which validation fails: no default value and not @IsOptional. */
 export function requiredVariables(config: ConfigClass): string[] {
-  const instance = plainToInstance(config, {}, { exposeDefaultValues: true });
-  const errors = validateSync(instance, { whitelist: false, forbidUnknownValues: false });
+  const errors = configClassesOf(config).flatMap((cls) => validateSync(plainToInstance(cls as ConfigClass, {}, { exposeDefaultValues: true }), { whitelist: false, forbidUnknownValues: false }));
   return [...new Set(errors.map((error) => error.property))].sort();
+}
+
+/** What a production deployment must set besides the required variables (@RequiredInProduction, libs/config). */
+export function productionVariables(config: ConfigClass): string[] {
+  return productionSettings(config);
 }
 
 /** The config class's own defaults. */
@@ -99,18 +103,20 @@ export function portVariable(config: ConfigClass): { name: string; defaultPort: 
 
 /** The problems validateConfig reports for this environment (empty: the app would start). */
 export function configProblems(config: ConfigClass, env: Record<string, string | undefined>): string[] {
-  try {
-    validateConfig(config, env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigurationError) return error.problems;
-    throw error;
-  }
+  return configClassesOf(config).flatMap((cls) => {
+    try {
+      validateConfig(cls as ConfigClass, env);
+      return [];
+    } catch (error) {
+      if (error instanceof ConfigurationError) return error.problems;
+      throw error;
+    }
+  });
 }
 
 /** Variables an environment may set for this app: the ones it reads, planned ones, Node's own. */
 export function acceptedVariables(app: string, config: ConfigClass): Set<string> {
-  return new Set([...configVariables(config), ...RUNTIME_VARIABLES]);
+  return new Set([...configClassesOf(config).flatMap((cls) => configVariables(cls as ConfigClass)), ...RUNTIME_VARIABLES]);
 }
 
 /** Source file that tools/build.mjs compiles into `dist/<x>.js`. */

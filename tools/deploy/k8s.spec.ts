@@ -14,6 +14,7 @@ import {
   Deployable,
   deployables,
   portVariable,
+  productionVariables,
   requiredVariables,
   sourceOfBuildOutput,
   workspacePath,
@@ -227,6 +228,13 @@ describe.each(RENDERS.map((dir) => [dir] as const))('kustomize render of %s', (d
       expect(requiredVariables(app.config!).filter((variable) => !guaranteed.has(variable))).toEqual([]);
       expect(configProblems(app.config!, env)).toEqual([]);
     });
+
+    if (dir === 'k8s/overlays/prod') {
+      it('gets every setting a production deployment needs (@RequiredInProduction: the platforms\' keys and secrets), from a Secret that must exist', () => {
+        const { guaranteed } = environment();
+        expect(productionVariables(app.config!).filter((variable) => !guaranteed.has(variable))).toEqual([]);
+      });
+    }
 
     it('gets only variables the app reads (catches misspelt keys)', () => {
       const accepted = acceptedVariables(name, app.config!);

@@ -97,6 +97,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
     AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
     AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
+    // Integrations are verified with their platform at once: never the real hosts from a test (a closed local port: no verdict).
+    PLATFORM_A_BASE_URL: 'http://127.0.0.1:9',
+    PLATFORM_B_BASE_URL: 'http://127.0.0.1:9',
+    PLATFORM_C_BASE_URL: 'http://127.0.0.1:9',
+    PLATFORM_D_BASE_URL: 'http://127.0.0.1:9',
     ...options.env,
   };
   const restoreEnv = setEnv(env);

@@ -124,6 +124,18 @@ export async function ensureDemoRestaurant(options: {
   return demo;
 }
 
+/** Whether the integration is verified within a few seconds (the verification integrations-api starts after a change). */
+async function verifiedSoon(base: string, headers: Record<string, string>, id: string): Promise<boolean> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const response = await fetch(`${base}/${encodeURIComponent(id)}`, { headers });
+    const state = response.status === 200 ? ((await response.json()) as { verification?: { state?: string } }).verification?.state : undefined;
+    if (state === 'verified') return true;
+    if (state === 'failed' || Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function problemText(response: Response): Promise<string> {
   return `${response.status} ${(await response.text()).slice(0, 500)}`;
 }
@@ -134,7 +146,8 @@ async function problemText(response: Response): Promise<string> {
  * providerRestaurantId) gets the credentials sent again, which changes nothing when they match (the
  * simulators' keys are kept in local-secrets.json) and repairs them when they do not (e.g. a data
  * directory reset while DATABASE_URL points at an older database). An integration the operator
- * deactivated stays inactive.
+ * deactivated stays inactive. Each is then verified with POST .../check against its simulator (the
+ * start fails if one is not: its platform orders would be withheld).
  */
 export async function ensurePlatformIntegrations(options: {
   posUrl: string;
@@ -185,6 +198,16 @@ export async function ensurePlatformIntegrations(options: {
       const response = await fetch(`${base}/${encodeURIComponent(record.id)}`, { method: 'PUT', headers, body: JSON.stringify(credentials) });
       if (response.status !== 200) throw new Error(`could not update the demo ${platform} integration: ${await problemText(response)}`);
       record = (await response.json()) as IntegrationRecord;
+    }
+    // Verified through the real check against its simulator (a new or changed integration is checked at once
+    // in integrations-api; one verified at an earlier start stays so): only a verified integration gets its orders.
+    if (!(await verifiedSoon(base, headers, record.id))) {
+      const check = await fetch(`${base}/${encodeURIComponent(record.id)}/check`, { method: 'POST', headers });
+      if (check.status !== 200) throw new Error(`could not verify the demo ${platform} integration: ${await problemText(check)}`);
+      const verdict = (await check.json()) as { result: string; detail: string; verification?: { state: string } };
+      if (verdict.verification?.state !== 'verified') {
+        throw new Error(`the demo ${platform} integration was not verified by its simulator (${verdict.result}: ${verdict.detail}); its orders would be withheld`);
+      }
     }
     result[platform] = { simulatorUrl: options.simulatorUrls[platform], integrationId: record.id, providerRestaurantId: record.providerRestaurantId, isActive: record.isActive };
   }

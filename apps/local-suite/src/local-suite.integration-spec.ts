@@ -365,6 +365,27 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     };
 
     await transfer(claimantIntegration);
+    // The claimant's credentials are not accepted by the platform: its orders are kept, withheld, visible to operators.
+    let kept = '';
+    await waitFor('an order withheld for the unverified claimant', async () => {
+      const { yemekKuryeOrderId } = await injectPlatformBOrder();
+      const listed = (await (await fetch(`${pos}/admin/v1/withheld-orders?platform=PLATFORM_B`, { headers: admin })).json()) as { data: Array<{ yemekKuryeOrderId: string; integrationId: string }> };
+      if (listed.data.some((order) => order.yemekKuryeOrderId === yemekKuryeOrderId && order.integrationId === claimantIntegration)) kept = yemekKuryeOrderId;
+      return kept !== '';
+    }, 60_000, 250);
+    expect((await fetch(`${pos}/internal/orders/${kept}`, { headers: internalHeaders(demo) })).status).toBe(404);
+    // With credentials the platform accepts, the claimant is verified and the kept order released to it.
+    const secrets = JSON.parse(readFileSync(path.join(dataDir, 'local-secrets.json'), 'utf8')) as { platforms: { platformBPassword: string } };
+    const fixed = await fetch(`${pos}/api/v1/my/integrations/${claimantIntegration}`, {
+      method: 'PUT',
+      headers: claimantHeaders,
+      body: JSON.stringify({ chainCode: 'demo-chain', username: 'demo-pos', password: secrets.platforms.platformBPassword }),
+    });
+    expect(fixed.status).toBe(200);
+    await waitFor('the withheld order released to the claimant', async () => {
+      const response = await fetch(`${pos}/internal/orders/${kept}`, { headers: internalHeaders(demo) });
+      return response.status === 200 && ((await response.json()) as { restaurantId: string }).restaurantId === claimant.restaurantId;
+    }, 60_000, 250);
     await nextOrderGoesTo(claimant.restaurantId);
 
     // Back to the demo restaurant, whose integration the transfer left inactive: its owner activates it.

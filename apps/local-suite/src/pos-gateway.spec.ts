@@ -20,6 +20,7 @@ describe('posRouteFor', () => {
     ['/api/v1/my/webhooks/secret', 'integrations'],
     ['/api/v1/my/integrations', 'integrations'],
     ['/admin/v1/restaurants', 'integrations'],
+    ['/admin/v1/withheld-orders?platform=PLATFORM_A', 'dispatcher'],
     ['/health', 'integrations'],
   ])('%s -> %s', (url, app) => {
     expect(posRouteFor(url)).toBe(app);

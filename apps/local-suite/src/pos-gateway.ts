@@ -14,6 +14,8 @@ export function posRouteFor(url: string): keyof PosRoutes {
   if (pathname === '/internal' || pathname.startsWith('/internal/')) return 'dispatcher';
   // The platforms' order webhooks and plugin endpoints (public in a cluster, unlike /internal).
   if (pathname === '/platforms' || pathname.startsWith('/platforms/')) return 'dispatcher';
+  // The dispatcher's one admin list (X-Admin-Token), beside integrations-api's /admin/v1.
+  if (pathname === '/admin/v1/withheld-orders' || pathname.startsWith('/admin/v1/withheld-orders/')) return 'dispatcher';
   if (pathname === '/api/v1/my/webhooks/deliveries' || pathname.startsWith('/api/v1/my/webhooks/deliveries/')) return 'sender';
   return 'integrations';
 }

@@ -18,6 +18,8 @@ export const INTERNAL_KEY = 'internal-key-current-0123456789abcdef';
 /** A second configured key: both work at once while callers rotate. */
 export const PREVIOUS_INTERNAL_KEY = 'internal-key-previous-fedcba9876543210';
 export const internal = (key = INTERNAL_KEY) => ({ 'X-Internal-Api-Key': key });
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+export const admin = { 'X-Admin-Token': ADMIN_TOKEN };
 /** SECRETS_ENCRYPTION_KEYS of the test apps (the integrations' secrets are sealed with it). */
 export const SECRETS_KEYS = generateEncryptionKeyEntry('test1');
 
@@ -90,6 +92,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: database.url,
     RABBITMQ_URL: undefined,
     INTERNAL_API_KEYS: `${INTERNAL_KEY},${PREVIOUS_INTERNAL_KEY}`,
+    ADMIN_TOKEN,
     SECRETS_ENCRYPTION_KEYS: SECRETS_KEYS,
     LOG_LEVEL: 'info',
     LOG_PRETTY: 'false',

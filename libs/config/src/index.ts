@@ -5,3 +5,4 @@ export * from './config.module';
 export * from './trust-proxy';
 export * from './origins';
 export * from './find-provider';
+export * from './deployment-settings';

@@ -23,6 +23,8 @@ export enum ErrorCode {
   AmbiguousProviderOrderId = 'AMBIGUOUS_PROVIDER_ORDER_ID',
   /** A platform order arrived for an integration while another integration already holds it (an integration replaced). */
   PlatformOrderOfAnotherIntegration = 'PLATFORM_ORDER_OF_ANOTHER_INTEGRATION',
+  /** A platform order of an integration the platform has not verified yet: kept for operators, not the account's. */
+  OrderWithheld = 'ORDER_WITHHELD',
   NotFound = 'NOT_FOUND',
   MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { ORDER_STATUSES, OrderStatus } from './order-status';
-import { ORDER_TRANSITIONS, ORDER_TRIGGERS, OrderTrigger, allowedTriggers, applyTrigger, isOrderTrigger } from './order-transitions';
+import { HISTORY_TRIGGERS, ORDER_TRANSITIONS, ORDER_TRIGGERS, OrderTrigger, allowedTriggers, applyTrigger, isOrderTrigger } from './order-transitions';
 
 /**
  * The order status table of interface.md with the triggers of decisions.md, written out by hand so
@@ -139,5 +139,13 @@ describe('order transitions', () => {
         }),
       );
     });
+  });
+});
+
+describe('HISTORY_TRIGGERS', () => {
+  it('names every trigger an order history can hold, once each', () => {
+    expect([...HISTORY_TRIGGERS].sort()).toEqual(
+      ['APPROVE', 'ROUTE', 'ASSIGN', 'ACCEPT', 'PREPARE', 'PICK_UP', 'DELIVER', 'CANCEL', 'VERIFY', 'HANDOVER', 'REJECT', 'PLATFORM_CANCEL', 'PLATFORM_PICKED_UP'].sort(),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { OrderStatus } from './order-status';
+import { PLATFORM_MOVE_TRIGGERS, STATUS_PUSH_ACTIONS } from './status-push-actions';
 
 /** What the courier core can ask of a third-party order (POST /internal/orders/{id}/transitions). */
 export const ORDER_TRIGGERS = ['APPROVE', 'ROUTE', 'ASSIGN', 'ACCEPT', 'PREPARE', 'PICK_UP', 'DELIVER', 'CANCEL'] as const;
@@ -53,3 +54,9 @@ export function applyTrigger(current: OrderStatus, trigger: OrderTrigger): Trans
 export function allowedTriggers(current: OrderStatus): OrderTrigger[] {
   return ORDER_TRANSITIONS.filter((transition) => transition.from === current).map((transition) => transition.trigger);
 }
+
+/**
+ * Every trigger an order's history can name: the lifecycle's (THIRD_PARTY orders), the status push's
+ * actions and the platforms' own moves (platform orders).
+ */
+export const HISTORY_TRIGGERS: readonly string[] = [...new Set<string>([...ORDER_TRIGGERS, ...STATUS_PUSH_ACTIONS, ...PLATFORM_MOVE_TRIGGERS])];

@@ -27,3 +27,8 @@ export function statusPushPath(action: StatusPushAction, current: OrderStatus): 
   if (action === 'DELIVER' && current === 'PREPARED') return ['ON_DELIVERY', 'DELIVERED'];
   return [STATUS_PUSH_TARGETS[action]];
 }
+
+/** What the platform itself did to one of its orders (its cancellation, its rider collecting it). */
+export const PLATFORM_MOVE_TRIGGERS = ['PLATFORM_CANCEL', 'PLATFORM_PICKED_UP'] as const;
+
+export type PlatformMoveTrigger = (typeof PLATFORM_MOVE_TRIGGERS)[number];

@@ -7,6 +7,7 @@ import { UnitOfWork } from '@courier/messaging';
 import { THIRD_PARTY_CODE } from '@courier/platforms';
 import { isRestaurantId, newRestaurantId } from '../common/ids';
 import { WebhookUrlPolicy } from '../common/webhook-url.policy';
+import { INITIAL_VERIFICATION } from '../integration-verification/integration-verification.service';
 import { IntegrationEntity } from '../integrations/integration.entity';
 import { integrationUpsertedEvent } from '../integrations/integration-events';
 import { AccountsRepository } from '../repositories/accounts.repository';
@@ -93,6 +94,7 @@ export class AccountsService {
       displacedAt: null,
       verifiedAt: null,
       verifiedBy: null,
+      ...INITIAL_VERIFICATION(THIRD_PARTY_CODE, now),
       createdAt: now,
       updatedAt: now,
     };

@@ -1,33 +1,17 @@
-import { CanActivate, ExecutionContext, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { Request } from 'express';
-import { ErrorCode } from '@courier/contracts';
-import { constantTimeEqual } from '@courier/crypto';
-import { ProblemException } from '@courier/http';
+import { Injectable } from '@nestjs/common';
+import { AdminTokenGuardBase } from '@courier/http';
 import { IntegrationsConfig } from '../app/integrations-api.config';
 
-export const ADMIN_TOKEN_HEADER = 'x-admin-token';
+export { ADMIN_TOKEN_HEADER } from '@courier/http';
 
-/** `/admin/v1/*`: X-Admin-Token equal to ADMIN_TOKEN (compared in constant time). */
+/** `/admin/v1/*`: X-Admin-Token equal to ADMIN_TOKEN (the check itself: AdminTokenGuardBase of @courier/http). */
 @Injectable()
-export class AdminTokenGuard implements CanActivate, OnModuleInit {
-  private readonly logger = new Logger('AdminTokenGuard');
-
-  constructor(private readonly config: IntegrationsConfig) {}
-
-  onModuleInit(): void {
-    if (!this.config.ADMIN_TOKEN) this.logger.warn('ADMIN_TOKEN is not set: the admin API refuses every request');
+export class AdminTokenGuard extends AdminTokenGuardBase {
+  constructor(private readonly config: IntegrationsConfig) {
+    super();
   }
 
-  canActivate(context: ExecutionContext): boolean {
-    const presented = context.switchToHttp().getRequest<Request>().headers[ADMIN_TOKEN_HEADER];
-    const expected = this.config.ADMIN_TOKEN;
-    if (!expected || typeof presented !== 'string' || !constantTimeEqual(presented, expected)) {
-      throw new ProblemException(
-        401,
-        ErrorCode.AuthenticationFailed,
-        expected ? 'X-Admin-Token is missing or wrong.' : 'The admin API is off: ADMIN_TOKEN is not configured.',
-      );
-    }
-    return true;
+  protected adminToken(): string | undefined {
+    return this.config.ADMIN_TOKEN;
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts/accounts.module';
+import { IntegrationVerificationModule } from '../integration-verification/integration-verification.module';
 import { AdminController } from './admin.controller';
 import { AdminService } from './admin.service';
 import { AdminTokenGuard } from './admin-token.guard';
@@ -9,7 +10,7 @@ import { RepositoriesModule } from '../repositories/repositories.module';
 
 /** The operator's API over accounts, claimed platform restaurants (and the secrets re-encryption). */
 @Module({
-  imports: [RepositoriesModule, AccountsModule],
+  imports: [RepositoriesModule, AccountsModule, IntegrationVerificationModule],
   controllers: [AdminController, PlatformRestaurantsController],
   providers: [AdminService, AdminTokenGuard, PlatformRestaurantsService],
 })

@@ -6,6 +6,7 @@ import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { holdsPlatformRestaurant, PlatformRegistry, RegisteredPlatform } from '@courier/platforms';
 import { isUuid } from '../common/ids';
 import { IntegrationEntity } from '../integrations/integration.entity';
+import { IntegrationVerificationService, resetVerification } from '../integration-verification/integration-verification.service';
 import { IntegrationsRepository } from '../repositories/integrations.repository';
 import { PlatformRestaurantIntegration, PlatformRestaurantsRepository } from '../repositories/platform-restaurants.repository';
 import { PlatformRestaurantDto, PlatformRestaurantIntegrationDto, PlatformRestaurantQuery, TransferPlatformRestaurantDto, VerifyPlatformRestaurantDto } from './dto/platform-restaurant.dto';
@@ -30,6 +31,7 @@ export class PlatformRestaurantsService {
     private readonly platformRestaurants: PlatformRestaurantsRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly registry: PlatformRegistry,
+    private readonly verification: IntegrationVerificationService,
   ) {}
 
   async lookup(query: PlatformRestaurantQuery): Promise<PlatformRestaurantDto> {
@@ -110,7 +112,11 @@ export class PlatformRestaurantsService {
         target.verifiedAt = now;
         target.verifiedBy = request.operator;
         if (alreadyHolds) await this.integrations.markVerified(tx, target.id, now, request.operator);
-        else await this.integrations.storeChange(tx, target, now);
+        else {
+          // The operator settles who holds the restaurant; the platform still has to accept the receiver's credentials for it.
+          resetVerification(target, now, 'The platform restaurant was transferred to this integration: verification with the platform pending.');
+          await this.integrations.storeChange(tx, target, now);
+        }
         await this.platformRestaurants.record(
           {
           action: 'transfer',
@@ -153,6 +159,7 @@ export class PlatformRestaurantsService {
       },
       'platform restaurant transferred',
     );
+    if (receiver.verificationState === 'unverified') this.verification.verifySoon(receiver.id);
     return view;
   }
 

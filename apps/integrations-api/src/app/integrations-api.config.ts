@@ -1,7 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { AuthThrottledConfig, parseDuration, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
+import { AlsoReads, AuthThrottledConfig, parseDuration, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
+import { PlatformClientConfig } from '@courier/platforms';
 
 /** Valid when the value parses as a key list; the message is the parser's (it names the variable). */
 export function IsEncryptionKeyList(options?: ValidationOptions) {
@@ -36,6 +37,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ToDuration = () => Transform(({ value }) => (value === undefined || value === '' ? undefined : typeof value === 'number' ? value : parseDuration(String(value))));
 
 /** Environment of integrations-api (see README, "Configuration"). */
+@AlsoReads(PlatformClientConfig)
 export class IntegrationsConfig extends AuthThrottledConfig {
   /** HTTP port of the POS and admin API. */
   @ToNumber()
@@ -85,6 +87,23 @@ export class IntegrationsConfig extends AuthThrottledConfig {
   @IsInt({ message: 'INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR must be a positive integer' })
   @Min(1, { message: 'INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR must be at least 1' })
   INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR: number = 30;
+
+  /**
+   * How often unverified platform integrations are checked again with their platform (each one at
+   * most once per period across replicas), and POS announcements still owed are retried.
+   */
+  @ToNumber()
+  @IsInt({ message: 'INTEGRATION_VERIFICATION_RETRY_MS must be an integer number of milliseconds' })
+  @Min(1000, { message: 'INTEGRATION_VERIFICATION_RETRY_MS must be at least 1000' })
+  @Max(86_400_000, { message: 'INTEGRATION_VERIFICATION_RETRY_MS must be at most 86400000 (a day)' })
+  INTEGRATION_VERIFICATION_RETRY_MS: number = 60_000;
+
+  /** At most this many integrations verified (and POS announcements sent) per period and replica: a low rate against the platforms. */
+  @ToNumber()
+  @IsInt({ message: 'INTEGRATION_VERIFICATION_BATCH must be an integer' })
+  @Min(1, { message: 'INTEGRATION_VERIFICATION_BATCH must be at least 1' })
+  @Max(100, { message: 'INTEGRATION_VERIFICATION_BATCH must be at most 100' })
+  INTEGRATION_VERIFICATION_BATCH: number = 10;
 
   /**
    * How long a rotated-out webhook signing secret still signs (beside the new one), so receivers

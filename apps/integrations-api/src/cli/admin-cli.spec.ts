@@ -43,6 +43,8 @@ describe('admin CLI', () => {
       '/admin/v1/platform-restaurants/transfer',
       { platform: 'PLATFORM_A', providerRestaurantId: 'g1', toIntegrationId: 'i2', operator: 'ops:b' },
     ],
+    [['list-withheld-orders'], 'GET', '/admin/v1/withheld-orders', undefined],
+    [['list-withheld-orders', '--platform', 'PLATFORM_A', '--limit', '10'], 'GET', '/admin/v1/withheld-orders?platform=PLATFORM_A&limit=10', undefined],
   ])('%p calls %s %s with the admin token', async (args, method, path, body) => {
     const cli = harness();
     expect(await cli.run(args)).toBe(0);
@@ -62,6 +64,15 @@ describe('admin CLI', () => {
     const fromEnv = harness();
     await fromEnv.run(['list-restaurants'], { POS_URL: 'http://other:1', ADMIN_TOKEN: 'env' });
     expect(fromEnv.calls[0].url).toBe('http://other:1/admin/v1/restaurants');
+  });
+
+  it('asks status-dispatcher for withheld orders: --dispatcher-url, else STATUS_DISPATCHER_URL, else the --url', async () => {
+    const cli = harness();
+    await cli.run(['list-withheld-orders', '--dispatcher-url', 'http://dispatcher:3002/'], { STATUS_DISPATCHER_URL: 'http://other', ADMIN_TOKEN: 'env' });
+    expect(cli.calls[0].url).toBe('http://dispatcher:3002/admin/v1/withheld-orders');
+    const fromEnv = harness();
+    await fromEnv.run(['list-withheld-orders'], { STATUS_DISPATCHER_URL: 'http://dispatcher:1', ADMIN_TOKEN: 'env' });
+    expect(fromEnv.calls[0].url).toBe('http://dispatcher:1/admin/v1/withheld-orders');
   });
 
   it('exits 1 and prints the problem to stderr when refused', async () => {

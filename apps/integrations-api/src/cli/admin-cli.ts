@@ -25,10 +25,13 @@ Commands:
                                  confirm that this integration, the holder, owns the restaurant
   transfer-platform-restaurant --platform <code> --provider-restaurant-id <id> --to-integration-id <id> [--note <text>]
                                  give the restaurant to that integration; the holder is deactivated and displaced
+  list-withheld-orders [--platform <code>] [--limit <n>] [--dispatcher-url <url>]
+                                 platform orders kept from integrations their platform has not verified (status-dispatcher)
 
 Options:
   --url <url>      integrations API ({pos_url}); default $POS_URL, else http://localhost:3001
   --token <token>  admin token; default $ADMIN_TOKEN, else "adminToken" of $LOCAL_DATA_DIR/demo.json (.local/demo.json)
+  --dispatcher-url <url>  status-dispatcher for list-withheld-orders; default $STATUS_DISPATCHER_URL, else --url (the one-machine {pos_url} routes it)
   --operator <who> who acts, recorded in the audit table (platform restaurant commands); default $ADMIN_OPERATOR, else $USER
   --help`;
 
@@ -176,6 +179,14 @@ export async function runAdminCli(argv: string[], env: NodeJS.ProcessEnv = proce
           ...(values.note ? { note: values.note } : {}),
         });
         break;
+      case 'list-withheld-orders': {
+        if (positionals.length > 1) throw new UsageError(`${command} takes no positional arguments`);
+        const dispatcherUrl = (values['dispatcher-url'] || env.STATUS_DISPATCHER_URL || target.url).replace(/\/+$/, '');
+        if (!/^https?:\/\/[^/]+/.test(dispatcherUrl)) throw new UsageError(`--dispatcher-url must be an http(s) URL, got ${dispatcherUrl}`);
+        const query = new URLSearchParams({ ...(values.platform ? { platform: values.platform } : {}), ...(values.limit ? { limit: values.limit } : {}) });
+        answer = await call(io, { ...target, url: dispatcherUrl }, 'GET', `/admin/v1/withheld-orders${query.size > 0 ? `?${query}` : ''}`);
+        break;
+      }
       default:
         throw new UsageError(`Unknown command: ${command}`);
     }
@@ -218,6 +229,7 @@ function parse(argv: string[]) {
       'to-integration-id': { type: 'string' },
       operator: { type: 'string' },
       note: { type: 'string' },
+      'dispatcher-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

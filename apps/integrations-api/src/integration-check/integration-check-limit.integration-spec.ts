@@ -1,5 +1,5 @@
 import { PlatformASimulator } from '@courier/platforms/simulators';
-import { awayFromWindowEdge, parsePrometheusText } from '@courier/testing';
+import { awayFromWindowEdge, parsePrometheusText, waitFor } from '@courier/testing';
 import { credentials, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -33,7 +33,10 @@ describe('POST /api/v1/my/integrations/{id}/check limits', () => {
   async function integration(app: TestApp, restaurant: Awaited<ReturnType<TestApp['createRestaurant']>>, n: number, secretKey = `getir-limit-secret-${n}`): Promise<string> {
     const response = await app.http.post('/api/v1/my/integrations').set(credentials(restaurant)).send({ platform: 'PLATFORM_A', providerRestaurantId: `getir-limit-${n}`, secretKey });
     if (response.status !== 201) throw new Error(`${response.status} ${JSON.stringify(response.body)}`);
-    return response.body.id;
+    // The verification a create starts (one login) is over before the checks are counted.
+    const id: string = response.body.id;
+    await waitFor('verification', async () => ['verified', 'failed'].includes((await app.http.get(`/api/v1/my/integrations/${id}`).set(credentials(restaurant))).body.verification.state));
+    return id;
   }
   const logins = () => a.callsTo('POST', LOGIN).length;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PlatformASimulator, PlatformBSimulator, PlatformCSimulator, PlatformDSimulator } from '@courier/platforms/simulators';
+import { waitFor } from '@courier/testing';
 import { credentials, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -54,19 +55,30 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
     const okId = await integration({ platform, ...good });
     const ok = await check(okId);
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ integrationId: okId, platform, result: 'ok', ok: true, detail: expect.any(String), httpStatus: 200, checkedAt: expect.any(String) });
+    expect(ok.body).toEqual({
+      integrationId: okId,
+      platform,
+      result: 'ok',
+      ok: true,
+      detail: expect.any(String),
+      httpStatus: 200,
+      checkedAt: expect.any(String),
+      verification: { state: 'verified', verifiedAt: expect.any(String), detail: expect.any(String), fingerprint: expect.any(String) },
+    });
     const badId = await integration({ platform, ...bad });
     const refused = await check(badId);
-    expect(refused.body).toMatchObject({ integrationId: badId, result: 'rejected', ok: false, httpStatus: expect.any(Number) });
+    expect(refused.body).toMatchObject({ integrationId: badId, result: 'rejected', ok: false, httpStatus: expect.any(Number), verification: { state: 'failed', verifiedAt: null } });
     for (const secret of Object.values(bad)) if (/bad/.test(secret)) expect(JSON.stringify(refused.body)).not.toContain(secret);
     expect(t.logLines.join('\n')).not.toContain('pos-password-good');
   });
 
   it('reports an unreachable platform without a verdict', async () => {
     const id = await integration({ platform: 'PLATFORM_B', providerRestaurantId: 'ys-down', chainCode: 'c1', username: 'pos-user', password: 'pos-password-good' });
+    await waitFor('verified', async () => (await t.http.get(`/api/v1/my/integrations/${id}`).set(credentials(restaurant))).body.verification.state === 'verified');
     b.setDown(true);
     try {
-      expect((await check(id)).body).toMatchObject({ result: 'unreachable', ok: false });
+      // No verdict: the integration stays verified.
+      expect((await check(id)).body).toMatchObject({ result: 'unreachable', ok: false, verification: { state: 'verified' } });
     } finally {
       b.setDown(false);
     }
@@ -86,6 +98,8 @@ describe('POST /api/v1/my/integrations/{id}/check', () => {
     const document = (await t.http.get('/docs-json')).body;
     const operation = document.paths['/api/v1/my/integrations/{id}/check'].post;
     expect(Object.keys(operation.responses).sort()).toEqual(expect.arrayContaining(['200', '401', '404', '500']));
-    expect(document.components.schemas.IntegrationCheckDto.properties.result.enum).toEqual(['ok', 'rejected', 'unreachable', 'not_configured', 'not_applicable']);
+    expect(document.components.schemas.IntegrationCheckDto.properties.result.enum).toEqual(['ok', 'wrong_restaurant', 'rejected', 'unreachable', 'not_configured', 'not_applicable']);
+    expect(document.components.schemas.Integration.required).toContain('verification');
+    expect(document.components.schemas.IntegrationVerification.properties.state.enum).toEqual(['unverified', 'verified', 'failed']);
   });
 });

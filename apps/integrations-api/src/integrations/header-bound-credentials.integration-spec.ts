@@ -1,5 +1,6 @@
 import { SecretBox, secretBinding } from '@courier/crypto';
 import { PlatformDSimulator } from '@courier/platforms/simulators';
+import { waitFor } from '@courier/testing';
 import { credentials, CreatedRestaurant, KEY_1, platformBodies, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -42,6 +43,8 @@ describe('header-bound credentials must be header-safe (HTTP, real PostgreSQL)',
     const body = platformBodies().PLATFORM_D;
     const created = await t.http.post(BASE).set(credentials(owner)).send(body);
     expect(created.status).toBe(201);
+    // The verification started by the create ends first (the simulator knows no such store: failed).
+    await waitFor('verification', async () => (await t.http.get(`${BASE}/${created.body.id}`).set(credentials(owner))).body.verification.state === 'failed');
     const before = await t.sql('SELECT secrets, updated_at FROM integrations WHERE id = $1', [created.body.id]);
     const events = (await t.outbox()).length;
 

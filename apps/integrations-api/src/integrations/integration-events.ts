@@ -10,6 +10,8 @@ export function integrationUpsertedEvent(integration: IntegrationEntity, occurre
     providerRestaurantId: integration.providerRestaurantId,
     isActive: integration.isActive,
     displaced: integration.displacedAt !== null,
+    verification: integration.verificationState,
+    verifiedAt: integration.verificationState === 'verified' ? (integration.verificationVerifiedAt?.toISOString() ?? null) : null,
     settings: { ...integration.settings },
     secrets: { ...integration.secrets },
     version: integration.version,

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { IntegrationVerificationState } from '@courier/contracts';
 
 /**
  * A restaurant's credentials on one platform. Clear fields in `settings`; secret fields in
@@ -45,6 +46,28 @@ export class IntegrationEntity {
 
   @Column({ name: 'verified_by', type: 'text', nullable: true })
   verifiedBy: string | null;
+
+  /** The platform's verdict on the credentials for providerRestaurantId: only a verified integration receives its orders. */
+  @Column({ name: 'verification_state', type: 'text', default: 'unverified' })
+  verificationState: IntegrationVerificationState;
+
+  @Column({ name: 'verification_verified_at', type: 'timestamptz', precision: 3, nullable: true })
+  verificationVerifiedAt: Date | null;
+
+  /** The last verdict's explanation (never a secret). */
+  @Column({ name: 'verification_detail', type: 'text', nullable: true })
+  verificationDetail: string | null;
+
+  /** Keyed fingerprint of the credentials the last verdict was about (IntegrationFingerprints). */
+  @Column({ name: 'verification_fingerprint', type: 'text', nullable: true })
+  verificationFingerprint: string | null;
+
+  @Column({ name: 'verification_attempted_at', type: 'timestamptz', precision: 3, nullable: true })
+  verificationAttemptedAt: Date | null;
+
+  /** The fingerprint of the credentials the platform was told are ready (PLATFORM_A's POS status); null: not told since the last change or deactivation. */
+  @Column({ name: 'pos_ready_fingerprint', type: 'text', nullable: true })
+  posReadyFingerprint: string | null;
 
   @Column({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;

@@ -4,6 +4,7 @@ import { PlatformRegistry } from '@courier/platforms';
 import { IntegrationEntity } from './integration.entity';
 import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
 import { IntegrationPresenter } from './integration.presenter';
+import { INITIAL_VERIFICATION } from '../integration-verification/integration-verification.service';
 
 describe('IntegrationPresenter', () => {
   const box = new SecretBox([{ id: 'k1', key: randomBytes(32) }]);
@@ -21,6 +22,7 @@ describe('IntegrationPresenter', () => {
     displacedAt: null,
     verifiedAt: null,
     verifiedBy: null,
+    ...INITIAL_VERIFICATION('PLATFORM_B', now),
     createdAt: now,
     updatedAt: now,
     ...overrides,
@@ -39,8 +41,9 @@ describe('IntegrationPresenter', () => {
       storeId: 'store-1',
       createdAt: '2025-01-02T03:04:05.006Z',
       updatedAt: '2025-01-02T03:04:05.006Z',
+      verification: { state: 'unverified', verifiedAt: null, detail: null, fingerprint: null },
     });
-    expect(Object.keys(record)).toEqual(['id', 'platform', 'providerRestaurantId', 'isActive', 'supplierId', 'apiKey', 'secretKey', 'storeId', 'createdAt', 'updatedAt']);
+    expect(Object.keys(record)).toEqual(['id', 'platform', 'providerRestaurantId', 'isActive', 'supplierId', 'apiKey', 'secretKey', 'storeId', 'createdAt', 'updatedAt', 'verification']);
   });
 
   it('shows a bare mask for a secret it cannot open, and logs no secret', () => {
@@ -71,6 +74,7 @@ describe('integration events', () => {
     displacedAt: null,
     verifiedAt: null,
     verifiedBy: null,
+    ...INITIAL_VERIFICATION('PLATFORM_B', now),
     createdAt: now,
     updatedAt: now,
   };
@@ -83,6 +87,8 @@ describe('integration events', () => {
       providerRestaurantId: 'b-1',
       isActive: false,
       displaced: false,
+      verification: 'unverified',
+      verifiedAt: null,
       settings: { chainCode: 'c' },
       secrets: { password: 'v1:k1:a:b:c' },
       version: 4,
@@ -91,6 +97,7 @@ describe('integration events', () => {
       occurredAt: now.toISOString(),
     });
     expect(integrationUpsertedEvent({ ...entity, displacedAt: now }, now)).toMatchObject({ isActive: false, displaced: true });
+    expect(integrationUpsertedEvent({ ...entity, verificationState: 'verified', verificationVerifiedAt: now }, now)).toMatchObject({ verification: 'verified', verifiedAt: now.toISOString() });
     expect(integrationDeletedEvent(entity, now)).toEqual({ integrationId: 'i-1', restaurantId: entity.restaurantId, platform: 'PLATFORM_B', providerRestaurantId: 'b-1', version: 5, occurredAt: now.toISOString() });
   });
 });

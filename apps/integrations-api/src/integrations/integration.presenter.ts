@@ -1,9 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { maskSecret, SECRET_MASK, SecretBox, secretBinding } from '@courier/crypto';
 import { PlatformRegistry } from '@courier/platforms';
+import type { IntegrationVerificationState } from '@courier/contracts';
 import { IntegrationEntity } from './integration.entity';
 
-/** An integration as the API returns it: clear identifiers, masked secrets. */
+/** The platform's verdict on an integration, as the API shows it. */
+export interface IntegrationVerificationView {
+  state: IntegrationVerificationState;
+  verifiedAt: string | null;
+  detail: string | null;
+  fingerprint: string | null;
+}
+
+/** An integration as the API returns it: clear identifiers, masked secrets, its verification. */
 export type IntegrationRecord = {
   id: string;
   platform: string;
@@ -11,7 +20,8 @@ export type IntegrationRecord = {
   isActive: boolean;
   createdAt: string;
   updatedAt: string;
-} & Record<string, string | boolean>;
+  verification: IntegrationVerificationView;
+} & Record<string, string | boolean | IntegrationVerificationView>;
 
 /**
  * Turns stored integrations into records. Secrets are opened only to take their last 4
@@ -29,7 +39,7 @@ export class IntegrationPresenter {
   toRecord(integration: IntegrationEntity): IntegrationRecord {
     const platform = this.registry.byCode(integration.platform);
     const fieldOrder = platform ? platform.fields.map((field) => field.name) : [...Object.keys(integration.settings), ...Object.keys(integration.secrets)];
-    const record: Record<string, string | boolean> = {
+    const record: Record<string, string | boolean | IntegrationVerificationView> = {
       id: integration.id,
       platform: this.registry.wireCodeOf(integration.platform),
       providerRestaurantId: integration.providerRestaurantId,
@@ -41,6 +51,7 @@ export class IntegrationPresenter {
     }
     record.createdAt = integration.createdAt.toISOString();
     record.updatedAt = integration.updatedAt.toISOString();
+    record.verification = verificationView(integration);
     return record as IntegrationRecord;
   }
 
@@ -52,4 +63,13 @@ export class IntegrationPresenter {
       return SECRET_MASK;
     }
   }
+}
+
+export function verificationView(integration: IntegrationEntity): IntegrationVerificationView {
+  return {
+    state: integration.verificationState,
+    verifiedAt: integration.verificationState === 'verified' ? (integration.verificationVerifiedAt?.toISOString() ?? null) : null,
+    detail: integration.verificationDetail,
+    fingerprint: integration.verificationFingerprint,
+  };
 }

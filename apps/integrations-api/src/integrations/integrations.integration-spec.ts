@@ -48,7 +48,12 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
       const expected: Record<string, unknown> = { id, platform, providerRestaurantId: body.providerRestaurantId, isActive: true };
       for (const field of CLEAR_FIELDS[platform]) expected[field] = body[field];
       for (const field of SECRET_FIELDS[platform]) expected[field] = mask(body[field]);
-      expect(response.body).toEqual({ ...expected, createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(response.body).toEqual({
+        ...expected,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        verification: { state: 'unverified', verifiedAt: null, detail: 'Verification with the platform pending.', fingerprint: null },
+      });
       expect(new Date(response.body.createdAt).toISOString()).toBe(response.body.createdAt);
       for (const field of ALL_CREDENTIAL_FIELDS.filter((name) => !(name in body))) expect(response.body).not.toHaveProperty(field);
     });
@@ -74,6 +79,8 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
         providerRestaurantId: body.providerRestaurantId,
         isActive: true,
         displaced: false,
+        verification: 'unverified',
+        verifiedAt: null,
         settings: row.settings,
         secrets: row.secrets,
         version: 1,
@@ -321,6 +328,7 @@ describe('integrations API (HTTP, real PostgreSQL)', () => {
         isActive: true,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        verification: { state: 'verified', verifiedAt: expect.any(String), detail: 'THIRD_PARTY needs no platform verification.', fingerprint: null },
       });
       expect(JSON.stringify(response.body)).not.toMatch(/plain[A-D]-/);
     });

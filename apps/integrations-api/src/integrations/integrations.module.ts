@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformRegistry } from '@courier/platforms';
 import { AccountsModule } from '../accounts/accounts.module';
+import { IntegrationVerificationModule } from '../integration-verification/integration-verification.module';
 import { IntegrationPresenter } from './integration.presenter';
 import { describeIntegrationSchemas } from './integration-schemas';
 import { IntegrationsController } from './integrations.controller';
@@ -9,7 +10,7 @@ import { RepositoriesModule } from '../repositories/repositories.module';
 
 /** The seven integration endpoints of interface.md. */
 @Module({
-  imports: [RepositoriesModule, AccountsModule],
+  imports: [RepositoriesModule, AccountsModule, IntegrationVerificationModule],
   controllers: [IntegrationsController],
   providers: [
     IntegrationsService,

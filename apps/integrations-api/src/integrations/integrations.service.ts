@@ -14,6 +14,10 @@ import { AccountsRepository } from '../repositories/accounts.repository';
 import { IntegrationsRepository } from '../repositories/integrations.repository';
 import { integrationDeletedEvent, integrationUpsertedEvent } from './integration-events';
 import { IntegrationPresenter, IntegrationRecord } from './integration.presenter';
+import { INITIAL_VERIFICATION, IntegrationVerificationService, resetVerification } from '../integration-verification/integration-verification.service';
+
+const PENDING_NEW = 'Verification with the platform pending.';
+const PENDING_CHANGED = 'The credentials or providerRestaurantId changed: verification with the platform pending.';
 
 export interface IntegrationPage {
   data: IntegrationRecord[];
@@ -64,6 +68,7 @@ export class IntegrationsService {
     private readonly registry: PlatformRegistry,
     private readonly secretBox: SecretBox,
     private readonly presenter: IntegrationPresenter,
+    private readonly verification: IntegrationVerificationService,
   ) {}
 
   async list(restaurant: RestaurantEntity, query: ListIntegrationsQuery): Promise<IntegrationPage> {
@@ -111,14 +116,17 @@ export class IntegrationsService {
       displacedAt: null,
       verifiedAt: null,
       verifiedBy: null,
+      ...INITIAL_VERIFICATION(input.platform.code, now),
       createdAt: now,
       updatedAt: now,
     };
+    resetVerification(integration, now, PENDING_NEW);
     await this.writeOrConflict(async (tx) => {
       if (!(await this.integrations.insertIfFree(tx, integration))) throw integrationExists();
       await tx.publish(RoutingKey.IntegrationUpserted, integrationUpsertedEvent(integration, now));
       if (integration.platform === THIRD_PARTY_CODE) await this.accounts.change(tx, RoutingKey.AccountUpdated, restaurant.id);
     });
+    if (integration.verificationState === 'unverified') this.verification.verifySoon(integration.id);
     return this.presenter.toRecord(integration);
   }
 
@@ -175,9 +183,15 @@ export class IntegrationsService {
 
   /** Locks the integration, lets `apply` change it in memory, and stores and announces the change if any. */
   private async change(restaurant: RestaurantEntity, id: string, apply: (integration: IntegrationEntity) => boolean): Promise<IntegrationRecord> {
+    const after = { verify: false, announce: false };
     const result = await this.writeOrConflict(async (tx) => {
       const integration = await this.lockOwn(tx, restaurant, id);
-      const before = { providerRestaurantId: integration.providerRestaurantId, isActive: integration.isActive, displacedAt: integration.displacedAt };
+      const before = {
+        providerRestaurantId: integration.providerRestaurantId,
+        isActive: integration.isActive,
+        displacedAt: integration.displacedAt,
+        credentials: JSON.stringify([integration.settings, integration.secrets]),
+      };
       if (!apply(integration)) return integration;
       const newRestaurant = before.providerRestaurantId !== integration.providerRestaurantId;
       if (newRestaurant) {
@@ -185,15 +199,26 @@ export class IntegrationsService {
         integration.verifiedAt = null;
         integration.verifiedBy = null;
       }
+      const now = new Date();
+      // The platform's verdict was about the old credentials or restaurant (ciphertexts change only with the values: see holds()).
+      if (newRestaurant || before.credentials !== JSON.stringify([integration.settings, integration.secrets])) {
+        resetVerification(integration, now, PENDING_CHANGED);
+        after.verify = integration.verificationState === 'unverified';
+      }
+      // Deactivated: the platform hears again that it is ready when it is activated.
+      if (!integration.isActive) integration.posReadyFingerprint = null;
+      after.announce = !before.isActive && integration.isActive && integration.verificationState === 'verified';
       // A displaced integration claims its restaurant again when activated or given another one.
       if (integration.displacedAt !== null && (integration.isActive || newRestaurant)) integration.displacedAt = null;
       const claims = newRestaurant || (before.displacedAt !== null && integration.displacedAt === null);
       if (claims && (await this.taken(tx, integration))) throw integrationExists();
-      await this.integrations.storeChange(tx, integration, new Date());
+      await this.integrations.storeChange(tx, integration, now);
       const accountVisible = before.providerRestaurantId !== integration.providerRestaurantId || before.isActive !== integration.isActive;
       if (integration.platform === THIRD_PARTY_CODE && accountVisible) await this.accounts.change(tx, RoutingKey.AccountUpdated, restaurant.id);
       return integration;
     });
+    if (after.verify) this.verification.verifySoon(result.id);
+    else if (after.announce) this.verification.announceSoon(result.id);
     return this.presenter.toRecord(result);
   }
 

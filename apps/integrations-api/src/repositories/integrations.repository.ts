@@ -85,6 +85,12 @@ export class IntegrationsRepository {
         displacedAt: integration.displacedAt,
         verifiedAt: integration.verifiedAt,
         verifiedBy: integration.verifiedBy,
+        verificationState: integration.verificationState,
+        verificationVerifiedAt: integration.verificationVerifiedAt,
+        verificationDetail: integration.verificationDetail,
+        verificationFingerprint: integration.verificationFingerprint,
+        verificationAttemptedAt: integration.verificationAttemptedAt,
+        posReadyFingerprint: integration.posReadyFingerprint,
         version: integration.version,
         updatedAt: now,
       },
@@ -126,6 +132,63 @@ export class IntegrationsRepository {
   /** An operator's confirmation of the holder: not a change of the integration's record (no new version, no event). */
   async markVerified(tx: TransactionContext, id: string, verifiedAt: Date, verifiedBy: string): Promise<void> {
     await tx.manager.update(IntegrationEntity, { id }, { verifiedAt, verifiedBy });
+  }
+
+  findById(id: string): Promise<IntegrationEntity | null> {
+    return this.dataSource.getRepository(IntegrationEntity).findOne({ where: { id } });
+  }
+
+  lockById(tx: TransactionContext, id: string): Promise<IntegrationEntity | null> {
+    return tx.manager.findOne(IntegrationEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** A verdict that changes no state (same state again, or no verdict): its detail and time, no new version, no event. */
+  async storeVerificationAttempt(tx: TransactionContext, integration: IntegrationEntity): Promise<void> {
+    await tx.manager.update(
+      IntegrationEntity,
+      { id: integration.id },
+      {
+        verificationVerifiedAt: integration.verificationVerifiedAt,
+        verificationDetail: integration.verificationDetail,
+        verificationFingerprint: integration.verificationFingerprint,
+        verificationAttemptedAt: integration.verificationAttemptedAt,
+      },
+    );
+  }
+
+  /**
+   * Claims up to `limit` unverified platform integrations not attempted for `olderThanMs` (marking them
+   * attempted now), so that replicas running the periodic retry check each one once per period.
+   */
+  async claimUnverified(limit: number, olderThanMs: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `UPDATE integrations SET verification_attempted_at = now()
+        WHERE id IN (SELECT id FROM integrations
+                      WHERE verification_state = 'unverified' AND platform <> $3 AND displaced_at IS NULL
+                        AND (verification_attempted_at IS NULL OR verification_attempted_at < now() - make_interval(secs => $2::float8 / 1000))
+                      ORDER BY verification_attempted_at NULLS FIRST LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id::text AS id`,
+      [limit, olderThanMs, THIRD_PARTY_CODE],
+    );
+    return (Array.isArray(rows[0]) ? (rows[0] as Array<{ id: string }>) : rows).map((row) => row.id);
+  }
+
+  /** Verified, active integrations of these platforms whose platform was not told yet that they are ready (PLATFORM_A's POS status). */
+  async awaitingPosReady(platforms: string[], limit: number): Promise<string[]> {
+    if (platforms.length === 0) return [];
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id::text AS id FROM integrations
+        WHERE platform = ANY($1) AND verification_state = 'verified' AND is_active AND displaced_at IS NULL
+          AND pos_ready_fingerprint IS DISTINCT FROM verification_fingerprint
+        ORDER BY updated_at LIMIT $2`,
+      [platforms, limit],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** The platform was told the integration is ready, for these credentials: kept unless they changed meanwhile. */
+  async markPosReady(id: string, fingerprint: string): Promise<void> {
+    await this.dataSource.query('UPDATE integrations SET pos_ready_fingerprint = $2 WHERE id = $1 AND verification_fingerprint = $2', [id, fingerprint]);
   }
 
   /** Ids (after `after`, in order) of integrations with a secret whose ciphertext does not start as `currentPrefix` (a LIKE pattern). */

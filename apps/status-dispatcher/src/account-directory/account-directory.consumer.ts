@@ -1,6 +1,8 @@
+import { ModuleRef } from '@nestjs/core';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { MessageConsumer } from '@courier/messaging';
+import { PlatformOrdersService } from '../platform-orders/platform-orders.service';
 import { AccountDirectoryRepository } from './account-directory.repository';
 
 const fromAccountEvents = { queue: Queues.dispatcherAccountEvents };
@@ -16,7 +18,10 @@ const fromAccountEvents = { queue: Queues.dispatcherAccountEvents };
  */
 @MessageConsumer()
 export class AccountDirectoryConsumer {
-  constructor(private readonly accounts: AccountDirectoryRepository) {}
+  constructor(
+    private readonly accounts: AccountDirectoryRepository,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   @EventPattern([RoutingKey.AccountCreated, RoutingKey.AccountUpdated, RoutingKey.AccountDisabled], fromAccountEvents)
   async onAccountSnapshot(@Payload() account: AccountSnapshot): Promise<void> {
@@ -26,6 +31,13 @@ export class AccountDirectoryConsumer {
   @EventPattern(RoutingKey.IntegrationUpserted, fromAccountEvents)
   async onIntegrationUpserted(@Payload() integration: IntegrationUpsertedEvent): Promise<void> {
     await this.accounts.storeIntegration(integration);
+    // After the verdict is stored (a redelivery repeats this harmlessly): the orders kept for the now verified integration are its account's.
+    if (integration.verification === 'verified') await this.platformOrders().releaseWithheld(integration.integrationId);
+  }
+
+  /** Looked up, not injected: the platform orders module depends on this read model (through the integration directory). */
+  private platformOrders(): PlatformOrdersService {
+    return this.moduleRef.get(PlatformOrdersService, { strict: false });
   }
 
   @EventPattern(RoutingKey.IntegrationDeleted, fromAccountEvents)

@@ -16,10 +16,13 @@ export interface DirectoryIntegration {
   settings: Record<string, string>;
   /** SecretBox ciphertexts by field name. */
   secrets: Record<string, string>;
+  /** The platform verified the credentials for this restaurant: only then are its platform orders handed to the account. */
+  verified: boolean;
 }
 
 const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restaurantId", i.platform, i.provider_restaurant_id AS "providerRestaurantId",
-  i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets`;
+  i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets,
+  (i.verification = 'verified') AS verified`;
 
 /** The dispatcher's read model of restaurant accounts and integrations (tables `restaurant_accounts`, `integrations`). */
 @Injectable()
@@ -87,11 +90,12 @@ export class AccountDirectoryRepository {
   /** Keeps the newer version of an integration (a duplicate or an older one changes nothing). */
   async storeIntegration(integration: IntegrationUpsertedEvent): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, deleted_at, occurred_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $10, $6, $7, $8, NULL, $9, now())
+      `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, deleted_at, occurred_at, updated_at, verification)
+       VALUES ($1, $2, $3, $4, $5, $10, $6, $7, $8, NULL, $9, now(), $11)
        ON CONFLICT (integration_id) DO UPDATE
           SET restaurant_id = EXCLUDED.restaurant_id, platform = EXCLUDED.platform, provider_restaurant_id = EXCLUDED.provider_restaurant_id,
               is_active = EXCLUDED.is_active, displaced = EXCLUDED.displaced, settings = EXCLUDED.settings, secrets = EXCLUDED.secrets, version = EXCLUDED.version,
+              verification = EXCLUDED.verification,
               deleted_at = NULL, occurred_at = EXCLUDED.occurred_at, updated_at = now()
         WHERE integrations.version < EXCLUDED.version`,
       [
@@ -105,6 +109,8 @@ export class AccountDirectoryRepository {
         integration.version,
         integration.occurredAt,
         integration.displaced ?? false,
+        // Older producers send none: unverified (THIRD_PARTY needs none, its orders are not platform orders).
+        integration.verification ?? (integration.platform === 'THIRD_PARTY' ? 'verified' : 'unverified'),
       ],
     );
   }

@@ -9,6 +9,7 @@ import { MetricsModule } from '@courier/observability';
 import { PersistenceModule } from '@courier/persistence';
 import { RateLimitModule } from '@courier/rate-limit';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
+import { AdminModule } from '../admin/admin.module';
 import { OrdersModule } from '../orders/orders.module';
 import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
 import { StatusUpdatesModule } from '../status-updates/status-updates.module';
@@ -36,6 +37,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       // Failed authentication throttled per client address, in counters shared by the replicas.
       RateLimitModule.forRoot({ service: 'status-dispatcher', authFailures: { keyIdHeaders: [] } }),
       AccountDirectoryModule,
+      AdminModule,
       OrdersModule,
       PlatformOrdersModule,
       StatusUpdatesModule,

@@ -1,6 +1,7 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength, registerDecorator, ValidationOptions } from 'class-validator';
-import { AuthThrottledConfig, ToList, ToNumber } from '@courier/config';
+import { AlsoReads, AuthThrottledConfig, RequiredInProduction, ToList, ToNumber } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
+import { PlatformClientConfig } from '@courier/platforms';
 
 /** Shortest internal key accepted: a guessable key would open every order's lifecycle. */
 export const MIN_INTERNAL_API_KEY_LENGTH = 16;
@@ -52,6 +53,7 @@ function IsEncryptionKeyList(options?: ValidationOptions) {
 }
 
 /** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig (libs/platforms). */
+@AlsoReads(PlatformClientConfig)
 export class DispatcherConfig extends AuthThrottledConfig {
   /** HTTP port of the internal and platform-webhook endpoints. */
   @ToNumber()
@@ -68,6 +70,16 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @IsInternalKeyList()
   INTERNAL_API_KEYS!: string[];
 
+  /**
+   * Token of the operators' admin API (X-Admin-Token on /admin/v1/*), the same as integrations-api's
+   * in a deployment. Without it the admin API refuses every request.
+   */
+  @RequiredInProduction()
+  @IsOptional()
+  @IsString({ message: 'ADMIN_TOKEN must be a string' })
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+
   /** Opens the integrations' secret ciphertexts (the platform calls need the credentials). */
   @IsEncryptionKeyList()
   SECRETS_ENCRYPTION_KEYS!: string;
@@ -79,6 +91,7 @@ export class DispatcherConfig extends AuthThrottledConfig {
   PLATFORM_A_PREPARE_HOLD_MS: number = 60_000;
 
   /** The static `x-api-key` PLATFORM_A sends with its new- and cancelled-order webhooks. Unset: they are refused (401). */
+  @RequiredInProduction()
   @IsOptional()
   @IsString()
   @MinLength(16, { message: 'PLATFORM_A_WEBHOOK_API_KEY must be at least 16 characters' })
@@ -97,6 +110,7 @@ export class DispatcherConfig extends AuthThrottledConfig {
    * The secret PLATFORM_B's middleware signs the JWT of every call to our plugin with (HMAC, issued
    * with the integration's credentials). Unset: the plugin calls are refused (401).
    */
+  @RequiredInProduction()
   @IsOptional()
   @IsString()
   @MinLength(16, { message: 'PLATFORM_B_PLUGIN_SECRET must be at least 16 characters' })

@@ -41,7 +41,8 @@ export class OrderRepository {
   constructor(@InjectDataSource() private readonly dataSource: Pick<DataSource, 'query'>) {}
 
   async find(id: string): Promise<Order | undefined> {
-    const [order] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1`, [id]);
+    // A withheld platform order is not the account's yet (its integration is not verified).
+    const [order] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE id = $1 AND NOT withheld`, [id]);
     return order;
   }
 

@@ -57,7 +57,10 @@ export class OrdersController {
   }
 
   @Get(':yemekKuryeOrderId')
-  @ApiOperation({ summary: 'An order with its status history (for operators and tests).' })
+  @ApiOperation({
+    summary: 'An order with its status history (for operators and tests).',
+    description: 'A platform order withheld because its integration is not verified by its platform yet is not the account\'s: 404 (operators list it with GET /admin/v1/withheld-orders).',
+  })
   @ApiParam(ORDER_ID)
   @ApiOkResponse({ type: OrderDto })
   @ApiProblems(NOT_FOUND)

@@ -65,6 +65,11 @@ export class OrderAcceptanceScheduler {
         this.logger.log({ yemekKuryeOrderId, reason: skip }, 'no acceptance warning needed');
         return undefined;
       }
+      if (order.withheld) {
+        // Not the account's (its integration is not verified): no event to it; operators see the order in the withheld list.
+        this.logger.warn({ yemekKuryeOrderId, platform: order.provider, acceptBy: order.acceptBy.toISOString() }, 'withheld platform order near its accept-by time');
+        return undefined;
+      }
       const now = new Date();
       await this.orders.markAcceptanceWarned(tx.manager, order.id, now);
       await tx.publish(RoutingKey.OrderAcceptanceDue, acceptanceDueEvent(order, order.acceptBy, now));

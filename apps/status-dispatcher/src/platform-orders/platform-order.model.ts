@@ -7,4 +7,9 @@ export interface PlatformOrderRow extends Order {
   platformData: Record<string, unknown>;
   /** When the platform said the order was accepted (not through a VERIFY push). */
   approvedAt: Date | null;
+  /**
+   * Received for an integration its platform had not verified: stored, but not the account's yet
+   * (no event, no push) until the integration is verified and the order released.
+   */
+  withheld?: boolean;
 }

@@ -8,7 +8,21 @@ import { PlatformOrderRow } from './platform-order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
-export const PLATFORM_COLUMNS = `${ORDER_COLUMNS}, integration_id AS "integrationId", coalesce(platform_data, '{}') AS "platformData", approved_at AS "approvedAt"`;
+export const PLATFORM_COLUMNS = `${ORDER_COLUMNS}, integration_id AS "integrationId", coalesce(platform_data, '{}') AS "platformData", approved_at AS "approvedAt", withheld`;
+
+/** A withheld platform order as operators see it. */
+export interface WithheldOrder {
+  yemekKuryeOrderId: string;
+  platform: string;
+  providerRestaurantId: string;
+  platformOrderId: string;
+  orderNumber: string;
+  integrationId: string;
+  restaurantId: string;
+  status: string;
+  receivedAt: Date;
+  integrationVerification: string;
+}
 
 export interface NewPlatformOrder {
   row: PlatformOrderRow;
@@ -84,8 +98,8 @@ export class PlatformOrderRepository {
     const inserted: unknown[] = await db.query(
       `WITH created AS (
          INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details, received_at,
-                             scheduled_delivery_time, status_changed_at, integration_id, platform_data, approved_at, accept_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $9, $11, $12, $13, $14)
+                             scheduled_delivery_time, status_changed_at, integration_id, platform_data, approved_at, accept_by, withheld)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $9, $11, $12, $13, $14, $15)
          ON CONFLICT DO NOTHING RETURNING id)
        INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, 0, $7, $9 FROM created RETURNING order_id`,
       [
@@ -103,9 +117,54 @@ export class PlatformOrderRepository {
         JSON.stringify(row.platformData),
         row.approvedAt,
         acceptBy ?? null,
+        row.withheld ?? false,
       ],
     );
     return inserted.length > 0;
+  }
+
+  /**
+   * Whether the integration is verified, read under a share lock of its read-model row: a verification
+   * arriving meanwhile waits for this transaction, so its release sees the order this one withholds.
+   */
+  async holderVerified(db: Queryable, integrationId: string): Promise<boolean> {
+    const [row]: Array<{ verified: boolean }> = await db.query(`SELECT verification = 'verified' AS verified FROM integrations WHERE integration_id = $1 FOR SHARE`, [integrationId]);
+    return row?.verified === true;
+  }
+
+  /**
+   * Releases the oldest withheld order of a verified integration and returns it (the caller announces
+   * it in the same transaction), or nothing when none is left or the integration is not verified (or
+   * not live) in the read model. The integration's row lock makes releases of one integration run one
+   * after the other, across replicas and redeliveries: each order is released once, in arrival order.
+   */
+  async releaseOldestWithheld(db: Queryable, integrationId: string): Promise<(PlatformOrderRow & { details: PlatformOrderDetails }) | undefined> {
+    const result: unknown = await db.query(
+      `WITH holder AS (
+         SELECT integration_id FROM integrations
+          WHERE integration_id = $1 AND verification = 'verified' AND deleted_at IS NULL AND NOT displaced FOR UPDATE),
+       due AS (
+         SELECT o.id AS due_id FROM orders o JOIN holder h ON h.integration_id = o.integration_id WHERE o.withheld ORDER BY o.received_at, o.id LIMIT 1 FOR UPDATE OF o)
+       UPDATE orders SET withheld = false, updated_at = now() FROM due WHERE orders.id = due.due_id
+       RETURNING ${PLATFORM_COLUMNS}, details`,
+      [integrationId],
+    );
+    // An UPDATE answers [rows, count] through TypeORM's query().
+    const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as Array<PlatformOrderRow & { details: PlatformOrderDetails }>;
+    return rows[0];
+  }
+
+  /** Withheld platform orders for operators, oldest first: where they came from, no customer details. */
+  async listWithheld(limit: number, platform?: string): Promise<WithheldOrder[]> {
+    return this.dataSource.query(
+      `SELECT o.id AS "yemekKuryeOrderId", o.provider AS platform, o.provider_restaurant_id AS "providerRestaurantId", o.order_id AS "platformOrderId",
+              o.order_number AS "orderNumber", o.integration_id AS "integrationId", o.restaurant_id AS "restaurantId", o.status, o.received_at AS "receivedAt",
+              coalesce(i.verification, 'unverified') AS "integrationVerification"
+         FROM orders o LEFT JOIN integrations i ON i.integration_id = o.integration_id
+        WHERE o.withheld AND ($2::text IS NULL OR o.provider = $2)
+        ORDER BY o.received_at, o.id LIMIT $1`,
+      [limit, platform ?? null],
+    );
   }
 
   /** The store's order with this platform order id, and the integration it came in for (undefined: none). */

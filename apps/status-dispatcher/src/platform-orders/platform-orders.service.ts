@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
-import { Cancellation, isFinalOrderStatus, OrderStatus } from '@courier/domain';
+import { Cancellation, isFinalOrderStatus, OrderStatus, PlatformMoveTrigger } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import type { PlatformOrder } from '@courier/platforms';
@@ -51,6 +51,8 @@ export class PlatformOrdersService {
   async receive(integration: DirectoryIntegration, order: PlatformOrder): Promise<ReceivedOrder> {
     const received = await this.unitOfWork.run(async (tx) => {
       const now = new Date();
+      // Never handed to an integration its platform has not verified: kept, withheld, until it is.
+      const withheld = !(await this.orders.holderVerified(tx.manager, integration.integrationId));
       const row: PlatformOrderRow = {
         id: randomUUID(),
         orderId: order.platformOrderId,
@@ -68,13 +70,14 @@ export class PlatformOrdersService {
         integrationId: integration.integrationId,
         platformData: order.platformData,
         approvedAt: order.state === 'accepted' ? now : null,
+        withheld,
       };
       const acceptBy = this.acceptance.acceptBy(integration.platform, order, now);
       if (!(await this.orders.insert(tx.manager, { row, details: order.details, acceptBy }))) {
         return { yemekKuryeOrderId: await this.knownOrderId(tx, integration, order.platformOrderId), created: false };
       }
       await this.noteCollision(tx, integration, row);
-      await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order));
+      if (!withheld) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order.details));
       if (acceptBy) await this.acceptance.schedule(tx, integration.platform, row.id, acceptBy, now);
       if (order.state === 'canceled') await this.cancelLocked(tx, (await this.orders.lockById(tx.manager, row.id, row.provider))!, order.cancelNote);
       return { yemekKuryeOrderId: row.id, created: true };
@@ -84,6 +87,26 @@ export class PlatformOrdersService {
       received.created ? 'platform order received' : 'platform order received again; already known',
     );
     return received;
+  }
+
+  /**
+   * Hands a verified integration's withheld orders to its account: each order's received event, in
+   * the order they arrived (one transaction each, so the outbox publishes them in that order), once
+   * (the flag and the event change together). A no-op unless the read model holds it verified.
+   */
+  async releaseWithheld(integrationId: string): Promise<number> {
+    const released: string[] = [];
+    for (;;) {
+      const order = await this.unitOfWork.run(async (tx) => {
+        const next = await this.orders.releaseOldestWithheld(tx.manager, integrationId);
+        if (next) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(next, next.details));
+        return next;
+      });
+      if (!order) break;
+      released.push(order.id);
+    }
+    if (released.length > 0) this.logger.log({ integrationId, yemekKuryeOrderIds: released, count: released.length }, 'withheld platform orders released to the verified integration');
+    return released.length;
   }
 
   /**
@@ -130,7 +153,7 @@ export class PlatformOrdersService {
     return this.unitOfWork.run(async (tx) => {
       const order = await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId);
       if (!order) return 'unknown';
-      const moved = await this.move(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP');
+      const moved = await this.move(tx, order, ['ON_DELIVERY'], 'PLATFORM_PICKED_UP' satisfies PlatformMoveTrigger);
       if (moved.sequence === order.sequence) return 'already';
       this.logger.log({ yemekKuryeOrderId: order.id, platform: provider, previousStatus: order.status }, 'platform order picked up on the platform');
       return 'picked_up';
@@ -176,7 +199,7 @@ export class PlatformOrdersService {
     if (!order) return 'unknown';
     if (isFinalOrderStatus(order.status)) return 'already_final';
     const reason = note?.trim() ? note.trim().slice(0, 500) : `Cancelled on ${order.provider}`;
-    await this.move(tx, order, ['CANCELED'], 'PLATFORM_CANCEL', { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
+    await this.move(tx, order, ['CANCELED'], 'PLATFORM_CANCEL' satisfies PlatformMoveTrigger, { cancelReasonId: 'OTHER', canceledBy: 'System', reason });
     this.logger.log({ yemekKuryeOrderId: order.id, platform: order.provider, previousStatus: order.status }, 'platform order cancelled by the platform');
     return 'canceled';
   }
@@ -189,13 +212,14 @@ export class PlatformOrdersService {
     const planned = planMoves(order, path, trigger, cancellation);
     for (const { change, event } of planned.steps) {
       await this.orders.recordMove(tx.manager, order.id, change);
-      await tx.publish(event.routingKey, event.payload);
+      // A withheld order is not the account's yet: its release announces it as it is then.
+      if (!(order as Partial<PlatformOrderRow>).withheld) await tx.publish(event.routingKey, event.payload);
     }
     return planned.order;
   }
 }
 
-function platformOrderReceivedEvent(row: PlatformOrderRow, order: PlatformOrder): PlatformOrderReceivedEvent {
+function platformOrderReceivedEvent(row: PlatformOrderRow, details: PlatformOrder['details']): PlatformOrderReceivedEvent {
   return {
     yemekKuryeOrderId: row.id,
     orderId: row.orderId,
@@ -207,6 +231,6 @@ function platformOrderReceivedEvent(row: PlatformOrderRow, order: PlatformOrder)
     status: row.status,
     receivedAt: row.receivedAt.toISOString(),
     scheduledDeliveryTime: row.scheduledDeliveryTime?.toISOString() ?? null,
-    details: order.details,
+    details,
   };
 }

@@ -131,6 +131,13 @@ export class StatusPushService {
     }
     const [state] = states;
     const { order, accepted, integration } = state;
+    if (order.withheld) {
+      throw new ProblemException(
+        409,
+        ErrorCode.OrderWithheld,
+        `The ${wireCode} order ${JSON.stringify(request.providerOrderId)} is withheld: its integration is not verified by the platform yet, so the order is not the account's and no status is sent for it. It is released once the integration is verified.`,
+      );
+    }
     // "Now" after the read: decisions of one order are taken in the order they are written.
     const now = new Date();
     const orderStatus: OrderStatus = request.previousStatus === 'CANCELED' ? 'CANCELED' : order.status;

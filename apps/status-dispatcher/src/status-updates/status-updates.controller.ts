@@ -24,6 +24,7 @@ export class StatusUpdatesController {
   @ApiOperation({
     summary: 'Report a status change of a platform order; the platform it came from is told.',
     description:
+      'An order withheld because its integration is not verified by its platform yet is refused first (409 ORDER_WITHHELD: nothing is stored or sent; it is released to the account once verified). ' +
       'Guards (first match wins): a repeat of an action already accepted for the order answers 202 with the first statusUpdateId and nothing is sent again (also under concurrent pushes); ' +
       'nothing is accepted for a cancelled order (409 ORDER_CANCELED); VERIFY of an order approved on the platform (409 ALREADY_VERIFIED); DELIVER before PREPARE or HANDOVER (409 DELIVER_BEFORE_PREPARE); ' +
       'PLATFORM_A\'s PREPARE within PLATFORM_A_PREPARE_HOLD_MS (60 s) of approval is held until then. The order\'s status moves at once (VERIFY → VALIDATED, PREPARE → PREPARED, ' +
@@ -35,7 +36,7 @@ export class StatusUpdatesController {
   @ApiProblems(
     400,
     [404, 'ORDER_NOT_FOUND: no order of this platform has this providerOrderId (of restaurantId\'s restaurant, when given).'],
-    [409, 'DELIVER_BEFORE_PREPARE, ALREADY_VERIFIED or ORDER_CANCELED (guards 1-3); `currentStatus` is the order\'s status. AMBIGUOUS_PROVIDER_ORDER_ID: orders of several platform stores have this providerOrderId and no restaurantId names one.'],
+    [409, 'ORDER_WITHHELD (the order\'s integration is not verified by its platform yet), or DELIVER_BEFORE_PREPARE, ALREADY_VERIFIED or ORDER_CANCELED (guards 1-3); `currentStatus` is the order\'s status. AMBIGUOUS_PROVIDER_ORDER_ID: orders of several platform stores have this providerOrderId and no restaurantId names one.'],
     413,
     [422, 'VALIDATION_ERROR: missing or unknown fields, unknown action or platform, previousStatus not an order status, reason empty or over 500 characters, restaurantId not a restaurant id.'],
   )

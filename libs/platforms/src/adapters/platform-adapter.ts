@@ -49,13 +49,24 @@ export interface RetryPacing {
   windowMs: number;
 }
 
-export type CredentialCheckResult = 'ok' | 'rejected' | 'unreachable' | 'not_configured';
+/**
+ * `ok`: the platform accepted the credentials (for the integration's restaurant where its answer names
+ * one); `wrong_restaurant`: it accepted them for another restaurant than providerRestaurantId;
+ * `rejected`: it refused them; `unreachable`: no verdict (network, 429, 5xx); `not_configured`: a
+ * deployment setting is missing.
+ */
+export type CredentialCheckResult = 'ok' | 'wrong_restaurant' | 'rejected' | 'unreachable' | 'not_configured';
 
 export interface CredentialCheck {
   result: CredentialCheckResult;
   detail: string;
   httpStatus?: number;
+  /** The restaurant the platform's answer named for these credentials (absent: the answer names none). */
+  platformRestaurantId?: string;
 }
+
+/** What a platform answered when told the integration is ready to take orders (PLATFORM_A's POS status). */
+export type PosReadyOutcome = { ok: true; detail: string } | { ok: false; detail: string; retry: boolean; httpStatus?: number };
 
 /** What the platform says about an order when it reaches us. */
 export type PlatformOrderState = 'new' | 'accepted' | 'canceled';
@@ -97,6 +108,11 @@ export interface PlatformAdapter {
   readonly code: string;
   sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome>;
   checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck>;
+  /**
+   * Platforms that open an integration closed (PLATFORM_A: the POS status): tells the platform the
+   * integration takes orders now. Called once it is verified, and again when it is activated.
+   */
+  announcePosReady?(credentials: IntegrationCredentials): Promise<PosReadyOutcome>;
   /**
    * The platform's minimum interval between consecutive steps of one order, for the actions it
    * applies to (PLATFORM_A: 1 minute between verify, prepare and deliver), or undefined.

@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ToNumber } from '@courier/config';
+import { RequiredInProduction, ToNumber } from '@courier/config';
 import { PLATFORM_A_ACCEPT_WARNING_MS, PLATFORM_A_ACCEPT_WINDOW_MS } from './platform-a/platform-a.assumptions';
 import { PLATFORM_B_ACCEPT_WARNING_MS, PLATFORM_B_ACCEPT_WINDOW_MS } from './platform-b/platform-b.assumptions';
 import { PLATFORM_C_ACCEPT_WARNING_MS, PLATFORM_C_ACCEPT_WINDOW_MS } from './platform-c/platform-c.assumptions';
@@ -48,6 +48,7 @@ export class PlatformClientConfig {
   PLATFORM_D_ENCRYPTION_MODE: 'ECB' | 'CBC' = 'ECB';
 
   /** The integrator-wide app key of PLATFORM_A's login (with each restaurant's secretKey). */
+  @RequiredInProduction()
   @IsOptional()
   @IsString()
   @MinLength(8, { message: 'PLATFORM_A_APP_SECRET_KEY must be at least 8 characters' })

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CANCEL_REASON_IDS, CANCELING_PARTIES, ORDER_STATUSES, ORDER_TRIGGERS } from '@courier/domain';
+import { CANCEL_REASON_IDS, CANCELING_PARTIES, HISTORY_TRIGGERS, ORDER_STATUSES } from '@courier/domain';
 
 /** One state of the order: its creation (trigger null, sequence 0) or a move. */
 export class OrderStatusChangeDto {
@@ -12,7 +12,12 @@ export class OrderStatusChangeDto {
   @ApiProperty({ enum: ORDER_STATUSES, nullable: true, example: 'NEW' })
   previousStatus: string | null;
 
-  @ApiProperty({ enum: ORDER_TRIGGERS, nullable: true, example: 'APPROVE' })
+  @ApiProperty({
+    enum: HISTORY_TRIGGERS,
+    nullable: true,
+    example: 'APPROVE',
+    description: 'What moved the order: a transition\'s trigger (THIRD_PARTY orders), a status push\'s action, or the platform itself (PLATFORM_CANCEL, PLATFORM_PICKED_UP); null at creation.',
+  })
   trigger: string | null;
 
   @ApiProperty({ example: '2025-06-01T09:30:00.000Z', description: 'Time of the change (UTC), as its event carries it.' })

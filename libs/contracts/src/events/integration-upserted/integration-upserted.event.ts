@@ -1,4 +1,8 @@
-import { IsBoolean, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Min } from 'class-validator';
+
+/** Whether the platform accepted the integration's credentials for its restaurant (THIRD_PARTY: always verified). */
+export const INTEGRATION_VERIFICATION_STATES = ['unverified', 'verified', 'failed'] as const;
+export type IntegrationVerificationState = (typeof INTEGRATION_VERIFICATION_STATES)[number];
 
 /**
  * `integration.upserted`: an integration was created or changed (fields, activity, or its secrets
@@ -29,6 +33,20 @@ export class IntegrationUpsertedEvent {
   @IsOptional()
   @IsBoolean()
   displaced?: boolean;
+
+  /**
+   * The platform's verdict on the credentials for providerRestaurantId. Only a `verified` integration
+   * is handed its platform orders; the others' orders are kept, withheld, until it is. Absent (older
+   * producers): unverified.
+   */
+  @IsOptional()
+  @IsIn(INTEGRATION_VERIFICATION_STATES)
+  verification?: IntegrationVerificationState;
+
+  /** When the platform last verified it (absent or null: not verified). */
+  @IsOptional()
+  @IsISO8601()
+  verifiedAt?: string | null;
 
   /** Non-secret credential fields in clear, e.g. { chainCode, username } for PLATFORM_B. */
   @IsObject()

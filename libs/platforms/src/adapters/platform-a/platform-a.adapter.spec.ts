@@ -267,11 +267,33 @@ describe('PLATFORM_A adapter against its simulator', () => {
     expect(await unconfigured.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/PLATFORM_A_APP_SECRET_KEY/) });
   });
 
-  it('checks credentials with a real login', async () => {
-    expect(await adapter.checkCredentials(credentials)).toMatchObject({ result: 'ok' });
+  it('checks credentials with a real login, bound to the restaurant the login answer names', async () => {
+    expect(await adapter.checkCredentials(credentials)).toMatchObject({ result: 'ok', platformRestaurantId: 'getir-r-1' });
+    // Another restaurant's secretKey: Getir accepts the login but names getir-r-2.
+    expect(await adapter.checkCredentials({ ...credentials, secrets: { secretKey: 'restaurant-secret-2' } })).toMatchObject({
+      result: 'wrong_restaurant',
+      platformRestaurantId: 'getir-r-2',
+      detail: expect.stringContaining('getir-r-2'),
+    });
     expect(await adapter.checkCredentials({ ...credentials, secrets: { secretKey: 'wrong' } })).toMatchObject({ result: 'rejected', httpStatus: 401 });
     const unconfigured = new PlatformAAdapter(validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl }), new SessionCache(0));
     expect(await unconfigured.checkCredentials(credentials)).toMatchObject({ result: 'not_configured' });
+  });
+
+  it('opens the restaurant\'s POS with PUT /restaurants/pos-status (no token); a refusal is reported, not thrown', async () => {
+    const other = { ...credentials, providerRestaurantId: 'getir-r-2', secrets: { secretKey: 'restaurant-secret-2' } };
+    expect(sim.posStatusOf('getir-r-2')).toBe(200);
+    expect(await adapter.announcePosReady(other)).toEqual({ ok: true, detail: expect.any(String) });
+    expect(sim.posStatusOf('getir-r-2')).toBe(100);
+    const call = sim.callsTo('PUT', '/restaurants/pos-status').at(-1)!;
+    expect(call.headers.token).toBeUndefined();
+    expect(await adapter.announcePosReady({ ...other, secrets: { secretKey: 'wrong' } })).toMatchObject({ ok: false, retry: false, httpStatus: 401 });
+    sim.setDown(true);
+    try {
+      expect(await adapter.announcePosReady(other)).toMatchObject({ ok: false, retry: true });
+    } finally {
+      sim.setDown(false);
+    }
   });
 
   it('reads the two periodic polling lists and, asked for it alone, the active one (POST, token header) of the restaurant', async () => {

@@ -1,7 +1,7 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrder } from '../platform-adapter';
 import { PLATFORM_A_ACCEPT_WARNING_MS, platformAAcceptBy } from './platform-a.assumptions';
-import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef } from '../platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef, PosReadyOutcome } from '../platform-adapter';
 import type { PlatformClientConfig } from '../platform-client.config';
 import { answerOf, checkOfError, classifyResponse, isRetryableStatus, LoginRejectedError, outcomeOfError, PlatformNotConfiguredError, sessionFromLogin } from '../common/outcomes';
 import { platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
@@ -15,6 +15,9 @@ import {
   PLATFORM_A_COURIER_NOT_YET_CODES,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
   PLATFORM_A_ERROR,
+  PLATFORM_A_LOGIN_RESTAURANT_FIELD,
+  PLATFORM_A_POS_STATUS,
+  PLATFORM_A_POS_STATUS_PATH,
   PLATFORM_A_POLL_PATHS,
   PLATFORM_A_RATE_LIMIT_BLOCK_MS,
   PLATFORM_A_SPACED_ACTIONS,
@@ -112,10 +115,42 @@ export class PlatformAAdapter implements PlatformAdapter {
   async checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck> {
     try {
       // A real login, not the cached token: the check must prove the stored credentials work now.
-      await this.login(credentials);
-      return { result: 'ok', detail: 'PLATFORM_A accepted the login (app key and restaurant secretKey).', httpStatus: 200 };
+      const { response } = await this.loginAnswer(credentials);
+      const named = isRecord(response.body) ? response.body[PLATFORM_A_LOGIN_RESTAURANT_FIELD] : undefined;
+      const platformRestaurantId = typeof named === 'string' || typeof named === 'number' ? String(named) : undefined;
+      if (platformRestaurantId !== undefined && platformRestaurantId !== credentials.providerRestaurantId) {
+        return {
+          result: 'wrong_restaurant',
+          detail: `PLATFORM_A accepted the login for restaurant ${platformRestaurantId}, not for ${credentials.providerRestaurantId} (providerRestaurantId).`,
+          httpStatus: response.status,
+          platformRestaurantId,
+        };
+      }
+      const bound = platformRestaurantId !== undefined ? ` for restaurant ${platformRestaurantId}` : '';
+      return { result: 'ok', detail: `PLATFORM_A accepted the login (app key and restaurant secretKey)${bound}.`, httpStatus: response.status, platformRestaurantId };
     } catch (error) {
       return checkOfError(error);
+    }
+  }
+
+  /** Opens the restaurant's POS on Getir (posStatus 100), which Getir keeps closed until the integrator does. */
+  async announcePosReady(credentials: IntegrationCredentials): Promise<PosReadyOutcome> {
+    if (!this.config.PLATFORM_A_APP_SECRET_KEY) return { ok: false, retry: false, detail: 'PLATFORM_A_APP_SECRET_KEY is not set: the POS status cannot be sent' };
+    const restaurantSecretKey = credentials.secrets.secretKey;
+    if (!restaurantSecretKey) return { ok: false, retry: false, detail: 'the integration has no secretKey' };
+    try {
+      // No token: Getir authenticates this call by the two keys in the body.
+      const response = await platformRequest({
+        method: 'PUT',
+        url: platformUrl(this.config.PLATFORM_A_BASE_URL, PLATFORM_A_POS_STATUS_PATH),
+        json: { appSecretKey: this.config.PLATFORM_A_APP_SECRET_KEY, restaurantSecretKey, posStatus: PLATFORM_A_POS_STATUS.OPEN },
+        timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS,
+      });
+      if (response.status >= 200 && response.status < 300) return { ok: true, detail: 'PLATFORM_A opened the POS (posStatus 100).' };
+      return { ok: false, retry: isRetryableStatus(response.status), detail: `${describeError(response)} on ${PLATFORM_A_POS_STATUS_PATH}`, httpStatus: response.status };
+    } catch (error) {
+      const outcome = outcomeOfError(error);
+      return { ok: false, retry: outcome.kind === 'retry', detail: outcome.kind === 'failed' ? outcome.reason : `PLATFORM_A could not be reached: ${error instanceof Error ? error.message : String(error)}` };
     }
   }
 
@@ -221,6 +256,11 @@ export class PlatformAAdapter implements PlatformAdapter {
   }
 
   private async login(credentials: IntegrationCredentials): Promise<PlatformSession> {
+    return (await this.loginAnswer(credentials)).session;
+  }
+
+  /** `POST /auth/login`: the session, and the answer (which names the restaurant the key belongs to). */
+  private async loginAnswer(credentials: IntegrationCredentials): Promise<{ session: PlatformSession; response: PlatformResponse }> {
     if (!this.config.PLATFORM_A_APP_SECRET_KEY) throw new PlatformNotConfiguredError('PLATFORM_A_APP_SECRET_KEY is not set: PLATFORM_A logins are impossible');
     const restaurantSecretKey = credentials.secrets.secretKey;
     if (!restaurantSecretKey) throw new LoginRejectedError({ httpStatus: null, body: null, error: 'the integration has no secretKey' });
@@ -231,7 +271,7 @@ export class PlatformAAdapter implements PlatformAdapter {
       timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS,
     });
     const token = isRecord(response.body) && typeof response.body.token === 'string' ? response.body.token : undefined;
-    return sessionFromLogin(response, token, () => Date.now() + PLATFORM_A_TOKEN_TTL_MS);
+    return { session: sessionFromLogin(response, token, () => Date.now() + PLATFORM_A_TOKEN_TTL_MS), response };
   }
 }
 

@@ -231,3 +231,22 @@ export const PLATFORM_A_CALL_BUDGET: CallBudget = {
     { name: 'active-orders', limit: 18, windowMs: 62_000, requests: { 'poll:active': 1 } },
   ],
 };
+
+/**
+ * Ownership: `POST /auth/login` answers `{ token, restaurantId }` (G openapi/_original/getir-food-openapi.json
+ * "Login Response Schema"): the restaurant the secretKey belongs to. The check verifies an integration
+ * only when that id is its providerRestaurantId; an answer without restaurantId proves the key only.
+ */
+export const PLATFORM_A_LOGIN_RESTAURANT_FIELD = 'restaurantId';
+
+/**
+ * POS status: `PUT /restaurants/pos-status { appSecretKey, restaurantSecretKey, posStatus }`, no `token`
+ * header (G Swagger "Model32": posStatus a number, enum [100, 200], all three required; the answer a
+ * string). 100 = open (active), 200 = closed (passive): a Go Getir client ("100=açık, 200=kapalı",
+ * PUT without a token) and a Python Getir service ("posStatus: 100 = Aktif, 200 = Pasif") read it so.
+ * Getir opens an integrator's restaurants with the POS closed (platforms.md, Round 2). One client
+ * budgets /restaurants/pos-status at 2 calls / 60 s (30 s block): the suite calls it once per
+ * verification or activation, and the periodic retry at a low rate.
+ */
+export const PLATFORM_A_POS_STATUS = { OPEN: 100, CLOSED: 200 } as const;
+export const PLATFORM_A_POS_STATUS_PATH = '/restaurants/pos-status';

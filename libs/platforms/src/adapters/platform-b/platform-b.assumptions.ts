@@ -183,3 +183,12 @@ export const PLATFORM_B_DEFAULT_CURRENCY = 'TRY';
 export const PLATFORM_B_CALL_BUDGET: CallBudget = {
   scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1 } }],
 };
+
+/**
+ * Ownership: the credential check is the chain's login (`POST /v2/login`, client credentials), whose
+ * answer (`access_token`, `token_type`, `expires_in`: B) names no vendor. So a verified PLATFORM_B
+ * integration has proved its chain credentials, not its remoteId; ASSUMED: the middleware calls our
+ * plugin only for the remoteIds Delivery Hero's vendor configuration maps to our POS, and an
+ * operator's transfer settles a disputed remoteId (docs/platforms.md, "What proves ...").
+ */
+export const PLATFORM_B_CHECK_NAMES_VENDOR = false;

@@ -131,3 +131,12 @@ export const PLATFORM_C_CALL_BUDGET: CallBudget = {
     { name: 'unsupplied', ...PLATFORM_C_ENDPOINT, requests: { CANCEL: 1, REJECT: 1 } },
   ],
 };
+
+/**
+ * Ownership: the credential check reads one package of `.../suppliers/{supplierId}/packages` for the
+ * integration's storeId with Basic `apiKey:secretKey` (T clients): a 2xx proves the key pair is the
+ * supplier's. An empty page names no store, and providerRestaurantId is a label of ours, so nothing
+ * binds it; orders are polled with the integration's own credentials, so it receives only what
+ * Trendyol gives those (docs/platforms.md, "What proves ...").
+ */
+export const PLATFORM_C_CHECK_NAMES_STORE = false;

@@ -312,8 +312,8 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     it('is ok for the store\'s own key and rejects a wrong key or another store\'s key', async () => {
       expect(await adapter.checkCredentials(credentials)).toMatchObject({ result: 'ok', httpStatus: 200, detail: expect.stringContaining(STORE.storeId) });
       expect(await adapter.checkCredentials({ ...credentials, secrets: { apiKey: 'wrong' } })).toMatchObject({ result: 'rejected', httpStatus: 401 });
-      expect(await adapter.checkCredentials({ ...credentials, secrets: { apiKey: OTHER_STORE.apiKey } })).toMatchObject({ result: 'rejected', detail: expect.stringContaining(OTHER_STORE.storeId) });
-      expect(await adapter.checkCredentials({ ...credentials, settings: { providerMerchantId: '999' } })).toMatchObject({ result: 'rejected', detail: expect.stringMatching(/store group 511/) });
+      expect(await adapter.checkCredentials({ ...credentials, secrets: { apiKey: OTHER_STORE.apiKey } })).toMatchObject({ result: 'wrong_restaurant', detail: expect.stringContaining(OTHER_STORE.storeId) });
+      expect(await adapter.checkCredentials({ ...credentials, settings: { providerMerchantId: '999' } })).toMatchObject({ result: 'wrong_restaurant', detail: expect.stringMatching(/store group 511/) });
       expect(sim.callsTo('GET', '/Store/GetStoreDetail').at(-1)!.body).toBeUndefined();
     });
 

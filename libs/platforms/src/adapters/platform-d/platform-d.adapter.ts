@@ -92,14 +92,14 @@ export class PlatformDAdapter implements PlatformAdapter {
       const store = isRecord(answer.body) && isRecord(answer.body.data) ? answer.body.data : {};
       const storeId = store.id === undefined ? undefined : String(store.id);
       if (storeId !== undefined && storeId !== credentials.providerRestaurantId) {
-        return { result: 'rejected', detail: `The API key belongs to Migros store ${storeId}, not to ${credentials.providerRestaurantId}.`, httpStatus: status };
+        return { result: 'wrong_restaurant', detail: `The API key belongs to Migros store ${storeId}, not to ${credentials.providerRestaurantId}.`, httpStatus: status, platformRestaurantId: storeId };
       }
       const group = credentials.settings.providerMerchantId;
       if (store.storeGroupId !== undefined && group && String(store.storeGroupId) !== group) {
-        return { result: 'rejected', detail: `The store belongs to Migros store group ${String(store.storeGroupId)}, not to ${group} (providerMerchantId).`, httpStatus: status };
+        return { result: 'wrong_restaurant', detail: `The store belongs to Migros store group ${String(store.storeGroupId)}, not to ${group} (providerMerchantId).`, httpStatus: status, platformRestaurantId: storeId };
       }
       const inactive = store.integrationIsActive === false ? ' Migros reports the integration as not active for this store.' : '';
-      return { result: 'ok', detail: `PLATFORM_D accepted the API key for store ${storeId ?? credentials.providerRestaurantId}.${inactive}`, httpStatus: status };
+      return { result: 'ok', detail: `PLATFORM_D accepted the API key for store ${storeId ?? credentials.providerRestaurantId}.${inactive}`, httpStatus: status, platformRestaurantId: storeId };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { result: 'unreachable', detail: `PLATFORM_D could not be reached: ${error.message}.` };
       return checkOfError(error);

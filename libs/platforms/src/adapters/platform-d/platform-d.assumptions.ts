@@ -78,6 +78,13 @@ import type { PlatformOrder } from '../platform-adapter';
  */
 
 /**
+ * Ownership: `GET /Store/GetStoreDetail` with the store's XApiKey answers the store it belongs to
+ * (`data.id`, `data.storeGroupId`: M-go reads it for warehouseId). The check verifies an integration
+ * only when they are its providerRestaurantId and providerMerchantId (else `wrong_restaurant`).
+ */
+export const PLATFORM_D_CHECK_NAMES_STORE = true;
+
+/**
  * Accept-by. ASSUMED: no source says how long Migros waits for Approved or Rejected on a NEW_PENDING
  * order (searched: agrostech/AgrosJet-Render backend/services/migros_service.py, which only polls
  * `PendingOrdersWithStores`; M-go; M-py; hodoxnet/kuryemburada), nor what it does after. 5 minutes

@@ -41,6 +41,20 @@ describe('PlatformASimulator', () => {
   const call = (method: 'GET' | 'POST', path: string, token?: string, json?: unknown) => platformRequest({ method, url: `${sim.baseUrl}${path}`, headers: token ? { token } : {}, json, timeoutMs: 2000 });
   const login = async () => ((await call('POST', '/auth/login', undefined, { appSecretKey: 'app-secret-key-0001', restaurantSecretKey: 'restaurant-secret-1' })).body as { token: string }).token;
 
+  it('keeps the POS closed (200) until PUT /restaurants/pos-status with the two keys opens it (100); no token needed', async () => {
+    const keys = { appSecretKey: 'app-secret-key-0001', restaurantSecretKey: 'restaurant-secret-1' };
+    const put = (body: unknown) => platformRequest({ method: 'PUT', url: `${sim.baseUrl}/restaurants/pos-status`, json: body, timeoutMs: 2000 });
+    expect(sim.posStatusOf('getir-r-1')).toBe(200);
+    expect(await call('POST', '/restaurants/pos-status', undefined, keys)).toMatchObject({ status: 200, body: { posStatus: 200 } });
+    expect(await put({ ...keys, posStatus: 300 })).toMatchObject({ status: 400, body: { code: -2 } });
+    expect(await put({ ...keys, restaurantSecretKey: 'wrong', posStatus: 100 })).toMatchObject({ status: 401 });
+    expect(await put({ posStatus: 100 })).toMatchObject({ status: 400, body: { code: -2, source: 'body' } });
+    expect(sim.posStatusOf('getir-r-1')).toBe(200);
+    expect(await put({ ...keys, posStatus: 100 })).toMatchObject({ status: 200 });
+    expect(sim.posStatusOf('getir-r-1')).toBe(100);
+    expect((await platformRequest({ method: 'GET', url: `${sim.baseUrl}/_simulator/pos-status`, timeoutMs: 2000 })).body).toEqual({ 'getir-r-1': 100 });
+  });
+
   it('answers a call without the token header with Getir\'s observed -2 ValidationError', async () => {
     expect(await call('POST', '/food-orders/active')).toMatchObject({ status: 400, body: tokenRequired });
     expect(await call('POST', '/auth/login', undefined, {})).toMatchObject({ status: 400, body: { code: -2, source: 'body' } });

@@ -146,6 +146,10 @@ const ERRORS = {
   blocked: (ms: number) => getirError(429, 429, 'TooManyRequests', `token is blocked for ${Math.ceil(ms / 1000)} s`),
 };
 
+/** POS status values (G Swagger Model32 enum; 100 open, 200 closed as the Go and Python Getir clients read them). */
+const POS_OPEN = 100;
+const POS_CLOSED = 200;
+
 type Bucket = { windowStart: number; count: number; blockedUntil: number };
 type Token = { restaurantId: string; expiresAt: number; buckets: Map<string, Bucket> };
 
@@ -162,10 +166,17 @@ export class PlatformASimulator extends SimulatorServer {
   readonly orders = new Map<string, SimulatedAOrder>();
   private readonly tokens = new Map<string, Token>();
   private readonly locks = new Map<string, number>();
+  /** Each restaurant's POS status (G Swagger Model32: 100 open, 200 closed); Getir opens an integrator's restaurant closed. */
+  private readonly posStatuses = new Map<string, number>();
   logins = 0;
 
   constructor(readonly options: PlatformASimulatorOptions) {
     super();
+  }
+
+  /** A restaurant's POS status: 200 (closed) until the integrator opens it with PUT /restaurants/pos-status. */
+  posStatusOf(restaurantId: string): number {
+    return this.posStatuses.get(restaurantId) ?? POS_CLOSED;
   }
 
   /** Makes every token issued so far expire now (the next call with one answers 401). */
@@ -321,6 +332,8 @@ export class PlatformASimulator extends SimulatorServer {
 
   protected route(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse {
     if (request.method === 'POST' && request.path === '/auth/login') return this.login(request);
+    // G Swagger: both pos-status calls take the two keys in the body, not a token.
+    if ((request.method === 'PUT' || request.method === 'POST') && request.path === '/restaurants/pos-status') return this.posStatus(request);
     const presented = request.headers.token;
     if (typeof presented !== 'string' || presented.trim() === '') return ERRORS.validation('"token" is required', 'headers');
     const token = this.tokens.get(presented.trim());
@@ -355,6 +368,9 @@ export class PlatformASimulator extends SimulatorServer {
   }
 
   protected override adminRoute(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse | undefined {
+    if (request.method === 'GET' && request.path === '/_simulator/pos-status') {
+      return { status: 200, body: Object.fromEntries(this.options.restaurants.map((restaurant) => [restaurant.restaurantId, this.posStatusOf(restaurant.restaurantId)])) };
+    }
     if (request.method === 'GET' && request.path === '/_simulator/orders') return { status: 200, body: [...this.orders.values()].map((order) => this.adminView(order)) };
     if (request.method === 'POST' && request.path === '/_simulator/orders') {
       const body = bodyOf(request);
@@ -386,6 +402,24 @@ export class PlatformASimulator extends SimulatorServer {
       }));
     }
     return undefined;
+  }
+
+  /**
+   * `PUT /restaurants/pos-status { appSecretKey, restaurantSecretKey, posStatus: 100 | 200 }` sets the
+   * POS status; `POST` with the two keys reads it (G Swagger; the answer's shape is assumed:
+   * `{ posStatus }`, as the clients read it).
+   */
+  private posStatus(request: SimulatorRequest): SimulatorResponse {
+    const body = bodyOf(request);
+    for (const field of ['appSecretKey', 'restaurantSecretKey']) {
+      if (typeof body[field] !== 'string' || body[field] === '') return ERRORS.validation(`"${field}" is required`, 'body');
+    }
+    const restaurant = this.options.restaurants.find((entry) => entry.secretKey === String(body.restaurantSecretKey).trim());
+    if (String(body.appSecretKey).trim() !== this.options.appSecretKey || !restaurant) return ERRORS.unauthorized('appSecretKey or restaurantSecretKey is wrong');
+    if (request.method === 'POST') return { status: 200, body: { posStatus: this.posStatusOf(restaurant.restaurantId) } };
+    if (body.posStatus !== POS_OPEN && body.posStatus !== POS_CLOSED) return ERRORS.validation('"posStatus" must be one of [100, 200]', 'body');
+    this.posStatuses.set(restaurant.restaurantId, body.posStatus);
+    return { status: 200, body: { posStatus: body.posStatus } };
   }
 
   private login(request: SimulatorRequest): SimulatorResponse {

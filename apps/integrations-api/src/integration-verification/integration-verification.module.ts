@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { PlatformAdapters } from '@courier/platforms';
+import { RepositoriesModule } from '../repositories/repositories.module';
+import { IntegrationFingerprints } from './integration-fingerprints';
+import { IntegrationVerificationService } from './integration-verification.service';
+
+/**
+ * The platforms' verification of integrations. The platform adapters come from libs/platforms with
+ * their PLATFORM_* settings (PlatformClientConfig), validated when the app is created.
+ */
+@Module({
+  imports: [RepositoriesModule],
+  providers: [IntegrationVerificationService, IntegrationFingerprints, { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env) }],
+  exports: [IntegrationVerificationService, PlatformAdapters],
+})
+export class IntegrationVerificationModule {}
