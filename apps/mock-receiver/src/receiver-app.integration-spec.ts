@@ -5,7 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { acceptOrder, FakeIntake } from './__fixtures__/fake-intake';
 import { makeDataDir, startReceiver, TestReceiver } from './__fixtures__/receiver';
-import { cancelPayload, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
+import { cancelPayload, rotationHeaders, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
 
 const cents = (amount: number) => Math.round(amount * 100);
 
@@ -275,6 +275,25 @@ describe('mock-receiver over HTTP', () => {
       expect(response.body).toEqual({ received: true, webhookId: 'wh-spaced', outcome: 'applied' });
       const [entry] = (await http().get('/api/webhooks').expect(200)).body.data;
       expect(entry.verdicts).toMatchObject({ serviceSignature: { state: 'valid' }, standardWebhooks: { state: 'valid' } });
+    });
+
+    it('during a secret rotation grace period accepts the webhook holding the new secret or the old one, and refuses it holding neither', async () => {
+      const previous = `whsec_${Buffer.from('the-secret-before-the-rotation-0').toString('base64')}`;
+      const other = `whsec_${Buffer.from('a-secret-of-another-account-0123').toString('base64')}`;
+      for (const [name, held, status] of [
+        ['rot-new', TEST_SECRET, 200],
+        ['rot-old', previous, 200],
+        ['rot-other', other, 401],
+      ] as const) {
+        receiver = await startReceiver(config(name, { WEBHOOK_SECRET: held }));
+        const payload = body('VALIDATED', '2025-05-01T10:00:00Z');
+        await postStatus(payload, rotationHeaders(payload, { current: TEST_SECRET, previous, id: `wh-${name}` })).expect(status);
+        const [entry] = (await http().get('/api/webhooks').expect(200)).body.data;
+        const state = status === 200 ? 'valid' : 'invalid';
+        expect(entry.verdicts).toMatchObject({ serviceSignature: { state }, standardWebhooks: { state } });
+        await receiver.app.close();
+        receiver = undefined;
+      }
     });
 
     it('acknowledges with 200, marks a repeated id duplicate and an older status stale', async () => {

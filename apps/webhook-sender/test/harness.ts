@@ -33,6 +33,8 @@ export interface AccountSettings {
   /** A `whsec_` secret, or null for signing off (default: a fresh secret). */
   signingSecret?: string | null;
   status?: 'active' | 'disabled';
+  /** The secret a rotation replaced and when it stops signing (default: none). */
+  previousSigningSecret?: { secret: string; validUntil: Date } | null;
 }
 
 export interface SenderApp {
@@ -125,7 +127,13 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
     apiKeyHash: hashCredential(base.apiKey),
     apiSecretHash: hashCredential(base.apiSecret),
     thirdParty: { integrationId: randomUUID(), providerRestaurantId: 'pos-rest-9', isActive: true },
-    webhooks: { statusUrl: settings.statusUrl ?? null, cancelUrl: settings.cancelUrl ?? null, signingSecretCiphertext: base.signingSecret === null ? null : box.encrypt(base.signingSecret, secretBinding.webhookSigningSecret(base.restaurantId)) },
+    webhooks: {
+      statusUrl: settings.statusUrl ?? null,
+      cancelUrl: settings.cancelUrl ?? null,
+      signingSecretCiphertext: base.signingSecret === null ? null : box.encrypt(base.signingSecret, secretBinding.webhookSigningSecret(base.restaurantId)),
+      previousSigningSecretCiphertext: settings.previousSigningSecret ? box.encrypt(settings.previousSigningSecret.secret, secretBinding.webhookSigningSecret(base.restaurantId)) : null,
+      previousSigningSecretValidUntil: settings.previousSigningSecret ? settings.previousSigningSecret.validUntil.toISOString() : null,
+    },
     version,
     createdAt,
     occurredAt: new Date().toISOString(),

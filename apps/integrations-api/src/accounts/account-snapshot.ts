@@ -15,6 +15,8 @@ export function accountSnapshot(restaurant: RestaurantEntity, thirdParty: Integr
       statusUrl: restaurant.webhookStatusUrl,
       cancelUrl: restaurant.webhookCancelUrl,
       signingSecretCiphertext: restaurant.webhookSigningSecret,
+      previousSigningSecretCiphertext: restaurant.webhookPreviousSigningSecret,
+      previousSigningSecretValidUntil: restaurant.webhookPreviousSigningSecretValidUntil?.toISOString() ?? null,
     },
     version: restaurant.version,
     createdAt: restaurant.createdAt.toISOString(),

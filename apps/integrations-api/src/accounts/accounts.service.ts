@@ -76,6 +76,8 @@ export class AccountsService {
       webhookStatusUrl: urls.statusUrl ?? null,
       webhookCancelUrl: urls.cancelUrl ?? null,
       webhookSigningSecret: signingSecret ? this.secretBox.encrypt(signingSecret, secretBinding.webhookSigningSecret(restaurantId)) : null,
+      webhookPreviousSigningSecret: null,
+      webhookPreviousSigningSecretValidUntil: null,
       version: 1,
       createdAt: now,
       updatedAt: now,

@@ -31,6 +31,14 @@ export class RestaurantEntity {
   @Column({ name: 'webhook_signing_secret', type: 'text', nullable: true })
   webhookSigningSecret: string | null;
 
+  /** SecretBox ciphertext of the secret the last rotation replaced; signs beside the current one until the time below. */
+  @Column({ name: 'webhook_previous_signing_secret', type: 'text', nullable: true })
+  webhookPreviousSigningSecret: string | null;
+
+  /** When the previous secret stops signing; null when there is none. */
+  @Column({ name: 'webhook_previous_signing_secret_valid_until', type: 'timestamptz', precision: 3, nullable: true })
+  webhookPreviousSigningSecretValidUntil: Date | null;
+
   /** Grows by one with each change; carried by account events so consumers drop stale ones. */
   @Column({ type: 'int' })
   version: number;

@@ -83,7 +83,7 @@ describe('admin API (HTTP, real PostgreSQL)', () => {
         apiKeyHash: hashCredential(created.apiKey),
         apiSecretHash: hashCredential(created.apiSecret),
         thirdParty: { integrationId: created.thirdParty.integrationId, providerRestaurantId: created.restaurantId, isActive: true },
-        webhooks: { statusUrl: null, cancelUrl: null, signingSecretCiphertext: null },
+        webhooks: { statusUrl: null, cancelUrl: null, signingSecretCiphertext: null, previousSigningSecretCiphertext: null, previousSigningSecretValidUntil: null },
         version: 1,
         createdAt: created.createdAt,
         occurredAt: expect.any(String),

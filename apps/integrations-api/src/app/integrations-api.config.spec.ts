@@ -36,4 +36,12 @@ describe('IntegrationsConfig', () => {
     expect(validateConfig(IntegrationsConfig, { ...base, WEBHOOK_ALLOW_INSECURE_URLS: 'true' }).WEBHOOK_ALLOW_INSECURE_URLS).toBe(true);
     expect(problems({ ...base, WEBHOOK_ALLOW_INSECURE_URLS: 'perhaps' })).toEqual(['WEBHOOK_ALLOW_INSECURE_URLS must be true or false']);
   });
+
+  it('reads WEBHOOK_SECRET_ROTATION_GRACE as a duration of at most 7 days, 24 hours by default', () => {
+    expect(validateConfig(IntegrationsConfig, base).WEBHOOK_SECRET_ROTATION_GRACE).toBe(24 * 3_600_000);
+    expect(validateConfig(IntegrationsConfig, { ...base, WEBHOOK_SECRET_ROTATION_GRACE: '1s' }).WEBHOOK_SECRET_ROTATION_GRACE).toBe(1000);
+    expect(validateConfig(IntegrationsConfig, { ...base, WEBHOOK_SECRET_ROTATION_GRACE: '0' }).WEBHOOK_SECRET_ROTATION_GRACE).toBe(0);
+    expect(problems({ ...base, WEBHOOK_SECRET_ROTATION_GRACE: 'soon' })).toEqual([expect.stringMatching(/^WEBHOOK_SECRET_ROTATION_GRACE must be a duration/)]);
+    expect(problems({ ...base, WEBHOOK_SECRET_ROTATION_GRACE: '8d' })).toEqual(['WEBHOOK_SECRET_ROTATION_GRACE must be a duration such as 0, 30s, 4h or 1d, at most 7d']);
+  });
 });

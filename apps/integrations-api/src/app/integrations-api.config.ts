@@ -1,5 +1,6 @@
-import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
-import { AlsoReads, AuthThrottledConfig, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { AlsoReads, AuthThrottledConfig, parseDuration, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
 import { PlatformClientConfig } from '@courier/platforms';
 
@@ -31,6 +32,9 @@ export function IsEncryptionKeyList(options?: ValidationOptions) {
       },
     });
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const ToDuration = () => Transform(({ value }) => (value === undefined || value === '' ? undefined : typeof value === 'number' ? value : parseDuration(String(value))));
 
 /** Environment of integrations-api (see README, "Configuration"). */
 @AlsoReads(PlatformClientConfig)
@@ -100,4 +104,19 @@ export class IntegrationsConfig extends AuthThrottledConfig {
   @Min(1, { message: 'INTEGRATION_VERIFICATION_BATCH must be at least 1' })
   @Max(100, { message: 'INTEGRATION_VERIFICATION_BATCH must be at most 100' })
   INTEGRATION_VERIFICATION_BATCH: number = 10;
+
+  /**
+   * How long a rotated-out webhook signing secret still signs (beside the new one), so receivers
+   * can switch without refusing webhooks; 0 ends it at once. Capped at 7 days: an old secret that
+   * lingers is a risk of its own.
+   */
+  @ToDuration()
+  @ValidateBy({
+    name: 'isRotationGrace',
+    validator: {
+      validate: (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 7 * DAY_MS,
+      defaultMessage: () => 'WEBHOOK_SECRET_ROTATION_GRACE must be a duration such as 0, 30s, 4h or 1d, at most 7d',
+    },
+  })
+  WEBHOOK_SECRET_ROTATION_GRACE: number = DAY_MS;
 }

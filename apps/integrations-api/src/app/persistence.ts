@@ -8,10 +8,19 @@ import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutb
 import { OnePlatformRestaurantOneIntegration1764300600000 } from '../migrations/1764300600000-OnePlatformRestaurantOneIntegration';
 import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
 import { AddIntegrationVerification1764400200000 } from '../migrations/1764400200000-AddIntegrationVerification';
+import { AddPreviousWebhookSigningSecret1764401000000 } from '../migrations/1764401000000-AddPreviousWebhookSigningSecret';
 
 /** integrations-api's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'integrations',
   entities: [...MESSAGING_ENTITIES, RestaurantEntity, IntegrationEntity],
-  migrations: [InitMessaging1763740000000, CreateAccountsAndIntegrations1763750000000, AddOutboxLease1764200000000, OnePlatformRestaurantOneIntegration1764300600000, CreateRateLimitCounters1764300800000, AddIntegrationVerification1764400200000],
+  migrations: [
+    InitMessaging1763740000000,
+    CreateAccountsAndIntegrations1763750000000,
+    AddOutboxLease1764200000000,
+    OnePlatformRestaurantOneIntegration1764300600000,
+    CreateRateLimitCounters1764300800000,
+    AddIntegrationVerification1764400200000,
+    AddPreviousWebhookSigningSecret1764401000000,
+  ],
 };

@@ -44,13 +44,16 @@ export class AccountsRepository {
     return this.dataSource.getRepository(RestaurantEntity).findOne({ where: { apiKeyHash } });
   }
 
-  /** Ids (after `after`, in order) of accounts whose signing secret's ciphertext does not start as `currentPrefix` (a LIKE pattern). */
+  /** Ids (after `after`, in order) of accounts whose signing secret's (or previous secret's) ciphertext does not start as `currentPrefix` (a LIKE pattern). */
   async idsWithStaleSigningSecret(after: string, currentPrefix: string, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(`SELECT id FROM restaurants WHERE id > $1 AND webhook_signing_secret NOT LIKE $2 ORDER BY id LIMIT $3`, [
-      after,
-      currentPrefix,
-      limit,
-    ]);
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM restaurants WHERE id > $1 AND (webhook_signing_secret NOT LIKE $2 OR webhook_previous_signing_secret NOT LIKE $2) ORDER BY id LIMIT $3`,
+      [
+        after,
+        currentPrefix,
+        limit,
+      ],
+    );
     return rows.map((row) => row.id);
   }
 
@@ -71,12 +74,17 @@ export class AccountsRepository {
     tx: TransactionContext,
     routingKey: AccountSnapshotKey,
     restaurantId: string,
-    change: (restaurant: RestaurantEntity) => boolean | void = () => true,
+    change: (restaurant: RestaurantEntity, now: Date) => boolean | void = () => true,
   ): Promise<RestaurantEntity | undefined> {
     const restaurant = await tx.manager.findOne(RestaurantEntity, { where: { id: restaurantId }, lock: { mode: 'pessimistic_write' } });
     if (!restaurant) return undefined;
-    if (change(restaurant) === false) return restaurant;
     const now = new Date();
+    if (change(restaurant, now) === false) return restaurant;
+    // A previous signing secret whose grace period is over is of no use to anyone: it leaves with the next change.
+    if (restaurant.webhookPreviousSigningSecretValidUntil !== null && restaurant.webhookPreviousSigningSecretValidUntil <= now) {
+      restaurant.webhookPreviousSigningSecret = null;
+      restaurant.webhookPreviousSigningSecretValidUntil = null;
+    }
     restaurant.version += 1;
     restaurant.updatedAt = now;
     await tx.manager.update(
@@ -90,6 +98,8 @@ export class AccountsRepository {
         webhookStatusUrl: restaurant.webhookStatusUrl,
         webhookCancelUrl: restaurant.webhookCancelUrl,
         webhookSigningSecret: restaurant.webhookSigningSecret,
+        webhookPreviousSigningSecret: restaurant.webhookPreviousSigningSecret,
+        webhookPreviousSigningSecretValidUntil: restaurant.webhookPreviousSigningSecretValidUntil,
         version: restaurant.version,
         updatedAt: now,
       },

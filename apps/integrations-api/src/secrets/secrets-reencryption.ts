@@ -74,11 +74,14 @@ export class SecretsReencryption {
       for (const id of ids) {
         await this.unitOfWork.run((tx) =>
           this.accounts.change(tx, RoutingKey.WebhookSettingsChanged, id, (restaurant: RestaurantEntity) => {
-            const ciphertext = restaurant.webhookSigningSecret;
             try {
               const binding = secretBinding.webhookSigningSecret(id);
-              if (!ciphertext || !this.secretBox.needsReencryption(ciphertext, binding)) return false;
-              restaurant.webhookSigningSecret = this.secretBox.reencrypt(ciphertext, binding);
+              const stale = (ciphertext: string | null): ciphertext is string => ciphertext !== null && this.secretBox.needsReencryption(ciphertext, binding);
+              const current = restaurant.webhookSigningSecret;
+              const previous = restaurant.webhookPreviousSigningSecret;
+              if (!stale(current) && !stale(previous)) return false;
+              if (stale(current)) restaurant.webhookSigningSecret = this.secretBox.reencrypt(current, binding);
+              if (stale(previous)) restaurant.webhookPreviousSigningSecret = this.secretBox.reencrypt(previous, binding);
             } catch (error) {
               report.failures.push({ kind: 'restaurant', id, reason: (error as Error).message });
               return false;

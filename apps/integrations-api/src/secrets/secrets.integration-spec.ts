@@ -131,13 +131,19 @@ describe('rotation of the encryption keys', () => {
 
   const keyIds = async (app: TestApp) => {
     const integrations = await app.sql<{ secrets: Record<string, string> }>(`SELECT secrets FROM integrations WHERE secrets <> '{}'`);
-    const restaurants = await app.sql<{ webhook_signing_secret: string }>('SELECT webhook_signing_secret FROM restaurants WHERE webhook_signing_secret IS NOT NULL');
-    return [...integrations.flatMap((row) => Object.values(row.secrets)), ...restaurants.map((row) => row.webhook_signing_secret)].map((ciphertext) => ciphertext.split(':')[1]);
+    const restaurants = await app.sql<{ webhook_signing_secret: string; webhook_previous_signing_secret: string | null }>(
+      'SELECT webhook_signing_secret, webhook_previous_signing_secret FROM restaurants WHERE webhook_signing_secret IS NOT NULL',
+    );
+    const signing = restaurants.flatMap((row) => [row.webhook_signing_secret, row.webhook_previous_signing_secret ?? []].flat());
+    return [...integrations.flatMap((row) => Object.values(row.secrets)), ...signing].map((ciphertext) => ciphertext.split(':')[1]);
   };
 
   it('writes everything under k1 first', async () => {
     const app = await restart(KEY_1);
     account = await app.createRestaurant({ name: 'Rotating', generateSigningSecret: true }) as typeof account;
+    // A rotation in its grace period: the previous secret is re-encrypted like the current one.
+    account.signingSecret = (await app.http.post('/api/v1/my/webhooks/secret').set(credentials(account)).expect(200)).body.signingSecret;
+    expect((await app.sql('SELECT webhook_previous_signing_secret AS previous FROM restaurants WHERE id = $1', [account.restaurantId]))[0].previous).toMatch(/^v2:k1:/);
     for (const body of Object.values(bodies)) expect((await app.http.post(BASE).set(credentials(account)).send(body)).status).toBe(201);
     expectedMasks = Object.fromEntries(Object.entries(bodies).map(([platform, body]) => [platform, Object.fromEntries(SECRET_FIELDS[platform].map((field) => [field, mask(body[field])]))]));
     expect(await currentMasks(app)).toEqual(expectedMasks);
@@ -166,7 +172,7 @@ describe('rotation of the encryption keys', () => {
     const [row] = await app.sql('SELECT secrets FROM integrations WHERE id = $1', [created.body.id]);
     expect(row.secrets.secretKey).toMatch(/^v2:k2:/);
     await app.http.delete(`${BASE}/${created.body.id}`).set(credentials(account)).expect(204);
-    expect((await keyIds(app)).filter((id) => id === 'k1')).toHaveLength(6);
+    expect((await keyIds(app)).filter((id) => id === 'k1')).toHaveLength(7); // 5 integration secrets, the signing secret and the previous one
   });
 
   it('the re-encryption command moves every secret to k2 and publishes the new ciphertexts', async () => {
@@ -195,6 +201,7 @@ describe('rotation of the encryption keys', () => {
     }
     const [settings] = events.filter((event) => event.routing_key === RoutingKey.WebhookSettingsChanged);
     expect(settings.payload.webhooks.signingSecretCiphertext).toMatch(/^v2:k2:/);
+    expect(settings.payload.webhooks.previousSigningSecretCiphertext).toMatch(/^v2:k2:/);
 
     const again = await app.http.post('/admin/v1/secrets/reencrypt').set(admin);
     expect(again.body).toEqual({ currentKeyId: 'k2', integrations: 0, signingSecrets: 0, failures: [] });

@@ -36,7 +36,11 @@ export class WebhookSettingsController {
 
   @Post('secret')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create or rotate the signing secret; it is returned only in this answer.' })
+  @ApiOperation({
+    summary: 'Create or rotate the signing secret; it is returned only in this answer.',
+    description:
+      'A replaced secret keeps signing beside the new one until previousSecretValidUntil (WEBHOOK_SECRET_ROTATION_GRACE, 24 h by default): webhook-signature then carries two v1 signatures (new first), X-Service-Signature stays the previous secret\'s and X-Service-Signature-New carries the new one\'s, so receivers not yet updated keep verifying. Rotating again within that period drops the older secret at once.',
+  })
   @ApiOkResponse({ type: SigningSecretDto })
   rotateSecret(@CurrentRestaurant() restaurant: RestaurantEntity): Promise<SigningSecretDto> {
     return this.settings.rotateSigningSecret(restaurant);
@@ -44,7 +48,7 @@ export class WebhookSettingsController {
 
   @Delete('secret')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Turn signing off (no-op when it is off).' })
+  @ApiOperation({ summary: 'Turn signing off (no-op when it is off); ends a rotation\'s grace period.' })
   @ApiNoContentResponse({ description: 'Signing is off.' })
   async removeSecret(@CurrentRestaurant() restaurant: RestaurantEntity): Promise<void> {
     await this.settings.removeSigningSecret(restaurant);

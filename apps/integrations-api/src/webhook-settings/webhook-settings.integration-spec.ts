@@ -1,6 +1,7 @@
 import { RoutingKey } from '@courier/contracts';
 import { SecretBox, secretBinding } from '@courier/crypto';
 import { HostResolver } from '@courier/http';
+import { waitFor } from '@courier/testing';
 import { credentials, CreatedRestaurant, KEY_1, startTestApp, TestApp } from '../../test/harness';
 
 jest.setTimeout(60_000);
@@ -35,7 +36,7 @@ describe('webhook settings (HTTP, real PostgreSQL)', () => {
   it('starts with no URLs and signing off', async () => {
     const response = await t.http.get(HOOKS).set(credentials(account));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ statusUrl: null, cancelUrl: null, signingEnabled: false, signingSecret: null, updatedAt: expect.any(String) });
+    expect(response.body).toEqual({ statusUrl: null, cancelUrl: null, signingEnabled: false, signingSecret: null, previousSecretValidUntil: null, updatedAt: expect.any(String) });
   });
 
   it('saves https URLs of public hosts and publishes the settings', async () => {
@@ -129,6 +130,61 @@ describe('webhook settings (HTTP, real PostgreSQL)', () => {
     await t.http.delete(`${HOOKS}/secret`).set(credentials(account)).expect(204);
     expect((await settingsEvents()).length).toBe(count);
     expect((await settingsEvents()).map((event) => event.version)).toEqual([...Array(count).keys()].map((index) => events[0].version + index));
+  });
+
+  it('keeps a rotated-out secret signing for the grace period, says until when, keeps at most two, and ends it when signing is turned off', async () => {
+    const box = new SecretBox([{ id: 'k1', key: Buffer.from(KEY_1.split(':')[1], 'base64') }]);
+    const open = (ciphertext: string) => box.decrypt(ciphertext, secretBinding.webhookSigningSecret(account.restaurantId));
+    const first = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
+    expect(first.body.previousSecretValidUntil).toBeNull();
+
+    const second = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
+    const graceEnd = Date.parse(second.body.previousSecretValidUntil);
+    // The default WEBHOOK_SECRET_ROTATION_GRACE: 24 hours after the rotation.
+    expect(graceEnd - Date.parse(second.body.createdAt)).toBe(24 * 3_600_000);
+    expect((await t.http.get(HOOKS).set(credentials(account))).body).toMatchObject({ signingEnabled: true, previousSecretValidUntil: second.body.previousSecretValidUntil });
+    let events = await settingsEvents();
+    let webhooks = events[events.length - 1].webhooks;
+    expect(open(webhooks.signingSecretCiphertext)).toBe(second.body.signingSecret);
+    expect(webhooks.previousSigningSecretCiphertext).toMatch(/^v2:k1:/);
+    expect(open(webhooks.previousSigningSecretCiphertext)).toBe(first.body.signingSecret);
+    expect(webhooks.previousSigningSecretValidUntil).toBe(second.body.previousSecretValidUntil);
+
+    // Rotating again within the grace period: the oldest secret stops signing, the one just replaced takes its place.
+    const third = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
+    events = await settingsEvents();
+    webhooks = events[events.length - 1].webhooks;
+    expect(open(webhooks.signingSecretCiphertext)).toBe(third.body.signingSecret);
+    expect(open(webhooks.previousSigningSecretCiphertext)).toBe(second.body.signingSecret);
+    expect(Date.parse(third.body.previousSecretValidUntil)).toBeGreaterThanOrEqual(graceEnd);
+    const [row] = await t.sql('SELECT webhook_previous_signing_secret AS previous FROM restaurants WHERE id = $1', [account.restaurantId]);
+    expect(row.previous).toBe(webhooks.previousSigningSecretCiphertext);
+
+    await t.http.delete(`${HOOKS}/secret`).set(credentials(account)).expect(204);
+    events = await settingsEvents();
+    expect(events[events.length - 1].webhooks).toMatchObject({ signingSecretCiphertext: null, previousSigningSecretCiphertext: null, previousSigningSecretValidUntil: null });
+    expect((await t.http.get(HOOKS).set(credentials(account))).body).toMatchObject({ signingEnabled: false, previousSecretValidUntil: null });
+    const created = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
+    expect(created.body.previousSecretValidUntil).toBeNull();
+    await t.http.delete(`${HOOKS}/secret`).set(credentials(account)).expect(204);
+  });
+});
+
+describe('webhook settings with WEBHOOK_SECRET_ROTATION_GRACE=1s', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { WEBHOOK_SECRET_ROTATION_GRACE: '1s' }, hostResolver: resolver });
+  });
+  afterAll(() => t?.close());
+
+  it('ends the grace period at the configured time: not shown after it, and the next change drops the old secret from the account events', async () => {
+    const account = await t.createRestaurant({ name: 'Brief grace', generateSigningSecret: true });
+    const rotated = await t.http.post(`${HOOKS}/secret`).set(credentials(account)).expect(200);
+    expect(Date.parse(rotated.body.previousSecretValidUntil) - Date.parse(rotated.body.createdAt)).toBe(1000);
+    await waitFor('the end of the grace period', async () => ((await t.http.get(HOOKS).set(credentials(account))).body.previousSecretValidUntil === null ? true : undefined));
+    await t.http.put(HOOKS).set(credentials(account)).send({ statusUrl: 'https://receiver.example/after-grace' }).expect(200);
+    const events = (await t.outbox(RoutingKey.WebhookSettingsChanged)).filter((row) => row.payload.restaurantId === account.restaurantId);
+    expect(events[events.length - 1].payload.webhooks).toMatchObject({ statusUrl: 'https://receiver.example/after-grace', previousSigningSecretCiphertext: null, previousSigningSecretValidUntil: null });
   });
 });
 

@@ -59,3 +59,23 @@ export function signedHeaders(body: string, options: { secret?: string; id?: str
   }
   return headers;
 }
+
+/**
+ * Headers webhook-sender puts on a webhook during a secret rotation's grace period: X-Service-Signature
+ * with the previous secret, X-Service-Signature-New with the new one, and one v1 Standard Webhooks
+ * signature per secret, space-delimited (the new one's first).
+ */
+export function rotationHeaders(body: string, options: { current: string; previous: string; id?: string }): Record<string, string> {
+  const id = options.id ?? `wh_${randomUUID()}`;
+  const now = new Date();
+  return {
+    'Content-Type': 'application/json',
+    'X-Service-Signature': createHmac('sha256', options.previous).update(body).digest('hex'),
+    'X-Service-Signature-New': createHmac('sha256', options.current).update(body).digest('hex'),
+    'X-Webhook-Id': id,
+    'X-Webhook-Attempt': '1',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': `${new Webhook(options.current).sign(id, now, body)} ${new Webhook(options.previous).sign(id, now, body)}`,
+  };
+}

@@ -32,6 +32,13 @@ export class WebhookAccountEntity {
   @Column({ name: 'signing_secret_ciphertext', type: 'text', nullable: true })
   signingSecretCiphertext: string | null;
 
+  /** The secret a rotation replaced (same encryption): it signs beside the current one until `previousSigningSecretValidUntil`. */
+  @Column({ name: 'previous_signing_secret_ciphertext', type: 'text', nullable: true })
+  previousSigningSecretCiphertext: string | null;
+
+  @Column({ name: 'previous_signing_secret_valid_until', type: 'timestamptz', nullable: true })
+  previousSigningSecretValidUntil: Date | null;
+
   @Column({ type: 'int' })
   version: number;
 

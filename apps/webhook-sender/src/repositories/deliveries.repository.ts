@@ -61,6 +61,9 @@ export interface ClaimedDelivery {
   statusUrl: string | null;
   cancelUrl: string | null;
   signingSecretCiphertext: string | null;
+  /** The account's rotated-out secret while a grace period may run, and its end (checked at sending time). */
+  previousSigningSecretCiphertext: string | null;
+  previousSigningSecretValidUntil: Date | null;
 }
 
 /** A new delivery from an order event (its body serialised once). */
@@ -110,7 +113,8 @@ export const OPEN_DELIVERIES_COUNT_CAP = 100_000;
 /** Columns of a delivery as a claim returns it (with `a` the account, `d` the delivery), as ClaimedDelivery. */
 const CLAIMED_COLUMNS = `d.id, d.restaurant_id AS "restaurantId", d.event, d.order_id AS "orderId", d.body, d.correlation_id AS "correlationId", d.status, d.attempts, d.cycle,
   d.cycle_started_at AS "cycleStartedAt", d.cycle_failures AS "cycleFailures", d.alert_raised_at IS NOT NULL AS "alertRaised", a.restaurant_id IS NOT NULL AS "accountKnown",
-  a.status_url AS "statusUrl", a.cancel_url AS "cancelUrl", a.signing_secret_ciphertext AS "signingSecretCiphertext"`;
+  a.status_url AS "statusUrl", a.cancel_url AS "cancelUrl", a.signing_secret_ciphertext AS "signingSecretCiphertext",
+  a.previous_signing_secret_ciphertext AS "previousSigningSecretCiphertext", a.previous_signing_secret_valid_until AS "previousSigningSecretValidUntil"`;
 
 /** HostLimiter's hostKey in SQL, for a column holding a URL. */
 export const hostKeySql = (column: string) => `lower(substring(${column} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)'))`;

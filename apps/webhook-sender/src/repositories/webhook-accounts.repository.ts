@@ -15,6 +15,9 @@ export interface WebhookAccount {
   cancelUrl: string | null;
   /** SecretBox ciphertext (SECRETS_ENCRYPTION_KEYS); opened only to sign, never stored or logged in clear. */
   signingSecretCiphertext: string | null;
+  /** The rotated-out secret (same encryption) and when it stops signing; both null when there is none. */
+  previousSigningSecretCiphertext: string | null;
+  previousSigningSecretValidUntil: Date | null;
   version: number;
   updatedAt: Date;
 }
@@ -27,11 +30,13 @@ export class WebhookAccountsRepository {
   /** Upserts the account when the snapshot's version is newer than the copy held; returns whether it was applied. */
   async applySnapshot(snapshot: AccountSnapshot): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
-      `INSERT INTO webhook_accounts (restaurant_id, name, status, api_key_hash, api_secret_hash, status_url, cancel_url, signing_secret_ciphertext, version, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO webhook_accounts (restaurant_id, name, status, api_key_hash, api_secret_hash, status_url, cancel_url, signing_secret_ciphertext,
+                                     previous_signing_secret_ciphertext, previous_signing_secret_valid_until, version, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $9, $10)
        ON CONFLICT (restaurant_id) DO UPDATE SET
          name = EXCLUDED.name, status = EXCLUDED.status, api_key_hash = EXCLUDED.api_key_hash, api_secret_hash = EXCLUDED.api_secret_hash,
          status_url = EXCLUDED.status_url, cancel_url = EXCLUDED.cancel_url, signing_secret_ciphertext = EXCLUDED.signing_secret_ciphertext,
+         previous_signing_secret_ciphertext = EXCLUDED.previous_signing_secret_ciphertext, previous_signing_secret_valid_until = EXCLUDED.previous_signing_secret_valid_until,
          version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
        WHERE webhook_accounts.version < EXCLUDED.version
        RETURNING restaurant_id`,
@@ -46,6 +51,9 @@ export class WebhookAccountsRepository {
         snapshot.webhooks.signingSecretCiphertext,
         snapshot.version,
         new Date(snapshot.occurredAt),
+        // Snapshots from a producer without rotation grace have neither field: no previous secret.
+        snapshot.webhooks.previousSigningSecretCiphertext ?? null,
+        snapshot.webhooks.previousSigningSecretValidUntil ? new Date(snapshot.webhooks.previousSigningSecretValidUntil) : null,
       ],
     );
     return rows.length > 0;

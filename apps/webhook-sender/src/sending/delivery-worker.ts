@@ -71,13 +71,32 @@ export class DeliveryWorker {
     const startedAt = new Date();
     let outcome: ReceiverOutcome | undefined;
     try {
+      const previousSigningSecret = signingSecret === null ? null : this.previousSigningSecret(delivery, startedAt);
       const body = Buffer.from(delivery.body, 'utf8');
-      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt, correlationId: delivery.correlationId });
+      const headers = webhookHeaders({ webhookId: delivery.id, attempt: number, body, signingSecret, previousSigningSecret, signatureHeader: this.config.WEBHOOK_SIGNATURE_HEADER, now: startedAt, correlationId: delivery.correlationId });
       outcome = await this.client.post({ url, headers, body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
     } finally {
       release(outcome?.latencyMs ?? this.config.WEBHOOK_TIMEOUT_MS);
     }
     return this.concluded(delivery, url, startedAt, outcome);
+  }
+
+  /**
+   * The rotated-out secret in clear while its grace period runs at `at` (retries and redeliveries are
+   * signed with the secrets valid when they are sent), else null. One that cannot be opened is left
+   * out, loudly: the current secret still signs, so receivers that switched keep verifying.
+   */
+  private previousSigningSecret(delivery: ClaimedDelivery, at: Date): string | null {
+    const ciphertext = delivery.previousSigningSecretCiphertext;
+    const validUntil = delivery.previousSigningSecretValidUntil;
+    if (ciphertext === null || validUntil === null || validUntil <= at) return null;
+    try {
+      return this.secretBox.decrypt(ciphertext, secretBinding.webhookSigningSecret(delivery.restaurantId));
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error;
+      this.logger.error({ deliveryId: delivery.id, restaurantId: delivery.restaurantId, keyId: error.keyId }, 'previous signing secret cannot be opened with SECRETS_ENCRYPTION_KEYS; signed with the current secret only');
+      return null;
+    }
   }
 
   private failedWithoutRequest(delivery: ClaimedDelivery, url: string | null, error: string): AttemptRecord {

@@ -16,6 +16,17 @@ describe('webhookHeaders', () => {
     expect(headers['webhook-signature']).toBe(webhook.sign('a1b2', new Date(1795255200 * 1000), body.toString('utf8')));
   });
 
+  it('signs with both secrets during a rotation grace period: two v1 signatures, the hex header the previous secret\'s, -New the current one\'s', () => {
+    const current = generateWebhookSigningSecret();
+    const previous = generateWebhookSigningSecret();
+    const headers = webhookHeaders({ webhookId: 'a1b2', attempt: 1, body, signingSecret: current, previousSigningSecret: previous, signatureHeader: 'X-Service-Signature', now });
+    const at = new Date(1795255200 * 1000);
+    expect(headers['webhook-signature']).toBe(`${new Webhook(current).sign('a1b2', at, body.toString('utf8'))} ${new Webhook(previous).sign('a1b2', at, body.toString('utf8'))}`);
+    expect(headers['X-Service-Signature']).toBe(createHmac('sha256', previous).update(body).digest('hex'));
+    expect(headers['X-Service-Signature-New']).toBe(createHmac('sha256', current).update(body).digest('hex'));
+    expect(webhookHeaders({ webhookId: 'a1b2', attempt: 1, body, signingSecret: current, previousSigningSecret: null, signatureHeader: 'X-Service-Signature', now })).not.toHaveProperty('X-Service-Signature-New');
+  });
+
   it('uses the configured name for the hex signature', () => {
     const headers = webhookHeaders({ webhookId: 'x', attempt: 1, body, signingSecret: 'whsec_c2VjcmV0', signatureHeader: 'X-Yemekkurye-Signature', now });
     expect(headers['X-Yemekkurye-Signature']).toMatch(/^[0-9a-f]{64}$/);

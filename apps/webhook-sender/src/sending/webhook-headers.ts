@@ -9,6 +9,8 @@ export interface WebhookHeaderInput {
   body: Buffer;
   /** The account's signing secret in clear (`whsec_...`), or null when signing is off. */
   signingSecret: string | null;
+  /** The secret a rotation replaced, in clear, while its grace period runs at `now`; else null or absent. */
+  previousSigningSecret?: string | null;
   /** WEBHOOK_SIGNATURE_HEADER (default X-Service-Signature). */
   signatureHeader: string;
   now: Date;
@@ -18,8 +20,9 @@ export interface WebhookHeaderInput {
 
 /**
  * Headers of one attempt (decisions.md, "Webhooks"): the ids stay the same on every attempt, the
- * Standard Webhooks timestamp is the attempt's (receivers reject stale ones as replays), and both
- * signatures are present only when the account has a signing secret.
+ * Standard Webhooks timestamp is the attempt's (receivers reject stale ones as replays), and the
+ * signatures are present only when the account has a signing secret: during a rotation's grace
+ * period, made with both secrets (docs/webhook-delivery.md, "Secret rotation").
  */
 export function webhookHeaders(input: WebhookHeaderInput): Record<string, string> {
   const timestamp = Math.floor(input.now.getTime() / 1000);
@@ -33,8 +36,18 @@ export function webhookHeaders(input: WebhookHeaderInput): Record<string, string
   };
   if (input.correlationId) headers['X-Correlation-Id'] = input.correlationId;
   if (input.signingSecret !== null) {
-    headers[input.signatureHeader] = serviceSignature(input.signingSecret, input.body);
-    headers['webhook-signature'] = standardWebhookSignature(input.signingSecret, input.webhookId, timestamp, input.body);
+    const previous = input.previousSigningSecret ?? null;
+    if (previous === null) {
+      headers[input.signatureHeader] = serviceSignature(input.signingSecret, input.body);
+      headers['webhook-signature'] = standardWebhookSignature(input.signingSecret, input.webhookId, timestamp, input.body);
+    } else {
+      // During a rotation's grace period the single-valued hex header stays what receivers not yet
+      // updated verify (the previous secret's); the new secret's hex travels beside it.
+      headers[input.signatureHeader] = serviceSignature(previous, input.body);
+      headers[`${input.signatureHeader}-New`] = serviceSignature(input.signingSecret, input.body);
+      // Standard Webhooks: a space-delimited list, any one of which verifies; the new secret's first.
+      headers['webhook-signature'] = `${standardWebhookSignature(input.signingSecret, input.webhookId, timestamp, input.body)} ${standardWebhookSignature(previous, input.webhookId, timestamp, input.body)}`;
+    }
   }
   return headers;
 }

@@ -32,6 +32,16 @@ export class WebhookSettingsDto {
   @ApiProperty({ type: String, nullable: true, example: '****x0Q=', description: 'The signing secret masked (**** + last 4); null when signing is off.' })
   signingSecret: string | null;
 
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-27T10:15:00.000Z',
+    description:
+      'While a rotation\'s grace period runs: until when the previous secret still signs every webhook beside the current one (webhook-signature carries both; X-Service-Signature the previous one\'s, X-Service-Signature-New the current one\'s). null otherwise.',
+  })
+  previousSecretValidUntil: string | null;
+
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 }
@@ -46,4 +56,14 @@ export class SigningSecretDto {
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-27T10:15:00.000Z',
+    description:
+      'Until when the replaced secret still signs (WEBHOOK_SECRET_ROTATION_GRACE after now): meanwhile webhook-signature carries a v1 signature with each secret, X-Service-Signature stays the previous secret\'s and X-Service-Signature-New carries this one\'s, so receivers not yet updated keep verifying. null when there was no secret before or the deployment\'s grace is 0. A secret replaced earlier (a rotation during a grace period) stops signing now.',
+  })
+  previousSecretValidUntil: string | null;
 }

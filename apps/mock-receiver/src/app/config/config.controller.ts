@@ -33,7 +33,7 @@ export class ConfigController {
       orderMoves: config.SERVICE_INTERNAL_URL && config.SERVICE_INTERNAL_API_KEY ? { enabled: true, transitionsUrl: `${config.SERVICE_INTERNAL_URL.replace(/\/+$/, '')}/internal/orders/{yemekKuryeOrderId}/transitions` } : { enabled: false },
       intakeUrl: `${config.SERVICE_API_URL.replace(/\/+$/, '')}${INTAKE_PATH}`,
       signatureVerification: {
-        serviceSignature: secret ? 'required: X-Service-Signature must match' : 'off: WEBHOOK_SECRET is empty',
+        serviceSignature: secret ? 'required: X-Service-Signature (during a secret rotation, or X-Service-Signature-New) must match' : 'off: WEBHOOK_SECRET is empty',
         standardWebhooks: !secret
           ? 'off: WEBHOOK_SECRET is empty'
           : standardWebhooksKey(secret)

@@ -93,3 +93,35 @@ describe('signatureRefusal', () => {
     expect(signatureRefusal(verifySignatures(BODY, headers, SECRET), SECRET)).toMatch(/Standard Webhooks/);
   });
 });
+
+describe('during a secret rotation grace period (both secrets sign)', () => {
+  const OLD = `whsec_${Buffer.from('the-previous-secret-0123456789abc').toString('base64')}`;
+  // As webhook-sender sends it: X-Service-Signature the previous secret's, X-Service-Signature-New the
+  // new one's, webhook-signature one v1 entry per secret, space-delimited (Standard Webhooks).
+  const rotationHeaders = (at = new Date()) => {
+    const timestamp = String(Math.floor(at.getTime() / 1000));
+    return {
+      'x-service-signature': serviceSignature(BODY, OLD),
+      'x-service-signature-new': serviceSignature(BODY, SECRET),
+      'webhook-id': 'msg_rot',
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `${new Webhook(SECRET).sign('msg_rot', at, BODY.toString())} ${new Webhook(OLD).sign('msg_rot', at, BODY.toString())}`,
+    };
+  };
+
+  it('a receiver holding either the new or the old secret accepts the webhook', () => {
+    for (const secret of [SECRET, OLD]) {
+      const verdicts = verifySignatures(BODY, rotationHeaders(), secret);
+      expect(verdicts.serviceSignature.state).toBe('valid');
+      expect(verdicts.standardWebhooks).toEqual({ state: 'valid', detail: 'v1 signature matches' });
+      expect(signatureRefusal(verdicts, secret)).toBeUndefined();
+    }
+    expect(verifySignatures(BODY, rotationHeaders(), SECRET).serviceSignature.detail).toMatch(/X-Service-Signature-New/);
+  });
+
+  it('a receiver holding a third secret refuses it, and X-Service-Signature-New does not rescue a changed body', () => {
+    const other = `whsec_${Buffer.from('neither-of-the-two-secrets-012345').toString('base64')}`;
+    expect(signatureRefusal(verifySignatures(BODY, rotationHeaders(), other), other)).toMatch(/X-Service-Signature/);
+    expect(verifySignatures(Buffer.from('{"changed":true}'), rotationHeaders(), SECRET).serviceSignature.state).toBe('invalid');
+  });
+});

@@ -19,6 +19,8 @@ export interface SignatureVerdicts {
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 export const SERVICE_SIGNATURE_HEADER = 'x-service-signature';
+/** During a rotation's grace period: the new secret's hex signature (X-Service-Signature carries the previous secret's). */
+export const NEW_SERVICE_SIGNATURE_HEADER = 'x-service-signature-new';
 
 const WHSEC_PREFIX = 'whsec_';
 
@@ -44,7 +46,12 @@ export function standardWebhooksKey(secret: string): Uint8Array | undefined {
   return key.length > 0 ? new Uint8Array(key) : undefined;
 }
 
-export function verifyServiceSignature(body: Buffer, header: string | undefined, secret: string): SignatureVerdict {
+/**
+ * `header` is X-Service-Signature; `newHeader` X-Service-Signature-New, which the sender adds only
+ * during a secret rotation's grace period (X-Service-Signature then stays the previous secret's): a
+ * receiver holding either secret verifies.
+ */
+export function verifyServiceSignature(body: Buffer, header: string | undefined, secret: string, newHeader?: string): SignatureVerdict {
   const presented = header?.trim().toLowerCase();
   if (!secret) {
     return { state: 'not-checked', detail: presented ? 'present; no WEBHOOK_SECRET configured' : 'absent; no WEBHOOK_SECRET configured' };
@@ -52,8 +59,12 @@ export function verifyServiceSignature(body: Buffer, header: string | undefined,
   if (!presented) return { state: 'missing', detail: 'X-Service-Signature header is missing' };
   if (!/^[0-9a-f]{64}$/.test(presented)) return { state: 'invalid', detail: 'X-Service-Signature is not 64 hex characters' };
   const expected = Buffer.from(serviceSignature(body, secret), 'hex');
-  const matches = timingSafeEqual(expected, Buffer.from(presented, 'hex'));
-  return matches ? { state: 'valid', detail: 'HMAC-SHA256 matches' } : { state: 'invalid', detail: 'HMAC-SHA256 does not match' };
+  if (timingSafeEqual(expected, Buffer.from(presented, 'hex'))) return { state: 'valid', detail: 'HMAC-SHA256 matches' };
+  const rotated = newHeader?.trim().toLowerCase();
+  if (rotated && /^[0-9a-f]{64}$/.test(rotated) && timingSafeEqual(expected, Buffer.from(rotated, 'hex'))) {
+    return { state: 'valid', detail: 'HMAC-SHA256 matches X-Service-Signature-New (secret rotation grace period)' };
+  }
+  return { state: 'invalid', detail: 'HMAC-SHA256 does not match' };
 }
 
 export function verifyStandardWebhooksSignature(body: Buffer, headers: HeaderBag, secret: string): SignatureVerdict {
@@ -71,7 +82,8 @@ export function verifyStandardWebhooksSignature(body: Buffer, headers: HeaderBag
   if (!present) return { state: 'missing', detail: 'webhook-id, webhook-timestamp and webhook-signature are required with a whsec_ secret' };
   if (!id || !timestamp || !signature) return { state: 'invalid', detail: 'webhook-id, webhook-timestamp and webhook-signature must all be present' };
   try {
-    // The library compares in constant time and refuses timestamps more than 5 minutes off (replays).
+    // The library compares in constant time, accepts any one of space-delimited signatures (a rotation's
+    // grace period carries two) and refuses timestamps more than 5 minutes off (replays).
     new Webhook(key, { format: 'raw' }).verify(body, { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature }, { jsonParse: false });
     return { state: 'valid', detail: 'v1 signature matches' };
   } catch (error) {
@@ -82,7 +94,7 @@ export function verifyStandardWebhooksSignature(body: Buffer, headers: HeaderBag
 
 export function verifySignatures(body: Buffer, headers: HeaderBag, secret: string): SignatureVerdicts {
   return {
-    serviceSignature: verifyServiceSignature(body, headerValue(headers, SERVICE_SIGNATURE_HEADER), secret),
+    serviceSignature: verifyServiceSignature(body, headerValue(headers, SERVICE_SIGNATURE_HEADER), secret, headerValue(headers, NEW_SERVICE_SIGNATURE_HEADER)),
     standardWebhooks: verifyStandardWebhooksSignature(body, headers, secret),
   };
 }

@@ -6,11 +6,12 @@ import type { RequestWithRawBody } from './raw-body.middleware';
 import { WebhookAck, WebhooksService } from './webhooks.service';
 
 const SIGNATURE_HEADERS = [
-  { name: 'X-Service-Signature', required: false, description: 'Hex HMAC-SHA256 of the raw body; required when WEBHOOK_SECRET is set' },
+  { name: 'X-Service-Signature', required: false, description: 'Hex HMAC-SHA256 of the raw body; required when WEBHOOK_SECRET is set (during a secret rotation grace period, the previous secret\'s)' },
+  { name: 'X-Service-Signature-New', required: false, description: 'During a secret rotation grace period only: the new secret\'s hex HMAC-SHA256; accepted in place of X-Service-Signature' },
   { name: 'X-Webhook-Id', required: false, description: 'Duplicate detection (falls back to webhook-id, then a hash of the body)' },
   { name: 'webhook-id', required: false, description: 'Standard Webhooks id; required (with webhook-timestamp and webhook-signature) when WEBHOOK_SECRET has the whsec_ form' },
   { name: 'webhook-timestamp', required: false, description: 'Standard Webhooks timestamp (seconds); more than 5 minutes off is refused as a replay' },
-  { name: 'webhook-signature', required: false, description: 'Standard Webhooks signature; required and checked when WEBHOOK_SECRET has the whsec_ form' },
+  { name: 'webhook-signature', required: false, description: 'Standard Webhooks signature(s), space-delimited (two during a secret rotation grace period); required and checked when WEBHOOK_SECRET has the whsec_ form' },
 ];
 
 /** POST, 200, the signature headers and the answers of a webhook endpoint receiving `event`. */

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsString, Matches, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, Min, ValidateIf, ValidateNested } from 'class-validator';
 
 export const ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -31,6 +31,20 @@ export class WebhookSettingsState {
   @ValidateIf((_, value) => value !== null)
   @IsString()
   signingSecretCiphertext!: string | null;
+
+  /**
+   * The secret the last rotation replaced, while its grace period lasts: the sender signs with it
+   * as well until `previousSigningSecretValidUntil`. Same encryption; null when there is none.
+   * Optional so that snapshots from producers that predate rotation grace still validate.
+   */
+  @IsOptional()
+  @IsString()
+  previousSigningSecretCiphertext?: string | null;
+
+  /** When the previous secret stops being used (ISO 8601); null when there is none. */
+  @IsOptional()
+  @IsISO8601()
+  previousSigningSecretValidUntil?: string | null;
 }
 
 /**
