@@ -107,9 +107,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const passwordFile = path.join(path.dirname(dataDir), `${path.basename(dataDir)}-passwords.json`);
   const passwords = ensurePasswords(passwordFile, options.appRoles ?? []);
 
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(binDir, dataDir, passwords.postgres, owner, log);
   await stopLeftover(dataDir);
+  // Before initdb: a taken port fails at once, with one line.
   await ensurePortFree(options.port, options.portSetting ?? 'LOCAL_PG_PORT');
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(binDir, dataDir, passwords.postgres, owner, log);
   const server = await startServer(binDir, dataDir, options.port, owner, log, options.portSetting ?? 'LOCAL_PG_PORT');
 
   try {
