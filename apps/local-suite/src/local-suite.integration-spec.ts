@@ -127,8 +127,8 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(passwords.postgres).not.toBe('local');
     const connect = async (user: string, password: string, sql: string) => {
       const client = new Client({ host: '127.0.0.1', port: ports.pg, user, password, database: 'courier' });
-      await client.connect();
       try {
+        await client.connect();
         return (await client.query(sql)).rows;
       } catch (error) {
         return (error as { code?: string }).code;
