@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: builds (some tests start the built apps), finds PostgreSQL and RabbitMQ, then runs the
 // unit tests and the integration tests (serially) and prints one closing line with the counts.
-// - PostgreSQL: DATABASE_URL, else 127.0.0.1:5432, else an embedded server started for the run.
+// - PostgreSQL: DATABASE_URL, else 127.0.0.1:5432, else an embedded server started for the run
+//   (on TEST_PG_PORT, default 54330).
 // - RabbitMQ: RABBITMQ_URL, else 127.0.0.1:5672; when none answers the broker tests are skipped
 //   with one line saying so, except under CI=true, where a missing broker fails the run.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,11 +45,21 @@ if (!env.DATABASE_URL) {
   if (await reachable('postgres://127.0.0.1:5432', 5432)) {
     env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
   } else {
-    const { startEmbeddedPostgres } = await import(path.join(root, 'dist/libs/persistence/src/embedded-postgres.js'));
+    // CommonJS built by SWC: its exports are not seen as named ESM exports (import() gave undefined), so require it.
+    const { startEmbeddedPostgres, EmbeddedPostgresPortInUseError } = createRequire(import.meta.url)(path.join(root, 'dist/libs/persistence/src/embedded-postgres.js'));
     console.log('tests: no PostgreSQL at 127.0.0.1:5432; starting an embedded server for this run');
     const dataDir = path.join(root, '.local/test-pgdata');
     mkdirSync(path.dirname(dataDir), { recursive: true });
-    embedded = await startEmbeddedPostgres({ dataDir, port: 54330, databases: [] });
+    // Its own port and data directory (superuser password in .local/test-pgdata-passwords.json), beside `npm start`'s.
+    const port = Number(env.TEST_PG_PORT || 54330);
+    try {
+      embedded = await startEmbeddedPostgres({ dataDir, port, portSetting: 'TEST_PG_PORT', databases: [] });
+    } catch (error) {
+      if (!(error instanceof EmbeddedPostgresPortInUseError)) throw error;
+      console.error(`tests: ${error.message}`);
+      process.exit(1);
+    }
+    // The tests create a database each: the superuser's URL.
     env.DATABASE_URL = embedded.url('postgres');
   }
 }

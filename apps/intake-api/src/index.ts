@@ -2,3 +2,4 @@
 export { AppModule, createAppModule } from './app/app.module';
 export { IntakeConfig } from './app/intake-api.config';
 export { SERVICE_DESCRIPTION } from './app/openapi';
+export { PERSISTENCE } from './app/persistence';

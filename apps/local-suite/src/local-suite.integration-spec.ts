@@ -1,8 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { Client } from 'pg';
 import { chromium, type Page } from 'playwright-core';
 import { transitionRightAfterFirstNew, waitFor } from '@courier/testing';
 
@@ -116,6 +118,45 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     // LOG_LEVEL warn for every app, the receiver included: the banner is not scrolled away by info lines.
     expect(output.split('\n').filter((line) => line.includes('"level":30'))).toEqual([]);
   }, 120_000);
+
+  it('runs each app as its own database role, which owns its schema and is refused another app\'s tables; the passwords are random, in a 0600 file', async () => {
+    const passwordFile = path.join(dataDir, 'pgdata-passwords.json');
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+    const passwords = JSON.parse(readFileSync(passwordFile, 'utf8')) as { postgres: string; roles: Record<string, string> };
+    expect(Object.keys(passwords.roles).sort()).toEqual(['intake_api', 'integrations_api', 'status_dispatcher', 'webhook_sender']);
+    expect(passwords.postgres).not.toBe('local');
+    const connect = async (user: string, password: string, sql: string) => {
+      const client = new Client({ host: '127.0.0.1', port: ports.pg, user, password, database: 'courier' });
+      try {
+        await client.connect();
+        return (await client.query(sql)).rows;
+      } catch (error) {
+        return (error as { code?: string }).code;
+      } finally {
+        await client.end();
+      }
+    };
+    // Every app's connections sign in as its role (application_name is the app's schema).
+    const sessions = (await connect('postgres', passwords.postgres, "SELECT DISTINCT usename, application_name FROM pg_stat_activity WHERE datname = 'courier' AND application_name IN ('intake', 'integrations', 'dispatcher', 'webhooks') ORDER BY 2")) as Array<{ usename: string; application_name: string }>;
+    expect(sessions).toEqual([
+      { usename: 'status_dispatcher', application_name: 'dispatcher' },
+      { usename: 'intake_api', application_name: 'intake' },
+      { usename: 'integrations_api', application_name: 'integrations' },
+      { usename: 'webhook_sender', application_name: 'webhooks' },
+    ]);
+    const owners = await connect('postgres', passwords.postgres, "SELECT nspname, nspowner::regrole::text AS owner FROM pg_namespace WHERE nspname IN ('intake', 'integrations', 'dispatcher', 'webhooks') ORDER BY 1");
+    expect(owners).toEqual([
+      { nspname: 'dispatcher', owner: 'status_dispatcher' },
+      { nspname: 'intake', owner: 'intake_api' },
+      { nspname: 'integrations', owner: 'integrations_api' },
+      { nspname: 'webhooks', owner: 'webhook_sender' },
+    ]);
+    expect(await connect('integrations_api', passwords.roles.integrations_api, 'SELECT count(*)::int AS n FROM integrations.restaurants')).toEqual([{ n: expect.any(Number) }]);
+    expect(await connect('intake_api', passwords.roles.intake_api, 'SELECT * FROM integrations.restaurants')).toBe('42501');
+    expect(await connect('webhook_sender', passwords.roles.webhook_sender, 'SELECT * FROM intake.orders')).toBe('42501');
+    // The old fixed password is no longer accepted.
+    expect(await connect('postgres', 'local', 'SELECT 1')).toBe('28P01');
+  }, 60_000);
 
   it('serves at {pos_url}/docs one document of everything on that host, whose Try-it-out stays on the page\'s own host', async () => {
     const document = (await (await fetch(`http://127.0.0.1:${ports.pos}/docs-json`)).json()) as { paths: Record<string, unknown>; servers: Array<{ url: string }> };
@@ -479,5 +520,28 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     expect(output.slice(before).split('\n').filter((line) => line.trim().length > 0)).toEqual(['SIGINT: stopping the suite...']);
+  }, 60_000);
+});
+
+describe('one-machine mode when the embedded PostgreSQL\'s port is taken', () => {
+  it('fails with one line naming LOCAL_PG_PORT', async () => {
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run "node tools/build.mjs" first (npm test does)`);
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'courier-local-port-'));
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir, LOCAL_PG_PORT: String(port) };
+      delete env.DATABASE_URL;
+      const started = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      started.stderr!.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => started.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toBe(`port ${port} is in use: set LOCAL_PG_PORT to a free port\n`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

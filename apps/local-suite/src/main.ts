@@ -4,16 +4,24 @@ import http from 'node:http';
 import path from 'node:path';
 import { APP_CONFIG } from '@courier/config';
 import { applyServerTimeouts, buildOpenApiDocument, createHttpApp, HttpServerSettings, mergeOpenApiDocuments, reportStartupFailure, serveOpenApiDocument } from '@courier/http';
-import { EmbeddedPostgresHandle, startEmbeddedPostgres } from '@courier/persistence';
-import { AppModule as IntakeModule, SERVICE_DESCRIPTION as INTAKE_API } from '@courier/intake-api';
-import { AppModule as IntegrationsModule, SERVICE_DESCRIPTION as INTEGRATIONS_API } from '@courier/integrations-api';
-import { AppModule as DispatcherModule, SERVICE_DESCRIPTION as DISPATCHER_API } from '@courier/status-dispatcher';
-import { AppModule as SenderModule, SERVICE_DESCRIPTION as SENDER_API } from '@courier/webhook-sender';
+import { EmbeddedPostgresHandle, EmbeddedPostgresPortInUseError, startEmbeddedPostgres } from '@courier/persistence';
+import { createAppModule as createIntakeModule, PERSISTENCE as INTAKE_DATA, SERVICE_DESCRIPTION as INTAKE_API } from '@courier/intake-api';
+import { createAppModule as createIntegrationsModule, PERSISTENCE as INTEGRATIONS_DATA, SERVICE_DESCRIPTION as INTEGRATIONS_API } from '@courier/integrations-api';
+import { createAppModule as createDispatcherModule, PERSISTENCE as DISPATCHER_DATA, SERVICE_DESCRIPTION as DISPATCHER_API } from '@courier/status-dispatcher';
+import { createAppModule as createSenderModule, PERSISTENCE as SENDER_DATA, SERVICE_DESCRIPTION as SENDER_API } from '@courier/webhook-sender';
 import { createReceiverApp } from '@courier/mock-receiver';
 import { startLocalPlatforms } from '@courier/platforms/simulators';
 import { ensureDemoRestaurant, ensurePlatformIntegrations, writeDemo } from './demo-restaurant';
 import { loadLocalSettings } from './local-settings';
 import { createPosGateway, PosRoutes } from './pos-gateway';
+
+/** On the embedded server each app signs in as its own role, which owns only that app's schema (as in the distributed mode: k8s/README.md). */
+const APP_ROLES = {
+  intake: { role: 'intake_api', schema: INTAKE_DATA.schema },
+  integrations: { role: 'integrations_api', schema: INTEGRATIONS_DATA.schema },
+  dispatcher: { role: 'status_dispatcher', schema: DISPATCHER_DATA.schema },
+  sender: { role: 'webhook_sender', schema: SENDER_DATA.schema },
+} as const;
 
 /**
  * The one-machine mode: every app of the suite in this process, sharing the in-process broker
@@ -27,10 +35,18 @@ async function main(): Promise<void> {
   let database: EmbeddedPostgresHandle | undefined;
   if (!process.env.DATABASE_URL) {
     process.stdout.write(`Starting embedded PostgreSQL (data in ${path.join(settings.dataDir, 'pgdata')})...\n`);
-    database = await startEmbeddedPostgres({ dataDir: path.join(settings.dataDir, 'pgdata'), port: settings.embeddedPostgresPort, databases: ['courier'] });
+    database = await startEmbeddedPostgres({
+      dataDir: path.join(settings.dataDir, 'pgdata'),
+      port: settings.embeddedPostgresPort,
+      portSetting: 'LOCAL_PG_PORT',
+      databases: ['courier'],
+      appRoles: Object.values(APP_ROLES),
+    });
     if (database.note) process.stdout.write(`Note: ${database.note}.\n`);
-    process.env.DATABASE_URL = database.url('courier');
   }
+  // The apps share this process and its environment: each reads its own copy with its own
+  // DATABASE_URL (its role on the embedded server; the one given URL otherwise).
+  const envOf = (app: keyof typeof APP_ROLES) => (database ? { ...process.env, DATABASE_URL: database.url('courier', APP_ROLES[app].role) } : process.env);
   process.env.ADMIN_TOKEN = settings.secrets.adminToken;
   process.env.INTERNAL_API_KEYS = process.env.INTERNAL_API_KEYS || settings.secrets.internalApiKey;
   process.env.SECRETS_ENCRYPTION_KEYS = settings.secrets.secretsEncryptionKeys;
@@ -69,10 +85,10 @@ async function main(): Promise<void> {
 
   // {pos_url} is one host for three apps: its /docs is their three documents in one (below).
   const [integrations, dispatcher, sender, intake] = await Promise.all([
-    createHttpApp(IntegrationsModule, { ...INTEGRATIONS_API, serveDocs: false }),
-    createHttpApp(DispatcherModule, { ...DISPATCHER_API, serveDocs: false }),
-    createHttpApp(SenderModule, { ...SENDER_API, serveDocs: false }),
-    createHttpApp(IntakeModule, INTAKE_API),
+    createHttpApp(createIntegrationsModule({ env: envOf('integrations') }), { ...INTEGRATIONS_API, serveDocs: false }),
+    createHttpApp(createDispatcherModule({ env: envOf('dispatcher') }), { ...DISPATCHER_API, serveDocs: false }),
+    createHttpApp(createSenderModule({ env: envOf('sender') }), { ...SENDER_API, serveDocs: false }),
+    createHttpApp(createIntakeModule({ env: envOf('intake') }), INTAKE_API),
   ]);
   apps.push(integrations, dispatcher, sender, intake);
   if (integrations.get<HttpServerSettings>(APP_CONFIG).OPENAPI_DOCS_ENABLED) serveOpenApiDocument(integrations, posDocument({ integrations, dispatcher, sender }));
@@ -155,7 +171,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  reportStartupFailure(error);
+  // A taken port is the user's to fix: one line naming the setting, no stack.
+  if (error instanceof EmbeddedPostgresPortInUseError) process.stderr.write(`${error.message}\n`);
+  else reportStartupFailure(error);
   process.exit(1);
 });
 

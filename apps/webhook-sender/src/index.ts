@@ -1,3 +1,4 @@
 // What the one-machine composer (apps/local-suite) needs to run this app in its process.
-export { AppModule } from './app/app.module';
+export { AppModule, createAppModule } from './app/app.module';
 export { SERVICE_DESCRIPTION } from './app/openapi';
+export { PERSISTENCE } from './app/persistence';

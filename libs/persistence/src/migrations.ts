@@ -17,7 +17,10 @@ export async function runMigrationsLocked(dataSource: DataSource, schema: string
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [migrationLockKey(schema)]);
     try {
-      await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      // Only when missing: even IF NOT EXISTS needs CREATE on the database, which an app role that
+      // owns just its schema (made for it beforehand) does not have.
+      const exists = await runner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      if (exists.length === 0) await runner.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       const applied = await dataSource.runMigrations({ transaction: 'each' });
       return applied.map((migration) => migration.name);
     } finally {

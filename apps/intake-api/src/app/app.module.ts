@@ -15,13 +15,15 @@ import { PERSISTENCE } from './persistence';
 export interface AppModuleOptions {
   /** Where log lines go (default stdout): tests read them. */
   logDestination?: DestinationStream;
+  /** The environment the config is read from (default process.env): the one-machine composer gives each app its own DATABASE_URL. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The intake-api module; options exist for tests (and a composer) to swap the log sink. */
 export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
   @Module({
     imports: [
-      AppConfigModule.forRoot(IntakeConfig),
+      AppConfigModule.forRoot(IntakeConfig, options.env),
       LoggingModule.forRoot({ service: 'intake-api', destination: options.logDestination }),
       PersistenceModule.forRoot(PERSISTENCE),
       MessagingModule.forRoot({ service: 'intake-api' }),

@@ -21,6 +21,8 @@ import { PERSISTENCE } from './persistence';
 export interface AppModuleOptions {
   /** Where log lines go (default stdout): tests read them. */
   logDestination?: DestinationStream;
+  /** The environment the config is read from (default process.env): the one-machine composer gives each app its own DATABASE_URL. */
+  env?: Record<string, string | undefined>;
   /** How webhook URL hosts are resolved (default DNS): tests use a fixed table. */
   hostResolver?: HostResolver;
 }
@@ -29,7 +31,7 @@ export interface AppModuleOptions {
 export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
   @Module({
     imports: [
-      AppConfigModule.forRoot(IntegrationsConfig),
+      AppConfigModule.forRoot(IntegrationsConfig, options.env),
       // Periodic work of the app's providers (@Interval): RateLimitSweep.
       ScheduleModule.forRoot(),
       LoggingModule.forRoot({ service: 'integrations-api', destination: options.logDestination }),

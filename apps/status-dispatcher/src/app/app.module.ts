@@ -19,13 +19,15 @@ import { PERSISTENCE } from './persistence';
 export interface AppModuleOptions {
   /** Where log lines go (default stdout): tests read them. */
   logDestination?: DestinationStream;
+  /** The environment the config is read from (default process.env): the one-machine composer gives each app its own DATABASE_URL. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The status-dispatcher module; options exist for tests (and a composer) to swap the log sink. */
 export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
   @Module({
     imports: [
-      AppConfigModule.forRoot(DispatcherConfig),
+      AppConfigModule.forRoot(DispatcherConfig, options.env),
       // Periodic work of the app's providers (@Interval): RateLimitSweep.
       ScheduleModule.forRoot(),
       LoggingModule.forRoot({ service: 'status-dispatcher', destination: options.logDestination }),

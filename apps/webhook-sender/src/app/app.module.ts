@@ -16,13 +16,15 @@ import { WebhookSenderConfig } from './webhook-sender.config';
 export interface AppModuleOptions extends SendingOptions {
   /** Where log lines go (default stdout): tests read them. */
   logDestination?: DestinationStream;
+  /** The environment the config is read from (default process.env): the one-machine composer gives each app its own DATABASE_URL. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The webhook-sender module; options exist for tests to swap the log sink, DNS and trusted CAs. */
 export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
   @Module({
     imports: [
-      AppConfigModule.forRoot(WebhookSenderConfig),
+      AppConfigModule.forRoot(WebhookSenderConfig, options.env),
       LoggingModule.forRoot({ service: 'webhook-sender', destination: options.logDestination }),
       PersistenceModule.forRoot(PERSISTENCE),
       MessagingModule.forRoot({ service: 'webhook-sender' }),
