@@ -24,8 +24,14 @@ export function messageContext(headers: Record<string, string> | undefined): Con
  * Runs a consumer's handling of one message (or one scheduled task) in a CONSUMER span that
  * continues the producer's trace: the handler's queries, requests and events join that trace.
  */
-export function withMessageSpan<T>(name: string, headers: Record<string, string> | undefined, attributes: Record<string, string | number>, work: () => Promise<T>): Promise<T> {
-  return tracer().startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes }, messageContext(headers), async (span) => {
+export function withMessageSpan<T>(
+  name: string,
+  headers: Record<string, string> | undefined,
+  attributes: Record<string, string | number>,
+  work: () => Promise<T>,
+  kind: SpanKind = SpanKind.CONSUMER,
+): Promise<T> {
+  return tracer().startActiveSpan(name, { kind, attributes }, messageContext(headers), async (span) => {
     try {
       return await work();
     } catch (error) {

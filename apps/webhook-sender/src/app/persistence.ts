@@ -9,10 +9,11 @@ import { AddDeliveryCorrelation1764000000000 } from '../migrations/1764000000000
 import { AddDeliveryRetentionIndex1764100000000 } from '../migrations/1764100000000-AddDeliveryRetentionIndex';
 import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
 import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
+import { AddDeliveryTraceparent1764401300000 } from '../migrations/1764401300000-AddDeliveryTraceparent';
 
 /** webhook-sender's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'webhooks',
   entities: [...MESSAGING_ENTITIES, WebhookAccountEntity, WebhookDeliveryEntity, WebhookDeliveryQueueEntity, WebhookAttemptEntity],
-  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000, AddDeliveryRetentionIndex1764100000000, AddOutboxLease1764200000000, CreateRateLimitCounters1764300800000],
+  migrations: [InitMessaging1763740000000, CreateWebhookTables1763760000000, AddDeliveryCorrelation1764000000000, AddDeliveryRetentionIndex1764100000000, AddOutboxLease1764200000000, CreateRateLimitCounters1764300800000, AddDeliveryTraceparent1764401300000],
 };
