@@ -23,6 +23,23 @@ export interface TracingOptions {
   instrument?: boolean;
 }
 
+/**
+ * The standard OpenTelemetry settings the apps honour (documented in .env.example and the README;
+ * read by the SDK itself, not validated by the apps' config classes). Unset means the default.
+ */
+export const TRACING_SETTINGS: ReadonlyArray<{ name: string; value: string; meaning: string }> = [
+  { name: 'OTEL_TRACES_EXPORTER', value: '', meaning: 'otlp, console or none (comma-separated); set (or an OTLP endpoint set): tracing on. Unset with no endpoint: off, nothing loaded.' },
+  { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', value: '', meaning: 'OTLP/HTTP base URL (the collector\'s :4318); spans go to <url>/v1/traces as JSON. Set: tracing on.' },
+  { name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', value: '', meaning: 'Full OTLP/HTTP traces URL, instead of the base URL above. Set: tracing on.' },
+  { name: 'OTEL_EXPORTER_OTLP_HEADERS', value: '', meaning: 'Headers of the export requests (key=value,key2=value2), e.g. a vendor\'s API key.' },
+  { name: 'OTEL_SERVICE_NAME', value: '', meaning: 'Service name of the spans; unset: the app\'s name (local-suite in the one-machine mode).' },
+  { name: 'OTEL_RESOURCE_ATTRIBUTES', value: '', meaning: 'More resource attributes (key=value,...), e.g. deployment.environment.name=prod.' },
+  { name: 'OTEL_TRACES_SAMPLER', value: 'parentbased_always_on', meaning: 'Sampler, e.g. parentbased_traceidratio with OTEL_TRACES_SAMPLER_ARG=0.1.' },
+  { name: 'OTEL_TRACES_SAMPLER_ARG', value: '', meaning: 'The sampler\'s argument (the ratio of traces kept).' },
+  { name: 'OTEL_BSP_SCHEDULE_DELAY', value: '5000', meaning: 'Milliseconds between batch exports (OTEL_BSP_MAX_QUEUE_SIZE, 2048: spans dropped beyond).' },
+  { name: 'OTEL_SDK_DISABLED', value: 'false', meaning: 'true: tracing off whatever else is set.' },
+];
+
 const KNOWN_EXPORTERS = new Set(['otlp', 'console', 'none']);
 
 function truthy(value: string | undefined): boolean {
