@@ -3,7 +3,7 @@ import type { ChannelModel, ConfirmChannel, Channel, ConsumeMessage } from 'amqp
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { QueueSpec } from '@courier/contracts';
-import { context } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import { CORRELATION_HEADER, withCorrelationId } from '@courier/logging';
 import { messageContext, withMessageSpan } from './trace-context';
 import { assertTopology, topologyNames } from './amqp-topology';
@@ -298,10 +298,13 @@ export class AmqpTransport implements MessageTransport {
       publishedAt: typeof raw.properties.timestamp === 'number' ? new Date(raw.properties.timestamp * 1000) : undefined,
     };
     try {
+      const handle = () => consumer.handler(message);
+      // The amqplib instrumentation already runs the delivery in a consumer span of the message's
+      // trace (from the same headers); a second span would only repeat it.
       await withCorrelationId(headers[CORRELATION_HEADER], () =>
-        withMessageSpan(`${consumer.queue.name} process`, headers, { 'messaging.system': 'rabbitmq', 'messaging.destination.name': consumer.queue.name, 'messaging.message.id': message.messageId }, () =>
-          consumer.handler(message),
-        ),
+        trace.getActiveSpan()
+          ? handle()
+          : withMessageSpan(`${consumer.queue.name} process`, headers, { 'messaging.system': 'rabbitmq', 'messaging.destination.name': consumer.queue.name, 'messaging.message.id': message.messageId }, handle),
       );
       safely(() => channel.ack(raw));
     } catch (error) {
