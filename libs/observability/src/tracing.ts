@@ -16,6 +16,7 @@ export interface TracingHandle {
 }
 
 export interface TracingOptions {
+  /** The settings that turn tracing on (default process.env); the SDK reads its own (service name, sampler, batching) from process.env. */
   env?: NodeJS.ProcessEnv;
   /** Test hook: export to this exporter (each span as it ends), whatever the settings say. */
   exporter?: SpanExporter;
