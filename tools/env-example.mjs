@@ -91,6 +91,11 @@ function otherSections() {
       })),
     },
     {
+      title: 'Tracing: OpenTelemetry\'s standard settings (libs/observability/src/tracing.ts, docs/tracing.md); off unless set',
+      usedBy: ['intake-api', 'integrations-api', 'status-dispatcher', 'webhook-sender', 'mock-receiver', 'local-suite'],
+      variables: require(source('libs/observability/src/tracing.ts')).TRACING_SETTINGS.map((setting) => ({ ...setting })),
+    },
+    {
       title: 'Admin CLI (npm run admin); it also reads ADMIN_TOKEN',
       usedBy: ['npm run admin'],
       variables: [

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import http from 'node:http';

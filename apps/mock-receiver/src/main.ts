@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { reportStartupFailure } from '@courier/http';
 import { createReceiverApp, loadReceiverConfig } from './receiver-app';

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { runService } from '@courier/http';
 import { AppModule } from './app/app.module';

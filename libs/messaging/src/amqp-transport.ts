@@ -3,7 +3,9 @@ import type { ChannelModel, ConfirmChannel, Channel, ConsumeMessage } from 'amqp
 import { once } from 'node:events';
 import type { Logger } from 'pino';
 import { QueueSpec } from '@courier/contracts';
+import { context, trace } from '@opentelemetry/api';
 import { CORRELATION_HEADER, withCorrelationId } from '@courier/logging';
+import { messageContext, withMessageSpan } from './trace-context';
 import { assertTopology, topologyNames } from './amqp-topology';
 import {
   ConsumerHandle,
@@ -94,7 +96,9 @@ export class AmqpTransport implements MessageTransport {
       confirms.push(
         new Promise<void>((resolve, reject) => {
           try {
-            accepted = channel.publish(
+            // In the producer's trace (the stored traceparent): a publish span of the amqplib
+            // instrumentation joins it and sends its own traceparent on; without it, ours goes as is.
+            accepted = context.with(messageContext(message.headers), () => channel.publish(
               this.names.events,
               message.routingKey,
               content,
@@ -103,10 +107,10 @@ export class AmqpTransport implements MessageTransport {
                 messageId: message.messageId,
                 contentType: 'application/json',
                 timestamp: Math.floor((message.timestamp ?? new Date()).getTime() / 1000),
-                headers: message.headers ?? {},
+                headers: { ...message.headers },
               },
               (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
-            );
+            ));
           } catch (error) {
             reject(error);
           }
@@ -294,7 +298,14 @@ export class AmqpTransport implements MessageTransport {
       publishedAt: typeof raw.properties.timestamp === 'number' ? new Date(raw.properties.timestamp * 1000) : undefined,
     };
     try {
-      await withCorrelationId(headers[CORRELATION_HEADER], () => consumer.handler(message));
+      const handle = () => consumer.handler(message);
+      // The amqplib instrumentation already runs the delivery in a consumer span of the message's
+      // trace (from the same headers); a second span would only repeat it.
+      await withCorrelationId(headers[CORRELATION_HEADER], () =>
+        trace.getActiveSpan()
+          ? handle()
+          : withMessageSpan(`${consumer.queue.name} process`, headers, { 'messaging.system': 'rabbitmq', 'messaging.destination.name': consumer.queue.name, 'messaging.message.id': message.messageId }, handle),
+      );
       safely(() => channel.ack(raw));
     } catch (error) {
       this.log.warn(

@@ -1,5 +1,6 @@
 import { QueueSpec } from '@courier/contracts';
 import { CORRELATION_HEADER, withCorrelationId } from '@courier/logging';
+import { withMessageSpan } from './trace-context';
 import {
   ConsumerHandle,
   DEFAULT_DELIVERY_LIMIT,
@@ -143,7 +144,11 @@ export class InProcessBroker {
   private async deliver(queue: LocalQueue, slot: ConsumerSlot, envelope: Envelope): Promise<void> {
     const { message } = envelope;
     try {
-      await withCorrelationId(message.headers[CORRELATION_HEADER], () => slot.handler({ ...message }));
+      await withCorrelationId(message.headers[CORRELATION_HEADER], () =>
+        withMessageSpan(`${queue.spec.name} process`, message.headers, { 'messaging.system': 'in-process', 'messaging.destination.name': queue.spec.name, 'messaging.message.id': message.messageId }, () =>
+          slot.handler({ ...message }),
+        ),
+      );
       envelope.settle();
     } catch {
       const limit = queue.spec.deliveryLimit ?? DEFAULT_DELIVERY_LIMIT;

@@ -12,3 +12,4 @@ export * from './messaging.service';
 export * from './wakeup';
 export * from './message-handlers';
 export * from './task-handlers';
+export * from './trace-context';

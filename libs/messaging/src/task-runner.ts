@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { withCorrelationId, CORRELATION_HEADER } from '@courier/logging';
+import { withMessageSpan } from './trace-context';
 import { Wakeup } from './wakeup';
 
 export interface ScheduledTask<P = unknown> {
@@ -115,7 +116,9 @@ export class TaskRunner {
     const handler = this.handlers.get(row.kind)!;
     const task: ScheduledTask = { id: row.id, kind: row.kind, payload: row.payload, dueAt: row.due_at, attempt: row.attempts, headers: row.headers ?? {} };
     try {
-      const outcome = await withCorrelationId(task.headers[CORRELATION_HEADER], () => handler(task));
+      const outcome = await withCorrelationId(task.headers[CORRELATION_HEADER], () =>
+        withMessageSpan(`${task.kind} run`, task.headers, { 'messaging.system': 'scheduled-task', 'messaging.message.id': task.id }, () => handler(task)),
+      );
       if (outcome && 'rescheduleAt' in outcome) {
         await this.dataSource.query('UPDATE scheduled_tasks SET due_at = $2, lease_until = NULL, last_error = $3 WHERE id = $1', [
           row.id,

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CORRELATION_HEADER, currentCorrelationId } from '@courier/logging';
 import { markDuplicateDelivery } from './delivery-observer';
 import type { IncomingMessage } from './transport';
+import { traceHeaders } from './trace-context';
 
 export interface ScheduleRequest {
   kind: string;
@@ -21,7 +22,7 @@ export interface OutboxRow {
 }
 
 /**
- * The outbox row of an event, with the current correlation id in its headers: for a state change
+ * The outbox row of an event, with the current correlation id and trace context in its headers: for a state change
  * that writes its rows and its events in one statement of its own (then `UnitOfWork.written` wakes
  * the relay); `publish` writes the same row.
  */
@@ -31,7 +32,7 @@ export function outboxRow(routingKey: string, payload: unknown, headers: Record<
     id: randomUUID(),
     routingKey,
     payload: JSON.stringify(payload),
-    headers: JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...headers }),
+    headers: JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...traceHeaders(), ...headers }),
   };
 }
 
@@ -56,7 +57,7 @@ export class TransactionContext {
     const rows: unknown[] = await this.manager.query(
       `INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (dedupe_key) DO NOTHING RETURNING id`,
-      [randomUUID(), request.kind, request.dedupeKey ?? null, JSON.stringify(request.payload), request.dueAt, JSON.stringify(correlationId ? { [CORRELATION_HEADER]: correlationId } : {})],
+      [randomUUID(), request.kind, request.dedupeKey ?? null, JSON.stringify(request.payload), request.dueAt, JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...traceHeaders() })],
     );
     if (rows.length > 0) this.scheduled += 1;
     return rows.length > 0;

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, Messaging, OutboxRelay } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, Messaging, OutboxRelay, traceHeaders } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Geocoder } from '../geocoding/geocoder';
 import { IntakeConfig } from '../app/intake-api.config';
@@ -109,7 +109,8 @@ export class OrderProcessingService implements OnApplicationShutdown {
   /** Processes the order an order.received names, on its `deliveryCount`th delivery. */
   async process(event: OrderReceivedEvent, delivery: { deliveryCount: number; correlationId?: string }): Promise<void> {
     const { yemekKuryeOrderId } = event;
-    const headers: Record<string, string> = delivery.correlationId ? { [CORRELATION_HEADER]: delivery.correlationId } : {};
+    // In the order.received's span: the events of the outcome continue its trace.
+    const headers: Record<string, string> = { ...traceHeaders(), ...(delivery.correlationId ? { [CORRELATION_HEADER]: delivery.correlationId } : {}) };
     let found: OrderToProcess | undefined;
     try {
       found = await this.orders.loadForProcessing(yemekKuryeOrderId);

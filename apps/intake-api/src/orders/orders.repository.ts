@@ -18,6 +18,8 @@ export interface AcceptedOrder {
   receivedAt: Date;
   /** The request's correlation id, carried into the event's headers. */
   correlationId?: string;
+  /** The request's trace context (traceparent, when tracing is on), carried into the event's headers. */
+  trace?: Record<string, string>;
   /** Set when this replica processes the order itself (see LocalClaim). */
   localClaim?: LocalClaim;
 }
@@ -87,9 +89,9 @@ const ORDER_COLUMNS = `restaurant_id, order_id, yemek_kurye_order_id, payload_ha
  */
 const ORDER_RECEIVED_PAYLOAD = `jsonb_build_object('yemekKuryeOrderId', yemek_kurye_order_id, 'restaurantId', restaurant_id, 'orderId', order_id)`;
 
-/** Outbox headers of an accepted order's events: its request's correlation id. */
+/** Outbox headers of an accepted order's events: its request's correlation id and trace context. */
 export function eventHeaders(order: AcceptedOrder): Record<string, string> {
-  return order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {};
+  return { ...order.trace, ...(order.correlationId ? { [CORRELATION_HEADER]: order.correlationId } : {}) };
 }
 
 /**

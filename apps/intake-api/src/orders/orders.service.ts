@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { currentCorrelationId } from '@courier/logging';
-import { OutboxRelay } from '@courier/messaging';
+import { OutboxRelay, traceHeaders } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { IntakeCaller } from '../accounts/intake-auth.guard';
 import { ORDER_LIMITS } from './dto/third-party-order.dto';
@@ -56,6 +56,8 @@ export class OrdersService {
         payload: body,
         receivedAt: new Date(),
         correlationId: currentCorrelationId(),
+        // Read here, like the correlation id: the batch is written in another request's context.
+        trace: traceHeaders(),
       };
       if (await this.insertNew(order, caller.account)) return this.accepted(order);
       const existing = await this.orders.find(restaurantId, orderId);

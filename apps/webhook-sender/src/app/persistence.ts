@@ -10,6 +10,7 @@ import { AddDeliveryRetentionIndex1764100000000 } from '../migrations/1764100000
 import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
 import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
 import { AddPreviousSigningSecret1764401000000 } from '../migrations/1764401000000-AddPreviousSigningSecret';
+import { AddDeliveryTraceparent1764401300000 } from '../migrations/1764401300000-AddDeliveryTraceparent';
 
 /** webhook-sender's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
@@ -23,5 +24,6 @@ export const PERSISTENCE: PersistenceSettings = {
     AddOutboxLease1764200000000,
     CreateRateLimitCounters1764300800000,
     AddPreviousSigningSecret1764401000000,
+    AddDeliveryTraceparent1764401300000,
   ],
 };

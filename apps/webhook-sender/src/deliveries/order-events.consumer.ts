@@ -1,7 +1,7 @@
 import { Ctx, EventPattern } from '@nestjs/microservices';
 import { Queues, RoutingKey } from '@courier/contracts';
 import { currentCorrelationId } from '@courier/logging';
-import { MessageConsumer, MessageContext } from '@courier/messaging';
+import { MessageConsumer, MessageContext, traceHeaders } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
 import { DeliveriesRepository, DeliveryArrival, StoredDelivery } from '../repositories/deliveries.repository';
 import { DeliveryPump } from '../sending/delivery-pump';
@@ -46,7 +46,7 @@ export class OrderEventsConsumer {
     // An event that cannot become a webhook throws: after the delivery limit it is dead-lettered.
     const webhook = webhookFromOrderEvent(message.routingKey, message.payload);
     // Read here: the batch is written later, outside this message's scope.
-    await this.batches.submit({ ...webhook, messageId: message.messageId, correlationId: currentCorrelationId() ?? null });
+    await this.batches.submit({ ...webhook, messageId: message.messageId, correlationId: currentCorrelationId() ?? null, traceparent: traceHeaders().traceparent ?? null });
   }
 
   private async store(arrivals: DeliveryArrival[]): Promise<void> {

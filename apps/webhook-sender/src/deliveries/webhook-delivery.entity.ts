@@ -42,6 +42,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'correlation_id', type: 'text', nullable: true })
   correlationId: string | null;
 
+  /** The W3C traceparent of the order event it was made from: its attempts run in that trace (null: not traced). */
+  @Column({ type: 'text', nullable: true })
+  traceparent: string | null;
+
   @Column({ type: 'text' })
   status: DeliveryStatus;
 

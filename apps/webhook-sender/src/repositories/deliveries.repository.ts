@@ -51,6 +51,8 @@ export interface ClaimedDelivery {
   body: string;
   /** X-Correlation-Id of every attempt (null: none recorded). */
   correlationId: string | null;
+  /** The event's W3C traceparent: every attempt runs in that trace (null: not traced). */
+  traceparent: string | null;
   status: DeliveryStatus;
   attempts: number;
   cycle: number;
@@ -71,6 +73,8 @@ export interface DeliveryArrival extends WebhookDraft {
   messageId: string;
   /** The event's correlation id (the status change's request): sent with every attempt. */
   correlationId: string | null;
+  /** The event's W3C traceparent (tracing on), for the attempts' spans. */
+  traceparent: string | null;
 }
 
 /** Free pump slots for deliveries being stored: those that fit are leased by the store statement itself. */
@@ -111,7 +115,7 @@ export interface DeliveryBacklog {
 export const OPEN_DELIVERIES_COUNT_CAP = 100_000;
 
 /** Columns of a delivery as a claim returns it (with `a` the account, `d` the delivery), as ClaimedDelivery. */
-const CLAIMED_COLUMNS = `d.id, d.restaurant_id AS "restaurantId", d.event, d.order_id AS "orderId", d.body, d.correlation_id AS "correlationId", d.status, d.attempts, d.cycle,
+const CLAIMED_COLUMNS = `d.id, d.restaurant_id AS "restaurantId", d.event, d.order_id AS "orderId", d.body, d.correlation_id AS "correlationId", d.traceparent, d.status, d.attempts, d.cycle,
   d.cycle_started_at AS "cycleStartedAt", d.cycle_failures AS "cycleFailures", d.alert_raised_at IS NOT NULL AS "alertRaised", a.restaurant_id IS NOT NULL AS "accountKnown",
   a.status_url AS "statusUrl", a.cancel_url AS "cancelUrl", a.signing_secret_ciphertext AS "signingSecretCiphertext",
   a.previous_signing_secret_ciphertext AS "previousSigningSecretCiphertext", a.previous_signing_secret_valid_until AS "previousSigningSecretValidUntil"`;
@@ -174,16 +178,16 @@ export class DeliveriesRepository implements OnApplicationShutdown {
          INSERT INTO processed_messages (consumer, message_id) SELECT $1, unnest($2::text[])
          ON CONFLICT DO NOTHING RETURNING message_id
        ), arrival AS (
-         SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $15::text[])
-           AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body, correlation_id)
+         SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $15::text[], $16::text[])
+           AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body, correlation_id, traceparent)
        ), fresh AS (
          SELECT a.*, acc.restaurant_id IS NOT NULL AS account_known,
                 CASE WHEN a.event = 'order.status_changed' THEN acc.status_url ELSE acc.cancel_url END AS url
            FROM arrival a JOIN inbox USING (message_id) LEFT JOIN webhook_accounts acc ON acc.restaurant_id = a.restaurant_id
        ), stored AS (
-         INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id, status,
+         INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id, traceparent, status,
                                          cycle_started_at, next_attempt_at, last_error, created_at, updated_at)
-         SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id,
+         SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id, traceparent,
                 CASE WHEN account_known AND url IS NULL THEN 'skipped' ELSE 'pending' END, $10::timestamptz,
                 CASE WHEN account_known AND url IS NULL THEN NULL ELSE $10::timestamptz END,
                 CASE WHEN account_known AND url IS NULL
@@ -222,6 +226,7 @@ export class DeliveriesRepository implements OnApplicationShutdown {
         handover.defaultAllowance,
         handover.leaseMs,
         column('correlationId'),
+        column('traceparent'),
       ],
     );
   }

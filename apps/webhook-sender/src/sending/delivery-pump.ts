@@ -1,7 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { setTimeout as delay } from 'node:timers/promises';
+import { SpanKind } from '@opentelemetry/api';
 import { withCorrelationId } from '@courier/logging';
+import { withMessageSpan } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { ClaimedDelivery, DeliveriesRepository, Handover } from '../repositories/deliveries.repository';
@@ -152,7 +154,15 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
 
   private attempt(delivery: ClaimedDelivery): void {
     // The attempt's log lines carry the correlation id of the change that caused the webhook.
-    const attempt = () => this.worker.attempt(delivery);
+    // ...and run in the trace of that change (stored with the delivery): the POST carries its traceparent.
+    const attempt = () =>
+      withMessageSpan(
+        'webhook deliver',
+        delivery.traceparent ? { traceparent: delivery.traceparent } : undefined,
+        { 'webhook.delivery_id': delivery.id, 'webhook.event': delivery.event },
+        () => this.worker.attempt(delivery),
+        SpanKind.INTERNAL,
+      );
     const work = (delivery.correlationId ? withCorrelationId(delivery.correlationId, attempt) : attempt()).finally(() => {
       this.inFlight.delete(work);
       // A slot came free: only worth a claim when due deliveries are waiting for one.
