@@ -78,12 +78,21 @@ describe('POST /webhook/third-party/order', () => {
       expectProblem(await post('x'.repeat(300 * 1024), { 'X-API-Key': 'nope' }), 401, 'AUTHENTICATION_FAILED');
     });
 
-    it('400 INVALID_PAYLOAD for invalid JSON, non-objects, non-JSON content types, other charsets, compression and deep nesting', async () => {
+    it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not JSON-typed (after authentication), before the body is read', async () => {
+      const order = JSON.stringify(validOrder(account.restaurantId));
+      for (const type of ['text/plain', 'text/html', 'application/x-www-form-urlencoded']) {
+        expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', type).send(order), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+      expectProblem(await t.http.post(ORDER).set('X-API-Key', 'nope').set('Content-Type', 'text/plain').send(order), 401, 'AUTHENTICATION_FAILED');
+      const accepted = await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'application/vnd.order+json').send(order);
+      expect(accepted.status).toBe(202);
+    });
+
+    it('400 INVALID_PAYLOAD for invalid JSON, non-objects, no body, other charsets, compression and deep nesting', async () => {
       for (const body of ['{broken', '', '[]', '"text"', '42', 'null', JSON.stringify({ a: JSON.parse('['.repeat(40) + ']'.repeat(40)) })]) {
         expectProblem(await post(body), 400, 'INVALID_PAYLOAD');
       }
       const order = JSON.stringify(validOrder(account.restaurantId));
-      expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'text/plain').send(order), 400, 'INVALID_PAYLOAD');
       expectProblem(await t.http.post(ORDER).set(keyHeader(account)).send(), 400, 'INVALID_PAYLOAD');
       expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'application/json; charset=latin1').send(order), 400, 'INVALID_PAYLOAD');
       expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send(order), 400, 'INVALID_PAYLOAD');
