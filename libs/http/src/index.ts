@@ -14,3 +14,4 @@ export * from './request-input';
 export * from './problem.dto';
 export * from './deprecation';
 export * from './response-log';
+export * from './normalised-text.decorator';
