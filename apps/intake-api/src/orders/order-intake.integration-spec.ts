@@ -170,6 +170,32 @@ describe('POST /webhook/third-party/order', () => {
       expect((await post(order)).body).toEqual(first.body);
     });
 
+    it('takes orderIds differing only by case, width or surrounding space as one: the same 202 for the same payload, 409 for another', async () => {
+      const tag = randomUUID().slice(0, 8).toUpperCase();
+      const order = validOrder(account.restaurantId, { orderId: ` POS-${tag} ` });
+      const first = await post(order);
+      expect(first.status).toBe(202);
+      expect(first.body.orderId).toBe(`POS-${tag}`);
+      const fullWidth = [...`pos-${tag}`].map((char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0)).join('');
+      for (const orderId of [`pos-${tag}`, `POS-${tag}`, `\u3000Pos-${tag}`, fullWidth]) {
+        const replay = await post({ ...order, orderId });
+        expect({ orderId, status: replay.status, body: replay.body, replayed: replay.headers['idempotent-replayed'] }).toEqual({ orderId, status: 202, body: first.body, replayed: 'true' });
+      }
+      expectProblem(await post({ ...order, orderId: `pos-${tag}`, customerName: 'Someone else' }), 409, 'DUPLICATE_ORDER_ID');
+      expect(await t.sql('SELECT order_id FROM orders WHERE restaurant_id = $1 AND lower(order_id) = lower($2)', [account.restaurantId, `POS-${tag}`])).toEqual([{ order_id: `POS-${tag}` }]);
+      const status = await t.http.get(`/api/v1/orders/${encodeURIComponent(`pos-${tag}`)}`).set(keyHeader(account));
+      expect({ status: status.status, orderId: status.body.orderId }).toEqual({ status: 200, orderId: `POS-${tag}` });
+    });
+
+    it('refuses bidi, zero-width and C1 characters in orderId with 422 naming it; a blank orderId is missing (400)', async () => {
+      for (const orderId of ['POS-\u202e1', 'POS\u200b-1', 'POS-\u00851', '\ufeffPOS-1', 'POS-\u20661']) {
+        const response = await post(validOrder(account.restaurantId, { orderId }));
+        expectProblem(response, 422, 'VALIDATION_ERROR');
+        expect(response.body.errors).toEqual([{ field: 'orderId', message: expect.stringContaining('must not contain control, bidirectional or zero-width characters') }]);
+      }
+      expectProblem(await post(validOrder(account.restaurantId, { orderId: ' \u3000 ' })), 400, 'MISSING_REQUIRED_FIELD');
+    });
+
     it('keeps orderIds apart per restaurant', async () => {
       const other = await t.createAccount();
       const orderId = `shared-${randomUUID()}`;
