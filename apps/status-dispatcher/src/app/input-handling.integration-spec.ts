@@ -101,4 +101,17 @@ describe('status-dispatcher input handling', () => {
     }
     expect((await t.sql<{ state: string }>('SELECT status AS state FROM orders WHERE id = $1', [orderId]))[0].state).toBe(before);
   });
+
+  it('refuses a bidi, zero-width or C1 character in a reason with 422 naming it; stores a reason NFC and trimmed', async () => {
+    for (const reason of ['Customer \u202eevil', 'no\u200bshow', 'late\u0085', '\u2066x\u2069']) {
+      const transition = await t.http.post(`/internal/orders/${orderId}/transitions`).set(internal()).send({ trigger: 'CANCEL', reason });
+      expect({ status: transition.status, code: transition.body.code, fields: transition.body.errors?.map((error: { field: string }) => error.field) }).toEqual({ status: 422, code: 'VALIDATION_ERROR', fields: ['reason'] });
+      const push = await t.http.post('/internal/orders/status').set(internal()).send({ providerOrderId: 'any-order', platform: 'PLATFORM_A', action: 'CANCEL', reason });
+      expect({ status: push.status, code: push.body.code, fields: push.body.errors?.map((error: { field: string }) => error.field) }).toEqual({ status: 422, code: 'VALIDATION_ERROR', fields: ['reason'] });
+    }
+    expect((await t.sql<{ state: string }>('SELECT status AS state FROM orders WHERE id = $1', [orderId]))[0].state).toBe(before);
+    const cancelled = await t.http.post(`/internal/orders/${orderId}/transitions`).set(internal()).send({ trigger: 'CANCEL', reason: '  Cafe\u0301 closed ' });
+    expect(cancelled.status).toBe(200);
+    expect((await t.sql<{ reason: string }>('SELECT reason FROM order_status_changes WHERE order_id = $1 AND status = $2', [orderId, 'CANCELED']))[0]?.reason).toBe('Café closed');
+  });
 });

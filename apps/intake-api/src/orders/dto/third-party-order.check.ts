@@ -65,7 +65,8 @@ const item: Rule = (value) => {
 const items: Rule = (value) => Array.isArray(value) && value.length <= ORDER_LIMITS.items && value.every(item);
 
 const ORDER_RULES = new Map<string, Rule>([
-  ['orderId', (value) => string(ORDER_LIMITS.id)(value) && forbiddenCharacterIn(value as string) === undefined && value === normalisedOrSame(value as string)],
+  // NormalisedText: trimmed and NFC before MaxLength; control, bidi and zero-width characters refused.
+  ['orderId', (value) => typeof value === 'string' && forbiddenCharacterIn(value) === undefined && normalisedOrSame(value).length <= ORDER_LIMITS.id],
   ['restaurantId', string(ORDER_LIMITS.id)],
   ['customerName', string(ORDER_LIMITS.name, NOT_BLANK)],
   ['customerPhone', optional(string(ORDER_LIMITS.phone))],
