@@ -34,7 +34,7 @@ export class OrderIdIdentityKey1764401110000 implements MigrationInterface {
         [rows.map((row) => row.restaurant_id), rows.map((row) => row.order_id), rows.map((row) => identityKey(row.order_id))],
       );
     }
-    const collided: Array<{ restaurant_id: string; order_id: string; yemek_kurye_order_id: string }> = await queryRunner.query(`
+    const updated: unknown[] = await queryRunner.query(`
       WITH ranked AS (
         SELECT restaurant_id, order_id, row_number() OVER (PARTITION BY restaurant_id, order_id_key ORDER BY received_at, order_id) AS rank FROM orders
       )
@@ -42,14 +42,16 @@ export class OrderIdIdentityKey1764401110000 implements MigrationInterface {
         FROM ranked r
        WHERE r.rank > 1 AND o.restaurant_id = r.restaurant_id AND o.order_id = r.order_id
       RETURNING o.restaurant_id, o.order_id, o.yemek_kurye_order_id`);
+    // TypeORM answers an UPDATE ... RETURNING on PostgreSQL with [rows, affected count].
+    const collided = (Array.isArray(updated[0]) ? updated[0] : updated) as Array<{ restaurant_id: string; order_id: string; yemek_kurye_order_id: string }>;
     const logger = new Logger('Migration');
     for (const row of collided.slice(0, LOGGED_COLLISIONS)) {
       logger.warn(
-        { restaurantId: row.restaurant_id, orderId: row.order_id, yemekKuryeOrderId: row.yemek_kurye_order_id },
-        'orderId differs only by case, width or space from an earlier order of the restaurant: kept under its exact id (no identity key)',
+        `orderId differs only by case, width or space from an earlier order of the restaurant: kept under its exact id (no identity key): ` +
+          JSON.stringify({ restaurantId: row.restaurant_id, orderId: row.order_id, yemekKuryeOrderId: row.yemek_kurye_order_id }),
       );
     }
-    if (collided.length > LOGGED_COLLISIONS) logger.warn({ count: collided.length }, 'orderIds kept under their exact ids (no identity key), in all');
+    if (collided.length > LOGGED_COLLISIONS) logger.warn(`orderIds kept under their exact ids (no identity key), in all: ${collided.length}`);
     await queryRunner.query('CREATE UNIQUE INDEX orders_restaurant_order_identity_key ON orders (restaurant_id, order_id_key)');
   }
 
