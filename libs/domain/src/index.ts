@@ -9,3 +9,4 @@ export * from './status-push-guards';
 export * from './iso-4217-currencies';
 export * from './order-money';
 export * from './delivery-coordinates';
+export * from './identifiers';

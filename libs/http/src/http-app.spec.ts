@@ -115,6 +115,20 @@ describe('createHttpApp input handling and headers', () => {
     expect((await json(http.post('/things/guarded').set('x-key', 'k')).send('{"name":"ok"}')).body).toEqual({ name: 'ok' });
   });
 
+  it('415 for a non-empty body that is not JSON-typed (missing type included) where a body is taken, after the guard; a body-less handler ignores it', async () => {
+    const http = request(probe.app.getHttpServer());
+    for (const type of ['text/plain', 'text/html', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+      expect((await http.post('/things').set('Content-Type', type).send('{"name":"ok"}')).body).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    expect((await http.post('/things/guarded').set('Content-Type', 'text/plain').send('{"name":"ok"}')).status).toBe(401);
+    const untyped = await slowDripRequest(probe.port, 'POST /things HTTP/1.1\r\nHost: probe\r\nConnection: close\r\nContent-Length: 13\r\n\r\n{"name":"ok"}');
+    expect(untyped).toMatch(/^HTTP\/1\.1 415 /);
+    for (const type of ['application/json', 'Application/JSON; charset=UTF-8', 'application/merge-patch+json', 'application/problem+json']) {
+      expect((await http.post('/things').set('Content-Type', type).send('{"name":"ok"}')).status).toBe(201);
+    }
+    expect((await http.get('/things/a').set('Content-Type', 'text/plain').send('hello')).status).toBe(200);
+  });
+
   it('refuses NUL and lone surrogates in params, query and body, and prototype keys in the body', async () => {
     const http = request(probe.app.getHttpServer());
     expect((await http.get('/things/%00')).body).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', errors: [{ field: 'id' }] });

@@ -15,3 +15,4 @@ export * from './problem.dto';
 export * from './deprecation';
 export * from './response-log';
 export * from './admin-token.guard';
+export * from './normalised-text.decorator';

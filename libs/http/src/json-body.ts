@@ -17,12 +17,18 @@ export function routeMatchKey(url: string): string {
 }
 
 /**
- * Which requests get their JSON body parsed: JSON bodies, except on the given paths, whose handlers
- * read the raw body themselves (intake, with refusals of its own in its check order).
+ * Which requests the shared reader leaves alone: those on the given paths, whose handlers read the
+ * raw body themselves (intake, with refusals of its own in its check order).
  */
-export function jsonBodyFilter(selfParsedPaths: readonly string[]): (req: IncomingMessage) => boolean {
+export function isSelfParsedPath(selfParsedPaths: readonly string[]): (req: IncomingMessage) => boolean {
   const skipped = new Set(selfParsedPaths.map(routeMatchKey));
-  return (req) => isJsonMediaType(req.headers['content-type']) && !skipped.has(routeMatchKey(req.url ?? '/'));
+  return (req) => skipped.has(routeMatchKey(req.url ?? '/'));
+}
+
+/** Which requests get their JSON body parsed: JSON bodies, except on the self-parsed paths. */
+export function jsonBodyFilter(selfParsedPaths: readonly string[]): (req: IncomingMessage) => boolean {
+  const skipped = isSelfParsedPath(selfParsedPaths);
+  return (req) => isJsonMediaType(req.headers['content-type']) && !skipped(req);
 }
 
 /** The largest JSON body an app accepts unless told otherwise (decisions.md: over 256 KiB is 413). */

@@ -50,7 +50,7 @@ export const AUTH_FAILURE_THROTTLED = {
 export const REQUEST_INPUT_PROBLEMS = [
   { status: 400, description: 'INVALID_PAYLOAD: the body is not valid JSON, not a JSON object or array, or nested more than 32 levels (refused before it is parsed).' },
   { status: 413, description: 'PAYLOAD_TOO_LARGE: the body is larger than the limit (256 KiB).' },
-  { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding).' },
+  { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE: an operation taking a body got a non-empty one whose Content-Type is not application/json or application/<name>+json (or is missing), not UTF-8, or compressed (Content-Encoding).' },
   {
     status: 422,
     description: 'VALIDATION_ERROR: a path parameter, query value or body string PostgreSQL cannot store (NUL, a lone surrogate), or a prototype key (`__proto__`) in the body; listed in `errors`.',

@@ -1,8 +1,10 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { IncomingMessage } from 'node:http';
 import type { Observable } from 'rxjs';
 import { ErrorCode, FieldError } from '@courier/contracts';
-import { DEFAULT_JSON_BODY_LIMIT, hasRequestBody, jsonBodyFilter, readJsonBody } from './json-body';
+import { DEFAULT_JSON_BODY_LIMIT, hasRequestBody, isJsonMediaType, isSelfParsedPath, readJsonBody } from './json-body';
 import { ProblemException } from './problem.exception';
 
 /** 422 VALIDATION_ERROR listing `errors` (the problem filter shows the first MAX_FIELD_ERRORS and counts the rest). */
@@ -111,32 +113,50 @@ export function checkRequestInput(request: RoutedRequest): void {
 export interface RequestInputOptions {
   /** Largest JSON body, in bytes. */
   bodyLimit?: number;
-  /** Paths whose handler reads the body itself (see jsonBodyFilter). */
+  /** Paths whose handler reads the body itself (see isSelfParsedPath). */
   selfParsedBodyPaths?: readonly string[];
 }
 
 type IncomingRequest = IncomingMessage & RoutedRequest & { _body?: boolean };
 
+/** Whether the matched handler takes a body (`@Body()` on one of its parameters). */
+export function handlerTakesBody(context: ExecutionContext): boolean {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ?? {}) as Record<string, unknown>;
+  return Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
+}
+
+/** 415 for a body that is not JSON (missing Content-Type included: the reader never guesses a body's type). */
+export function unsupportedMediaType(): ProblemException {
+  return new ProblemException(415, ErrorCode.UnsupportedMediaType, 'The request body must be JSON: Content-Type application/json (or application/<name>+json).');
+}
+
 /**
  * Every app's request input, once a route is matched and its guards passed: reads the JSON body
  * (so credentials and rate limits are checked before a byte of it is parsed, and an unauthenticated
  * caller learns nothing about how its body is read), then checkRequestInput. Runs before the pipes,
- * which validate the body it set. A body read already (mock-receiver's raw webhook capture) is left.
+ * which validate the body it set. A non-empty body that is not JSON is 415 on a handler taking a
+ * body (an empty one is left to the DTO). A body read already (mock-receiver's raw webhook capture) is left.
  */
 @Injectable()
 export class RequestInputInterceptor implements NestInterceptor {
-  private readonly parsesBody: (request: IncomingMessage) => boolean;
+  private readonly selfParsed: (request: IncomingMessage) => boolean;
   private readonly bodyLimit: number;
 
   constructor(options: RequestInputOptions = {}) {
-    this.parsesBody = jsonBodyFilter(options.selfParsedBodyPaths ?? []);
+    this.selfParsed = isSelfParsedPath(options.selfParsedBodyPaths ?? []);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_JSON_BODY_LIMIT;
   }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<IncomingRequest>();
-    if (request.body === undefined && !request._body && !request.readableEnded && hasRequestBody(request) && this.parsesBody(request)) {
+    if (request.body === undefined && !request._body && !request.readableEnded && hasRequestBody(request) && !this.selfParsed(request)) {
+      // A handler without a body ignores a non-JSON one, as before; one that takes a body refuses it.
+      if (!isJsonMediaType(request.headers['content-type'])) {
+        if (handlerTakesBody(context)) throw unsupportedMediaType();
+        checkRequestInput(request);
+        return next.handle();
+      }
       const body = await readJsonBody(request, this.bodyLimit);
       // Objects and arrays only, as body-parser's strict mode had it: a DTO never takes a bare value.
       if (body === null || typeof body !== 'object') throw new ProblemException(400, ErrorCode.InvalidPayload, 'The request body must be a JSON object or array.');

@@ -4,6 +4,7 @@ import { InitMessaging1763740000000 } from '../migrations/1763740000000-InitMess
 import { CreateIntakeTables1763760000000 } from '../migrations/1763760000000-CreateIntakeTables';
 import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutboxLease';
 import { BackfillOrderOpened1764300900000 } from '../migrations/1764300900000-BackfillOrderOpened';
+import { OrderIdIdentityKey1764401110000 } from '../migrations/1764401110000-OrderIdIdentityKey';
 
 /**
  * intake-api's tables live in its own schema, with its own migrations table. Its own tables are
@@ -12,5 +13,5 @@ import { BackfillOrderOpened1764300900000 } from '../migrations/1764300900000-Ba
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'intake',
   entities: [...MESSAGING_ENTITIES],
-  migrations: [InitMessaging1763740000000, CreateIntakeTables1763760000000, AddOutboxLease1764200000000, BackfillOrderOpened1764300900000],
+  migrations: [InitMessaging1763740000000, CreateIntakeTables1763760000000, AddOutboxLease1764200000000, BackfillOrderOpened1764300900000, OrderIdIdentityKey1764401110000],
 };

@@ -78,12 +78,21 @@ describe('POST /webhook/third-party/order', () => {
       expectProblem(await post('x'.repeat(300 * 1024), { 'X-API-Key': 'nope' }), 401, 'AUTHENTICATION_FAILED');
     });
 
-    it('400 INVALID_PAYLOAD for invalid JSON, non-objects, non-JSON content types, other charsets, compression and deep nesting', async () => {
+    it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not JSON-typed (after authentication), before the body is read', async () => {
+      const order = JSON.stringify(validOrder(account.restaurantId));
+      for (const type of ['text/plain', 'text/html', 'application/x-www-form-urlencoded']) {
+        expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', type).send(order), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+      expectProblem(await t.http.post(ORDER).set('X-API-Key', 'nope').set('Content-Type', 'text/plain').send(order), 401, 'AUTHENTICATION_FAILED');
+      const accepted = await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'application/vnd.order+json').send(order);
+      expect(accepted.status).toBe(202);
+    });
+
+    it('400 INVALID_PAYLOAD for invalid JSON, non-objects, no body, other charsets, compression and deep nesting', async () => {
       for (const body of ['{broken', '', '[]', '"text"', '42', 'null', JSON.stringify({ a: JSON.parse('['.repeat(40) + ']'.repeat(40)) })]) {
         expectProblem(await post(body), 400, 'INVALID_PAYLOAD');
       }
       const order = JSON.stringify(validOrder(account.restaurantId));
-      expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'text/plain').send(order), 400, 'INVALID_PAYLOAD');
       expectProblem(await t.http.post(ORDER).set(keyHeader(account)).send(), 400, 'INVALID_PAYLOAD');
       expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'application/json; charset=latin1').send(order), 400, 'INVALID_PAYLOAD');
       expectProblem(await t.http.post(ORDER).set(keyHeader(account)).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send(order), 400, 'INVALID_PAYLOAD');
@@ -159,6 +168,32 @@ describe('POST /webhook/third-party/order', () => {
       const [row] = await t.sql('SELECT payload FROM orders WHERE order_id = $1', [order.orderId]);
       expect(row.payload.customerName).toBe(order.customerName);
       expect((await post(order)).body).toEqual(first.body);
+    });
+
+    it('takes orderIds differing only by case, width or surrounding space as one: the same 202 for the same payload, 409 for another', async () => {
+      const tag = randomUUID().slice(0, 8).toUpperCase();
+      const order = validOrder(account.restaurantId, { orderId: ` POS-${tag} ` });
+      const first = await post(order);
+      expect(first.status).toBe(202);
+      expect(first.body.orderId).toBe(`POS-${tag}`);
+      const fullWidth = [...`pos-${tag}`].map((char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0)).join('');
+      for (const orderId of [`pos-${tag}`, `POS-${tag}`, `\u3000Pos-${tag}`, fullWidth]) {
+        const replay = await post({ ...order, orderId });
+        expect({ orderId, status: replay.status, body: replay.body, replayed: replay.headers['idempotent-replayed'] }).toEqual({ orderId, status: 202, body: first.body, replayed: 'true' });
+      }
+      expectProblem(await post({ ...order, orderId: `pos-${tag}`, customerName: 'Someone else' }), 409, 'DUPLICATE_ORDER_ID');
+      expect(await t.sql('SELECT order_id FROM orders WHERE restaurant_id = $1 AND lower(order_id) = lower($2)', [account.restaurantId, `POS-${tag}`])).toEqual([{ order_id: `POS-${tag}` }]);
+      const status = await t.http.get(`/api/v1/orders/${encodeURIComponent(`pos-${tag}`)}`).set(keyHeader(account));
+      expect({ status: status.status, orderId: status.body.orderId }).toEqual({ status: 200, orderId: `POS-${tag}` });
+    });
+
+    it('refuses bidi, zero-width and C1 characters in orderId with 422 naming it; a blank orderId is missing (400)', async () => {
+      for (const orderId of ['POS-\u202e1', 'POS\u200b-1', 'POS-\u00851', '\ufeffPOS-1', 'POS-\u20661']) {
+        const response = await post(validOrder(account.restaurantId, { orderId }));
+        expectProblem(response, 422, 'VALIDATION_ERROR');
+        expect(response.body.errors).toEqual([{ field: 'orderId', message: expect.stringContaining('must not contain control, bidirectional or zero-width characters') }]);
+      }
+      expectProblem(await post(validOrder(account.restaurantId, { orderId: ' \u3000 ' })), 400, 'MISSING_REQUIRED_FIELD');
     });
 
     it('keeps orderIds apart per restaurant', async () => {

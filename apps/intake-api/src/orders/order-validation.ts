@@ -12,9 +12,9 @@ export interface OrderIdentity {
   restaurantId: string;
 }
 
-/** Step 4 of the check order: 400 MISSING_REQUIRED_FIELD when orderId or restaurantId is absent, empty or not a string. */
+/** Step 4 of the check order: 400 MISSING_REQUIRED_FIELD when orderId or restaurantId is absent, blank or not a string. */
 export function requireOrderIdentity(body: Record<string, unknown>): OrderIdentity {
-  const missing = (['orderId', 'restaurantId'] as const).filter((field) => typeof body[field] !== 'string' || body[field] === '');
+  const missing = (['orderId', 'restaurantId'] as const).filter((field) => typeof body[field] !== 'string' || (body[field] as string).trim() === '');
   if (missing.length > 0) {
     throw new ProblemException(
       400,

@@ -16,7 +16,7 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
  * Order intake and order status. Guards run in the check order of decisions.md: authentication
- * (401), then the rate limit (429); the handler then reads the body (413, 400) and the service
+ * (401), then the rate limit (429); the handler then reads the body (415, 413, 400) and the service
  * does the rest (400, 404, 403, 422, 409).
  */
 @ApiTags('orders')
@@ -36,7 +36,7 @@ export class OrdersController {
   @ApiOperation({
     summary: 'Accept a third-party order (processed asynchronously).',
     description:
-      'Checks, in this order: credentials (401), rate limit (429), body size (413) and JSON (400 INVALID_PAYLOAD), ' +
+      'Checks, in this order: credentials (401), rate limit (429), Content-Type (415), body size (413) and JSON (400 INVALID_PAYLOAD), ' +
       'orderId and restaurantId (400 MISSING_REQUIRED_FIELD), restaurant of the key (404), THIRD_PARTY integration ' +
       'active (403), fields (422), idempotency (409). 202 once the order is durably stored. The same orderId with ' +
       'the same payload (canonical JSON) answers the first 202 again with Idempotent-Replayed: true; an order whose ' +
@@ -48,7 +48,7 @@ export class OrdersController {
     description: 'Stored; processing follows. Status via the webhooks or GET /api/v1/orders/{orderId}.',
     headers: { [IDEMPOTENT_REPLAYED_HEADER]: { description: '"true" when this answers an earlier identical request.', schema: { type: 'string' } } },
   })
-  @ApiProblem(400, 'INVALID_PAYLOAD: Content-Type not JSON, not UTF-8, compressed, invalid JSON, not an object, or nested over 32 levels. MISSING_REQUIRED_FIELD: orderId or restaurantId absent, empty or not a string.')
+  @ApiProblem(400, 'INVALID_PAYLOAD: no body, not UTF-8, compressed, invalid JSON, not an object, or nested over 32 levels. MISSING_REQUIRED_FIELD: orderId or restaurantId absent, empty or not a string.')
   @ApiProblem(403, 'INTEGRATION_DISABLED: the restaurant\'s THIRD_PARTY integration is inactive or absent.')
   @ApiProblem(404, 'RESTAURANT_NOT_FOUND: restaurantId is not the restaurant of the API key.')
   @ApiProblem(409, 'DUPLICATE_ORDER_ID: the orderId was already used with a different payload.')

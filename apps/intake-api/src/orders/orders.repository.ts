@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
+import { identityKey } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
 import { WriteCoalescer } from '@courier/persistence';
 import { AccountRow, accountFromRow } from '../accounts/accounts.repository';
@@ -108,8 +109,8 @@ export class OrdersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Stores a new order with its order.received event; false when (restaurant, orderId) already
-   * exists. Concurrent calls share one statement (WriteCoalescer); each still learns whether its
+   * Stores a new order with its order.received event; false when the restaurant already has that
+   * orderId (by identity key). Concurrent calls share one statement (WriteCoalescer); each still learns whether its
    * own row went in, and answers only after the commit.
    */
   insertAccepted(order: AcceptedOrder): Promise<boolean> {
@@ -147,8 +148,15 @@ export class OrdersRepository {
     return rows[0].changed > 0;
   }
 
+  /**
+   * The restaurant's order with this orderId: the same identity key (case, width and surrounding
+   * space ignored), the exact id first (an order kept without a key by the identity-key migration).
+   */
   async find(restaurantId: string, orderId: string): Promise<IntakeOrder | undefined> {
-    const rows: OrderRow[] = await this.dataSource.query(`SELECT ${ORDER_COLUMNS} FROM orders WHERE restaurant_id = $1 AND order_id = $2`, [restaurantId, orderId]);
+    const rows: OrderRow[] = await this.dataSource.query(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE restaurant_id = $1 AND (order_id_key = $3 OR order_id = $2) ORDER BY order_id = $2 DESC LIMIT 1`,
+      [restaurantId, orderId, identityKey(orderId)],
+    );
     return rows[0] && orderFromRow(rows[0]);
   }
 
@@ -199,6 +207,7 @@ export class OrdersRepository {
     const rows = orders.map((order) => ({
       restaurant_id: order.restaurantId,
       order_id: order.orderId,
+      order_id_key: identityKey(order.orderId),
       yemek_kurye_order_id: order.yemekKuryeOrderId,
       payload_hash: order.payloadHash,
       payload: order.payload,
@@ -210,14 +219,15 @@ export class OrdersRepository {
     }));
     const inserted: Array<{ yemek_kurye_order_id: string }> = await this.dataSource.query(
       `WITH incoming AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(restaurant_id text, order_id text, yemek_kurye_order_id uuid,
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(restaurant_id text, order_id text, order_id_key text, yemek_kurye_order_id uuid,
                                                           payload_hash text, payload jsonb, received_at timestamptz, headers jsonb,
                                                           event_id uuid, claim_ms int)
        ), changed AS (
-         INSERT INTO orders (restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, state, received_at)
-         SELECT restaurant_id, order_id, yemek_kurye_order_id, payload_hash, payload, 'ACCEPTED', received_at FROM incoming
-         ORDER BY restaurant_id, order_id -- one key order for every batch: concurrent batches cannot deadlock
-         ON CONFLICT (restaurant_id, order_id) DO NOTHING
+         INSERT INTO orders (restaurant_id, order_id, order_id_key, yemek_kurye_order_id, payload_hash, payload, state, received_at)
+         SELECT restaurant_id, order_id, order_id_key, yemek_kurye_order_id, payload_hash, payload, 'ACCEPTED', received_at FROM incoming
+         ORDER BY restaurant_id, order_id_key -- one key order for every batch: concurrent batches cannot deadlock
+         -- The exact id (primary key) or the same id by identity (orders_restaurant_order_identity_key).
+         ON CONFLICT DO NOTHING
          RETURNING yemek_kurye_order_id
        ), event AS (
          -- Claimed (the relay's lease) when the accepting process processes the order itself.

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@courier/contracts';
+import { normaliseText } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { currentCorrelationId } from '@courier/logging';
 import { OutboxRelay, traceHeaders } from '@courier/messaging';
@@ -36,38 +37,46 @@ export class OrdersService {
   ) {}
 
   async accept(caller: IntakeCaller, body: Record<string, unknown>): Promise<AcceptResult> {
-    const { orderId, restaurantId } = requireOrderIdentity(body);
+    const { orderId: sentOrderId, restaurantId } = requireOrderIdentity(body);
     if (restaurantId !== caller.account.restaurantId) {
       throw new ProblemException(404, ErrorCode.RestaurantNotFound, 'No restaurant with this restaurantId belongs to the API key.');
     }
     if (!caller.account.thirdParty?.isActive) {
       throw new ProblemException(403, ErrorCode.IntegrationDisabled, 'The THIRD_PARTY integration of this restaurant is disabled; order intake is paused.');
     }
-    const errors = validateOrder(body);
+    // The orderId as stored and compared: NFC and trimmed (a refused one is left for validation to name).
+    const sent = normaliseText(sentOrderId);
+    const order = sent.ok ? { ...body, orderId: sent.value } : body;
+    const errors = validateOrder(order);
     if (errors.length > 0) throw new ProblemException(422, ErrorCode.ValidationError, 'The order has invalid fields.', errors);
+    const orderId = order.orderId as string;
 
-    const hash = payloadHash(body);
+    const hash = payloadHash(order);
     for (let round = 0; round < MAX_ACCEPT_ROUNDS; round += 1) {
-      const order: AcceptedOrder = {
+      const accepted: AcceptedOrder = {
         restaurantId,
         orderId,
         yemekKuryeOrderId: randomUUID(),
         payloadHash: hash,
-        payload: body,
+        payload: order,
         receivedAt: new Date(),
         correlationId: currentCorrelationId(),
         // Read here, like the correlation id: the batch is written in another request's context.
         trace: traceHeaders(),
       };
-      if (await this.insertNew(order, caller.account)) return this.accepted(order);
+      if (await this.insertNew(accepted, caller.account)) return this.accepted(accepted);
       const existing = await this.orders.find(restaurantId, orderId);
-      const decision = takenOrderIdDecision(existing, hash);
+      // The same id by identity, spelt as first stored: the payloads are compared under that spelling.
+      const stored = existing && existing.orderId !== orderId ? { ...order, orderId: existing.orderId } : order;
+      const storedHash = stored === order ? hash : payloadHash(stored);
+      const decision = takenOrderIdDecision(existing, storedHash);
       if (decision === 'read-again') continue;
       if (decision === 'accept-again') {
+        const again: AcceptedOrder = { ...accepted, orderId: stored.orderId as string, payload: stored, payloadHash: storedHash };
         // Accepted again through the broker: its order.received goes out with the relay.
-        if (await this.orders.acceptFailedAgain(order)) {
+        if (await this.orders.acceptFailedAgain(again)) {
           this.relay.nudge();
-          return this.accepted(order);
+          return this.accepted(again);
         }
         continue; // another request retried it first: read it again
       }
@@ -78,9 +87,12 @@ export class OrdersService {
   }
 
   async status(caller: IntakeCaller, orderId: string): Promise<OrderStatusDto> {
+    // Looked up as intake stores it (NFC, trimmed; the exact id for one refused now but stored earlier).
+    const sent = normaliseText(orderId);
+    const id = sent.ok ? sent.value : orderId;
     // An id intake could never have stored (too long, NUL, broken UTF-16) is simply not found.
-    const storable = orderId.length <= ORDER_LIMITS.id && !orderId.includes('\u0000') && (orderId as string & { isWellFormed(): boolean }).isWellFormed();
-    const order = storable ? await this.orders.find(caller.account.restaurantId, orderId) : undefined;
+    const storable = id.length <= ORDER_LIMITS.id && !id.includes('\u0000') && (id as string & { isWellFormed(): boolean }).isWellFormed();
+    const order = storable ? await this.orders.find(caller.account.restaurantId, id) : undefined;
     if (!order) throw new ProblemException(404, ErrorCode.OrderNotFound, 'No order with this orderId for this restaurant.');
     const changes = order.state === 'ACCEPTED' ? [] : await this.statusHistory.history(order.yemekKuryeOrderId);
     return orderStatusView(order, changes);

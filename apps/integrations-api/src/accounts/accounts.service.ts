@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AccountStatus, ErrorCode, RoutingKey } from '@courier/contracts';
+import { identityKey } from '@courier/domain';
 import { constantTimeEqual, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, encodeCursor, ProblemException } from '@courier/http';
 import { UnitOfWork } from '@courier/messaging';
@@ -87,6 +88,7 @@ export class AccountsService {
       restaurantId: restaurant.id,
       platform: THIRD_PARTY_CODE,
       providerRestaurantId: request.providerRestaurantId ?? restaurant.id,
+      providerRestaurantKey: identityKey(request.providerRestaurantId ?? restaurant.id),
       isActive: true,
       settings: {},
       secrets: {},

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode } from '@courier/contracts';
+import { identityKey } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { isUniqueViolation } from '@courier/persistence';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
@@ -107,6 +108,7 @@ export class PlatformRestaurantsService {
           await this.integrations.storeChange(tx, previous, now);
         }
         const alreadyHolds = target.providerRestaurantId === request.providerRestaurantId && target.displacedAt === null;
+        if (!alreadyHolds) target.providerRestaurantKey = identityKey(request.providerRestaurantId);
         target.providerRestaurantId = request.providerRestaurantId;
         target.displacedAt = null;
         target.verifiedAt = now;

@@ -78,4 +78,29 @@ describe('integrations-api input handling and headers', () => {
       expect(response.headers['cache-control']).toBe('no-store');
     }
   });
+
+  it.each(['text/plain', 'text/html', 'application/x-www-form-urlencoded'])('refuses a body typed %s with 415 on every operation taking a body, and changes nothing', async (type) => {
+    const before = (await t.http.get('/api/v1/my/webhooks').set(credentials(account))).body;
+    const body = JSON.stringify({ statusUrl: 'https://93.184.216.34/hooks/status' });
+    const calls = [
+      t.http.put('/api/v1/my/webhooks').set(credentials(account)),
+      t.http.post('/api/v1/my/integrations').set(credentials(account)),
+      t.http.post('/admin/v1/restaurants').set(admin),
+    ];
+    for (const call of calls) {
+      const response = await call.set('Content-Type', type).send(body);
+      expect(response.status).toBe(415);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+    expect((await t.http.get('/api/v1/my/webhooks').set(credentials(account))).body).toEqual(before);
+  });
+
+  it('accepts application/json and application/<name>+json bodies; an empty body of any type is left to validation', async () => {
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'application/merge-patch+json']) {
+      const response = await t.http.put('/api/v1/my/webhooks').set(credentials(account)).set('Content-Type', type).send(JSON.stringify({ cancelUrl: null }));
+      expect(response.status).toBe(200);
+    }
+    expect((await t.http.put('/api/v1/my/webhooks').set(credentials(account)).set('Content-Type', 'text/plain').set('Content-Length', '0')).status).toBe(200);
+  });
 });

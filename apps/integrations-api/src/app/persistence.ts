@@ -9,6 +9,7 @@ import { OnePlatformRestaurantOneIntegration1764300600000 } from '../migrations/
 import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
 import { AddIntegrationVerification1764400200000 } from '../migrations/1764400200000-AddIntegrationVerification';
 import { AddPreviousWebhookSigningSecret1764401000000 } from '../migrations/1764401000000-AddPreviousWebhookSigningSecret';
+import { ProviderRestaurantIdentityKey1764401100000 } from '../migrations/1764401100000-ProviderRestaurantIdentityKey';
 
 /** integrations-api's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
@@ -22,5 +23,6 @@ export const PERSISTENCE: PersistenceSettings = {
     CreateRateLimitCounters1764300800000,
     AddIntegrationVerification1764400200000,
     AddPreviousWebhookSigningSecret1764401000000,
+    ProviderRestaurantIdentityKey1764401100000,
   ],
 };

@@ -20,6 +20,15 @@ export class IntegrationEntity {
   @Column({ name: 'provider_restaurant_id', type: 'text' })
   providerRestaurantId: string;
 
+  /**
+   * identityKey(providerRestaurantId): what the unique indexes compare, so that ids differing only
+   * by case, width or surrounding space are one platform restaurant. Null only on rows that already
+   * collided when the key was introduced (kept apart under their exact ids); set again when such a
+   * row is given another providerRestaurantId.
+   */
+  @Column({ name: 'provider_restaurant_key', type: 'text', nullable: true })
+  providerRestaurantKey: string | null;
+
   @Column({ name: 'is_active', type: 'boolean' })
   isActive: boolean;
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
+import { identityKey } from '@courier/domain';
 import { isMaskedSecret, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProblemException } from '@courier/http';
 import { isUniqueViolation } from '@courier/persistence';
@@ -24,7 +25,13 @@ export interface IntegrationPage {
   nextCursor: string | null;
 }
 
-const UNIQUE_CONSTRAINTS = ['integrations_restaurant_platform_provider_key', 'integrations_one_third_party_key', 'integrations_platform_restaurant_key'];
+const UNIQUE_CONSTRAINTS = [
+  'integrations_restaurant_platform_provider_key',
+  'integrations_one_third_party_key',
+  'integrations_platform_restaurant_key',
+  'integrations_restaurant_platform_identity_key',
+  'integrations_platform_restaurant_identity_key',
+];
 
 function notFound(): ProblemException {
   return new ProblemException(404, ErrorCode.IntegrationNotFound, 'No integration with this id.');
@@ -109,6 +116,7 @@ export class IntegrationsService {
       restaurantId: restaurant.id,
       platform: input.platform.code,
       providerRestaurantId: input.providerRestaurantId!,
+      providerRestaurantKey: identityKey(input.providerRestaurantId!),
       isActive: input.isActive ?? true,
       settings: input.settings,
       secrets: Object.fromEntries(Object.entries(input.secrets).map(([field, value]) => [field, this.secretBox.encrypt(value, secretBinding.integrationSecret(id, field))])),
@@ -141,6 +149,7 @@ export class IntegrationsService {
       let changed = false;
       if (input.providerRestaurantId !== undefined && input.providerRestaurantId !== integration.providerRestaurantId) {
         integration.providerRestaurantId = input.providerRestaurantId;
+        integration.providerRestaurantKey = identityKey(input.providerRestaurantId);
         changed = true;
       }
       if (input.isActive !== undefined && input.isActive !== integration.isActive) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In, IsNull } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
+import { identityKey } from '@courier/domain';
 import type { ListPosition } from '@courier/http';
 import { TransactionContext } from '@courier/messaging';
 import { THIRD_PARTY_CODE } from '@courier/platforms';
@@ -79,6 +80,7 @@ export class IntegrationsRepository {
       { id: integration.id },
       {
         providerRestaurantId: integration.providerRestaurantId,
+        providerRestaurantKey: integration.providerRestaurantKey === null ? null : identityKey(integration.providerRestaurantId),
         isActive: integration.isActive,
         settings: integration.settings,
         secrets: integration.secrets,
@@ -103,14 +105,14 @@ export class IntegrationsRepository {
   }
 
   /**
-   * Whether another integration holds what `integration` claims: any of this account's own with its
-   * platform restaurant, and with `acrossAccounts` any live (not displaced) one of any account.
+   * Whether another integration holds what `integration` claims (the same identity key, or the same
+   * exact id for a row without one): any of this account's own with its platform restaurant, and with `acrossAccounts` any live (not displaced) one of any account.
    */
   async isClaimedByAnother(tx: TransactionContext, integration: IntegrationEntity, acrossAccounts: boolean): Promise<boolean> {
     const rows: unknown[] = await tx.manager.query(
-      `SELECT 1 FROM integrations WHERE platform = $2 AND provider_restaurant_id = $3 AND id <> $4
+      `SELECT 1 FROM integrations WHERE platform = $2 AND (provider_restaurant_key = $5 OR provider_restaurant_id = $3) AND id <> $4
           AND (restaurant_id = $1 ${acrossAccounts ? 'OR displaced_at IS NULL' : ''}) LIMIT 1`,
-      [integration.restaurantId, integration.platform, integration.providerRestaurantId, integration.id],
+      [integration.restaurantId, integration.platform, integration.providerRestaurantId, integration.id, identityKey(integration.providerRestaurantId)],
     );
     return rows.length > 0;
   }

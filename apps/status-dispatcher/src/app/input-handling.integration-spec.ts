@@ -10,6 +10,7 @@ const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 describe('status-dispatcher input handling', () => {
   let t: TestApp;
   let orderId: string;
+  let before: string;
 
   beforeAll(async () => {
     // Platform calls go nowhere (a closed port): the callbacks are what is tested here.
@@ -17,6 +18,7 @@ describe('status-dispatcher input handling', () => {
     await upsertIntegration(t, 'PLATFORM_A');
     await upsertIntegration(t, 'PLATFORM_B');
     orderId = (await t.createOrder()).id;
+    before = (await t.sql<{ state: string }>('SELECT status AS state FROM orders WHERE id = $1', [orderId]))[0].state;
   });
   afterAll(() => t?.close());
 
@@ -83,5 +85,33 @@ describe('status-dispatcher input handling', () => {
     expect(response.text).not.toContain('DEADBEEF');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect((await t.http.get('/metrics')).headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it.each(['text/plain', 'text/html', 'application/x-www-form-urlencoded'])('refuses a body typed %s with 415 at the internal endpoints and the platform callbacks', async (type) => {
+    // PLATFORM_B's middleware is answered 400 for every refusal (it expects no other 4xx); the code says why.
+    const calls = [
+      [t.http.post('/internal/orders/status').set(internal()), 415],
+      [t.http.post(`/internal/orders/${orderId}/transitions`).set(internal()), 415],
+      [t.http.post('/platforms/platform-a/orders').set('x-api-key', A_WEBHOOK_KEY), 415],
+      [t.http.post(`/platforms/platform-b/order/${CREDENTIALS.PLATFORM_B.providerRestaurantId}`).set({ Authorization: bPluginAuthorization() }), 400],
+    ] as const;
+    for (const [call, status] of calls) {
+      const response = await call.set('Content-Type', type).send('{"status":"ACCEPTED"}');
+      expect({ url: call.url, status: response.status, code: response.body.code }).toEqual({ url: call.url, status, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    expect((await t.sql<{ state: string }>('SELECT status AS state FROM orders WHERE id = $1', [orderId]))[0].state).toBe(before);
+  });
+
+  it('refuses a bidi, zero-width or C1 character in a reason with 422 naming it; stores a reason NFC and trimmed', async () => {
+    for (const reason of ['Customer \u202eevil', 'no\u200bshow', 'late\u0085', '\u2066x\u2069']) {
+      const transition = await t.http.post(`/internal/orders/${orderId}/transitions`).set(internal()).send({ trigger: 'CANCEL', reason });
+      expect({ status: transition.status, code: transition.body.code, fields: transition.body.errors?.map((error: { field: string }) => error.field) }).toEqual({ status: 422, code: 'VALIDATION_ERROR', fields: ['reason'] });
+      const push = await t.http.post('/internal/orders/status').set(internal()).send({ providerOrderId: 'any-order', platform: 'PLATFORM_A', action: 'CANCEL', reason });
+      expect({ status: push.status, code: push.body.code, fields: push.body.errors?.map((error: { field: string }) => error.field) }).toEqual({ status: 422, code: 'VALIDATION_ERROR', fields: ['reason'] });
+    }
+    expect((await t.sql<{ state: string }>('SELECT status AS state FROM orders WHERE id = $1', [orderId]))[0].state).toBe(before);
+    const cancelled = await t.http.post(`/internal/orders/${orderId}/transitions`).set(internal()).send({ trigger: 'CANCEL', reason: '  Cafe\u0301 closed ' });
+    expect(cancelled.status).toBe(200);
+    expect((await t.sql<{ reason: string }>('SELECT reason FROM order_status_changes WHERE order_id = $1 AND status = $2', [orderId, 'CANCELED']))[0]?.reason).toBe('Café closed');
   });
 });

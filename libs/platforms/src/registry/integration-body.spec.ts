@@ -153,7 +153,8 @@ describe('validateIntegrationUpdate', () => {
 });
 
 describe('PLATFORM_C supplierId (sent in the User-Agent header)', () => {
-  const unsafe = ['104523 ', 'Ünlü', 'sup plier', '104523\u00a0', 'İstanbul-1', '😀', 'a'.repeat(65), 'a/b', 'a:b'];
+  // Surrounding white space is trimmed first (the identifier rule): the unsafe spaces are inside.
+  const unsafe = ['1045 23', 'Ünlü', 'sup plier', '104\u00a0523', 'İstanbul-1', '😀', 'a'.repeat(65), 'a/b', 'a:b'];
 
   it.each(unsafe)('refuses %j on create and on update, naming the field', (supplierId) => {
     const expected = { ok: false, errors: [{ field: 'supplierId', message: expect.stringMatching(/letters, digits|at most 64/) }] };
@@ -163,6 +164,17 @@ describe('PLATFORM_C supplierId (sent in the User-Agent header)', () => {
 
   it('accepts the platform\'s numeric ids and plain identifiers', () => {
     for (const supplierId of ['104523', 'sup-7', 'a.b_c']) expect(validateIntegrationUpdate(registry, 'PLATFORM_C', { supplierId })).toMatchObject({ ok: true, input: { settings: { supplierId } } });
+  });
+
+  it('trims surrounding white space and refuses bidi, zero-width and C1 characters in ids, naming the field; secrets are kept as sent', () => {
+    expect(validateIntegrationUpdate(registry, 'PLATFORM_C', { supplierId: ' 104523\u00a0', providerRestaurantId: '\u3000Cafe\u0301 ' })).toMatchObject({
+      ok: true,
+      input: { providerRestaurantId: 'Café', settings: { supplierId: '104523' } },
+    });
+    for (const [field, value] of [['providerRestaurantId', 'x\u202ey'], ['storeId', 'x\u200by'], ['supplierId', 'x\u0085']]) {
+      expect(validateIntegrationUpdate(registry, 'PLATFORM_C', { [field]: value })).toEqual({ ok: false, errors: [{ field, message: expect.stringContaining('bidirectional or zero-width') }] });
+    }
+    expect(validateIntegrationUpdate(registry, 'PLATFORM_C', { secretKey: ' secret-with-spaces ' })).toMatchObject({ ok: true, input: { secrets: { secretKey: ' secret-with-spaces ' } } });
   });
 });
 
@@ -179,7 +191,9 @@ describe('header-bound credential fields', () => {
 
   it.each(headerBound)('%s %s: a value a header cannot carry is refused at create and at update', (code, name) => {
     const body = bodies[code as keyof typeof bodies];
-    for (const value of ['anahtar-şifre-ğüç', 'schlüssel', 'key\u00a0x', ' leading', 'trailing ', 'tab\tinside', 'émoji-🔑']) {
+    // An id's surrounding spaces are trimmed (the identifier rule); a secret's are refused, as sent.
+    const secret = PLATFORM_DEFINITIONS.find((platform) => platform.code === code)!.fields.find((field) => field.name === name)!.secret;
+    for (const value of ['anahtar-şifre-ğüç', 'schlüssel', 'key\u00a0x', ...(secret ? [' leading', 'trailing '] : []), 'tab\tinside', 'émoji-🔑']) {
       const created = validateIntegrationCreate(registry, { ...body, [name]: value });
       expect(created).toEqual({ ok: false, errors: [{ field: name, message: expect.any(String) }] });
       expect(validateIntegrationUpdate(registry, code, { [name]: value })).toEqual(created);

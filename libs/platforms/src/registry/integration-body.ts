@@ -1,4 +1,5 @@
 import type { FieldError } from '@courier/contracts';
+import { normaliseText } from '@courier/domain';
 import { COMMON_INTEGRATION_FIELDS, headerUnsafeMessage, isHeaderSafe, maxLengthOf } from './platform-definition';
 import { PlatformRegistry, RegisteredPlatform } from './platform-registry';
 
@@ -33,6 +34,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function has(body: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(body, key);
+}
+
+/**
+ * An id (providerRestaurantId, a store, supplier or chain code): NFC and trimmed, refused with a
+ * control, bidirectional or zero-width character (the suite's identifier rule). Secrets are kept
+ * byte for byte: the platform compares them as sent.
+ */
+function checkIdentifier(field: string, value: unknown, maxLength: number, errors: FieldError[]): string | undefined {
+  if (typeof value !== 'string') {
+    errors.push({ field, message: 'must be a string' });
+    return undefined;
+  }
+  const normalised = normaliseText(value);
+  if (!normalised.ok) {
+    errors.push({ field, message: normalised.message });
+    return undefined;
+  }
+  return checkString(field, normalised.value, maxLength, errors) ? normalised.value : undefined;
 }
 
 function checkString(field: string, value: unknown, maxLength: number, errors: FieldError[]): value is string {
@@ -82,9 +101,8 @@ function checkFields(
   }
 
   if (has(body, 'providerRestaurantId')) {
-    if (checkString('providerRestaurantId', body.providerRestaurantId, COMMON_INTEGRATION_FIELDS.providerRestaurantId.maxLength, errors)) {
-      input.providerRestaurantId = body.providerRestaurantId;
-    }
+    const id = checkIdentifier('providerRestaurantId', body.providerRestaurantId, COMMON_INTEGRATION_FIELDS.providerRestaurantId.maxLength, errors);
+    if (id !== undefined) input.providerRestaurantId = id;
   } else if (mode === 'create') {
     errors.push({ field: 'providerRestaurantId', message: 'is required' });
   }
@@ -99,8 +117,8 @@ function checkFields(
       if (mode === 'create' && !field.optional) errors.push({ field: field.name, message: `is required for ${platform.wireCode}` });
       continue;
     }
-    const value = body[field.name];
-    if (!checkString(field.name, value, maxLengthOf(field), errors)) continue;
+    const value = field.secret ? body[field.name] : checkIdentifier(field.name, body[field.name], maxLengthOf(field), errors);
+    if (value === undefined || !checkString(field.name, value, maxLengthOf(field), errors)) continue;
     if (field.pattern && !field.pattern.regex.test(value)) {
       errors.push({ field: field.name, message: field.pattern.message });
       continue;

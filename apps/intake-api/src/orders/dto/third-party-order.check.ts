@@ -1,4 +1,5 @@
-import { isFutureOffsetDateTime, NO_CONTROL_CHARACTERS, NOT_BLANK, ORDER_LIMITS, PAYMENT_METHODS } from './third-party-order.dto';
+import { forbiddenCharacterIn, normalisedOrSame } from '@courier/domain';
+import { isFutureOffsetDateTime, NOT_BLANK, ORDER_LIMITS, PAYMENT_METHODS } from './third-party-order.dto';
 
 /**
  * The rules of ThirdPartyOrderDto (and ThirdPartyOrderItemDto) as plain code, for the hot path:
@@ -64,7 +65,8 @@ const item: Rule = (value) => {
 const items: Rule = (value) => Array.isArray(value) && value.length <= ORDER_LIMITS.items && value.every(item);
 
 const ORDER_RULES = new Map<string, Rule>([
-  ['orderId', string(ORDER_LIMITS.id, NO_CONTROL_CHARACTERS)],
+  // NormalisedText: trimmed and NFC before MaxLength; control, bidi and zero-width characters refused.
+  ['orderId', (value) => typeof value === 'string' && forbiddenCharacterIn(value) === undefined && normalisedOrSame(value).length <= ORDER_LIMITS.id],
   ['restaurantId', string(ORDER_LIMITS.id)],
   ['customerName', string(ORDER_LIMITS.name, NOT_BLANK)],
   ['customerPhone', optional(string(ORDER_LIMITS.phone))],

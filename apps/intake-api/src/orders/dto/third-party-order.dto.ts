@@ -15,6 +15,7 @@ import {
   ValidateNested,
   ValidationOptions,
 } from 'class-validator';
+import { NormalisedText } from '@courier/http';
 import { parseOffsetDateTime } from '../offset-date-time';
 
 /** Bounds of decisions.md ("Validation (422)"). */
@@ -23,8 +24,6 @@ export const PAYMENT_METHODS = ['CASH', 'CARD_POS', 'ONLINE_PREPAID'] as const;
 
 const FINITE = { allowNaN: false, allowInfinity: false };
 export const NOT_BLANK = /\S/;
-// eslint-disable-next-line no-control-regex -- the point is to refuse control characters
-export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /** An ISO 8601 date-time with `Z` or an offset, after now. */
 export function isFutureOffsetDateTime(value: unknown): boolean {
@@ -99,9 +98,15 @@ export class ThirdPartyOrderItemDto {
  * reported in the same `errors` list.
  */
 export class ThirdPartyOrderDto {
-  @ApiProperty({ maxLength: ORDER_LIMITS.id, description: 'Unique in the sender\'s system; the idempotency key.', example: 'POS-2025-000123' })
+  @ApiProperty({
+    maxLength: ORDER_LIMITS.id,
+    description:
+      'Unique in the sender\'s system; the idempotency key. Stored NFC and trimmed; control, bidirectional and zero-width characters are refused (422). ' +
+      'Ids differing only by case, width or surrounding space are the same order.',
+    example: 'POS-2025-000123',
+  })
   @IsString()
-  @Matches(NO_CONTROL_CHARACTERS, { message: '$property must not contain control characters' })
+  @NormalisedText()
   @MaxLength(ORDER_LIMITS.id)
   orderId: string;
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { NormalisedText } from '@courier/http';
 import { IsCleanText } from '../../common/clean-text.decorator';
 
 export class CreateRestaurantDto {
@@ -12,10 +13,12 @@ export class CreateRestaurantDto {
   @ApiPropertyOptional({
     maxLength: 128,
     example: 'pos-store-17',
-    description: 'The customer\'s own id for the restaurant, given to the THIRD_PARTY integration (default: the restaurantId).',
+    description:
+      'The customer\'s own id for the restaurant, given to the THIRD_PARTY integration (default: the restaurantId). Stored NFC and trimmed; control, bidirectional and zero-width characters are refused.',
   })
   @IsOptional()
   @IsString()
+  @NormalisedText()
   @MaxLength(128)
   @IsCleanText()
   providerRestaurantId?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { NormalisedText } from '@courier/http';
 import { IsCleanText } from '../../common/clean-text.decorator';
 
 /** A delivery platform's restaurant: the platform (wire code) and its id there. */
@@ -44,6 +45,7 @@ class OperatorAction {
   @ApiPropertyOptional({ example: 'Ticket 4711: vendor contract checked with the platform.', maxLength: 1000, description: 'Why (the evidence, a ticket).' })
   @IsOptional()
   @IsString()
+  @NormalisedText()
   @MaxLength(1000)
   @IsCleanText()
   note?: string;

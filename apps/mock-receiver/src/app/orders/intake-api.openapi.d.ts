@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a third-party order (processed asynchronously).
-         * @description Checks, in this order: credentials (401), rate limit (429), body size (413) and JSON (400 INVALID_PAYLOAD), orderId and restaurantId (400 MISSING_REQUIRED_FIELD), restaurant of the key (404), THIRD_PARTY integration active (403), fields (422), idempotency (409). 202 once the order is durably stored. The same orderId with the same payload (canonical JSON) answers the first 202 again with Idempotent-Replayed: true; an order whose processing failed is accepted again (with a new yemekKuryeOrderId).
+         * @description Checks, in this order: credentials (401), rate limit (429), Content-Type (415), body size (413) and JSON (400 INVALID_PAYLOAD), orderId and restaurantId (400 MISSING_REQUIRED_FIELD), restaurant of the key (404), THIRD_PARTY integration active (403), fields (422), idempotency (409). 202 once the order is durably stored. The same orderId with the same payload (canonical JSON) answers the first 202 again with Idempotent-Replayed: true; an order whose processing failed is accepted again (with a new yemekKuryeOrderId).
          */
         post: operations["OrdersController_accept"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface components {
         };
         ThirdPartyOrderDto: {
             /**
-             * @description Unique in the sender's system; the idempotency key.
+             * @description Unique in the sender's system; the idempotency key. Stored NFC and trimmed; control, bidirectional and zero-width characters are refused (422). Ids differing only by case, width or surrounding space are the same order.
              * @example POS-2025-000123
              */
             orderId: string;
@@ -230,7 +230,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedOrderDto"];
                 };
             };
-            /** @description INVALID_PAYLOAD: Content-Type not JSON, not UTF-8, compressed, invalid JSON, not an object, or nested over 32 levels. MISSING_REQUIRED_FIELD: orderId or restaurantId absent, empty or not a string. */
+            /** @description INVALID_PAYLOAD: no body, not UTF-8, compressed, invalid JSON, not an object, or nested over 32 levels. MISSING_REQUIRED_FIELD: orderId or restaurantId absent, empty or not a string. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -286,7 +286,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding). */
+            /** @description UNSUPPORTED_MEDIA_TYPE: an operation taking a body got a non-empty one whose Content-Type is not application/json or application/<name>+json (or is missing), not UTF-8, or compressed (Content-Encoding). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -388,7 +388,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not UTF-8, or is compressed (Content-Encoding). */
+            /** @description UNSUPPORTED_MEDIA_TYPE: an operation taking a body got a non-empty one whose Content-Type is not application/json or application/<name>+json (or is missing), not UTF-8, or compressed (Content-Encoding). */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { CANCEL_REASON_IDS, CANCELING_PARTIES, ORDER_TRIGGERS, OrderTrigger } from '@courier/domain';
+import { NormalisedText } from '@courier/http';
 
 /** ISO 8601 date-time that states its offset (`Z` or ±hh:mm): a time without one is ambiguous. */
 export const ISO_8601_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
@@ -22,10 +23,11 @@ export class TransitionRequestDto {
   @ApiPropertyOptional({
     minLength: 1,
     maxLength: MAX_REASON_LENGTH,
-    description: 'Free text. For CANCEL it is the `reason` of order.canceled (default: the meaning of cancelReasonId); otherwise kept in the history.',
+    description: 'Free text, NFC and trimmed; control, bidirectional and zero-width characters are refused. For CANCEL it is the `reason` of order.canceled (default: the meaning of cancelReasonId); otherwise kept in the history.',
   })
   @IsOptional()
   @IsString()
+  @NormalisedText()
   @Length(1, MAX_REASON_LENGTH)
   reason?: string;
 

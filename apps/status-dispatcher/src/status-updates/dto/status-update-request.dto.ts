@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus, STATUS_PUSH_ACTIONS, StatusPushAction } from '@courier/domain';
+import { NormalisedText } from '@courier/http';
 import { RESTAURANT_ID } from '../../common/ids';
 
 // eslint-disable-next-line no-control-regex
@@ -39,10 +40,10 @@ export class StatusUpdateRequestDto {
   @IsIn(ORDER_STATUSES as unknown as string[], { message: `must be one of ${ORDER_STATUSES.join(', ')}` })
   previousStatus?: OrderStatus;
 
-  @ApiPropertyOptional({ maxLength: 500, description: 'CANCEL / REJECT: the reason (sent to the platform: a code it knows is used as such, e.g. PLATFORM_B ITEM_UNAVAILABLE, PLATFORM_C 622; free text becomes the note). Kept with other actions.' })
+  @ApiPropertyOptional({ maxLength: 500, description: 'CANCEL / REJECT: the reason, NFC and trimmed; control, bidirectional and zero-width characters are refused (sent to the platform: a code it knows is used as such, e.g. PLATFORM_B ITEM_UNAVAILABLE, PLATFORM_C 622; free text becomes the note). Kept with other actions.' })
   @IsOptional()
   @IsString()
+  @NormalisedText()
   @Length(1, 500)
-  @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
   reason?: string;
 }

@@ -1,7 +1,7 @@
 import http, { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-/** A request as a simulator sees it (body parsed from JSON or a form). */
+/** A request as a simulator sees it (body parsed from JSON, or from a form where the platform takes one). */
 export interface SimulatorRequest {
   method: string;
   path: string;
@@ -93,6 +93,16 @@ export abstract class SimulatorServer {
 
   protected abstract route(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse;
 
+  /** Whether this request may carry an `application/x-www-form-urlencoded` body (an OAuth token request); JSON only otherwise. */
+  protected acceptsForm(_request: SimulatorRequest): boolean {
+    return false;
+  }
+
+  /** The platform's answer to a body that is neither JSON nor an accepted form. */
+  protected unsupportedMediaType(_request: SimulatorRequest): SimulatorResponse {
+    return { status: 415, body: { message: 'Content-Type must be application/json' } };
+  }
+
   /** `/_simulator/...` routes (drive the simulator over HTTP in the one-machine mode). */
   protected adminRoute(_request: SimulatorRequest): Promise<SimulatorResponse | undefined> | SimulatorResponse | undefined {
     return undefined;
@@ -106,7 +116,17 @@ export abstract class SimulatorServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', 'http://simulator');
-    const request: SimulatorRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: parseBody(Buffer.concat(chunks), req.headers['content-type']) };
+    const raw = Buffer.concat(chunks);
+    const request: SimulatorRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: undefined };
+    const bodyType = mediaTypeOf(req.headers['content-type']);
+    // A platform reads a body by its declared type: a non-empty body of another type is refused, never guessed.
+    if (raw.length > 0 && !(isJsonType(bodyType) || (bodyType === FORM_TYPE && this.acceptsForm(request)))) {
+      const refused = this.unsupportedMediaType(request);
+      if (!request.path.startsWith(`${ADMIN_PREFIX}/`)) this.calls.push({ ...request, at: Date.now(), status: refused.status, answer: refused.body });
+      this.reply(res, refused);
+      return;
+    }
+    request.body = parseBody(raw, bodyType);
     if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
     if (this.down) {
       req.socket.destroy();
@@ -159,10 +179,20 @@ function withoutSecrets(body: unknown): unknown {
   return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, /password|secret|token/i.test(key) && typeof value === 'string' ? '****' : value]));
 }
 
-function parseBody(raw: Buffer, contentType: string | undefined): unknown {
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function isJsonType(mediaType: string): boolean {
+  return mediaType === 'application/json' || /^application\/[!#$&^_.+\-a-z0-9]+\+json$/.test(mediaType);
+}
+
+function parseBody(raw: Buffer, mediaType: string): unknown {
   if (raw.length === 0) return undefined;
   const text = raw.toString('utf8');
-  if ((contentType ?? '').includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (mediaType === FORM_TYPE) return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);
   } catch {

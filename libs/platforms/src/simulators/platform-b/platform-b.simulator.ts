@@ -265,6 +265,15 @@ export class PlatformBSimulator extends SimulatorServer {
     };
   }
 
+  /** The login is an OAuth client-credentials request, form-encoded; every other call is JSON. */
+  protected override acceptsForm(request: SimulatorRequest): boolean {
+    return request.method === 'POST' && request.path === '/v2/login';
+  }
+
+  protected override unsupportedMediaType(request: SimulatorRequest): SimulatorResponse {
+    return refusal(415, 'UNSUPPORTED_MEDIA_TYPE', this.acceptsForm(request) ? 'login is form-encoded' : 'the body must be JSON');
+  }
+
   protected route(request: SimulatorRequest): SimulatorResponse {
     if (request.method === 'POST' && request.path === '/v2/login') return this.login(request);
     if (!this.authorised(request)) return refusal(401, 'UNAUTHORIZED', 'invalid or expired token');
