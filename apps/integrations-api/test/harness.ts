@@ -102,6 +102,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PLATFORM_B_BASE_URL: 'http://127.0.0.1:9',
     PLATFORM_C_BASE_URL: 'http://127.0.0.1:9',
     PLATFORM_D_BASE_URL: 'http://127.0.0.1:9',
+    // The periodic re-check of unverified integrations stays out of the tests' way (platform call
+    // counts); its own test sets a short period.
+    INTEGRATION_VERIFICATION_RETRY_MS: '3600000',
     ...options.env,
   };
   const restoreEnv = setEnv(env);

@@ -67,6 +67,8 @@ describe('header-bound credentials must be header-safe (HTTP, real PostgreSQL)',
     const created = await t.http.post(BASE).set(credentials(owner)).send({ platform: 'PLATFORM_D', providerRestaurantId: '23000000000077', providerMerchantId: '511', apiKey: 'migros-key-good' });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
+    // The verification the create starts (with the good key) calls the platform: let it end first.
+    await waitFor('verification', async () => (await t.http.get(`${BASE}/${id}`).set(credentials(owner))).body.verification.state !== 'unverified');
     const sealed = SecretBox.fromKeyList(KEY_1).encrypt(UNSAFE, secretBinding.integrationSecret(id, 'apiKey'));
     await t.sql('UPDATE integrations SET secrets = $2 WHERE id = $1', [id, JSON.stringify({ apiKey: sealed })]);
     const calls = d.calls.length;
