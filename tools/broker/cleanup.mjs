@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 // Removes the RabbitMQ queues and exchanges that test and benchmark runs leave behind.
 //
-// Why: every test namespace declares a dozen quorum queues. A local RabbitMQ with the usual file
-// limit (1024) reserves file handles for each quorum queue, and with a few hundred of them it stops
-// accepting connections altogether: TCP connects, the AMQP handshake never completes (amqplib:
-// "connect ETIMEDOUT"). Measured on RabbitMQ 3.10.8 with `ulimit -n 1024`: fine at 300 quorum
-// queues, every new connection hangs from 350 on, until queues are deleted.
+// Why: every test namespace declares a dozen quorum queues, and a local RabbitMQ with the usual file
+// limit (1024) stops accepting connections after a few hundred of them (the AMQP handshake never
+// completes, amqplib: "connect ETIMEDOUT"; the threshold: docs/operations.md).
 //
 // Test namespaces are `<prefix>-<Date.now() base 36>-<6 hex>[-r<run id>]` (libs/testing
 // testNamespace, tools/bench). Listing and deleting goes through `rabbitmqctl` (Erlang distribution,

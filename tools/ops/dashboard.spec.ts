@@ -24,7 +24,7 @@ const panels = dashboard.panels.flatMap((panel) => [panel, ...(panel.panels ?? [
 const graphs = panels.filter((panel) => panel.type !== 'row');
 const queries = graphs.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, ...target })));
 
-/** The metrics an on-call engineer needs on the first screen (issue #15). */
+/** The metrics an on-call engineer needs on the first screen. */
 const ON_CALL_METRICS = [
   'http_request_duration_seconds_count', // intake rate, errors
   'http_request_duration_seconds_bucket', // latency

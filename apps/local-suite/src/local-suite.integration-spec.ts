@@ -272,7 +272,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(orders.find((order) => order.token === token)?.state).toBe('ACCEPTED');
   }
 
-  // Issue #14: the README's "press Send test order and watch the webhooks arrive live", with no terminal.
+  // The README's "press Send test order and watch the webhooks arrive live", with no terminal.
   (hasChromium ? it : it.skip)('the dashboard moves a sent order through its whole life and cancels another with a reason; usable at 390 px', async () => {
     await withDashboard(async (page, artifacts) => {
       await page.locator('#moves-help', { hasText: 'Next step' }).waitFor();
@@ -318,7 +318,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     });
   }, 180_000);
 
-  // The issue's "a demo platform order can be pushed through its whole life locally", over HTTP only.
+  // A demo platform order pushed through its whole life locally, over HTTP only.
   it('takes a PLATFORM_B order from its simulator into the demo restaurant and its status push back to the simulator', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     expect(demo.platforms.PLATFORM_B).toEqual(expect.objectContaining({ simulatorUrl: platformB(), providerRestaurantId: 'demo-ys-vendor', isActive: true }));
@@ -337,7 +337,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     await verifyReachesPlatformB(demo, token);
   }, 150_000);
 
-  // Issue #14: once intake's read says NEW, the lifecycle service knows the order (no 404 for an id the suite issued).
+  // Once intake's read says NEW, the lifecycle service knows the order (no 404 for an id the suite issued).
   it('a transition sent in the same tick as the first NEW of intake\'s read finds the order, 200 times', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const result = await transitionRightAfterFirstNew(
@@ -372,7 +372,7 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(packages.find((entry) => entry.id === pkg.id)?.packageStatus).toBe('Picking');
   }, 150_000);
 
-  // Issue #13: a platform restaurant belongs to one account; an operator's transfer moves its orders.
+  // A platform restaurant belongs to one account; an operator's transfer moves its orders.
   it('routes the demo vendor\'s PLATFORM_B orders to another account once an operator transfers the vendor to it, and back', async () => {
     const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     const pos = `http://127.0.0.1:${ports.pos}`;

@@ -4,10 +4,9 @@
  * `x.y.apiKey`, e.g. `req.headers.authorization` or `items[0].token`), in the object passed to a
  * log call and in a child logger's bindings.
  *
- * This is a key lookup per property instead of pino's path redaction: the wildcard paths this
- * replaces (`*.x`, `*.*.x` for every field) were matched against every line and cost 12–19 % of
- * the request path of intake (docs/benchmarks.md). Objects are never changed: only the objects on
- * the way to a secret are copied (prototype and own properties kept, so an Error stays an Error).
+ * A key lookup per property instead of pino's wildcard paths (`*.x`, `*.*.x`), which were matched
+ * against every line at a real cost to intake's request path (docs/benchmarks.md). Objects are never
+ * changed: only the objects on the way to a secret are copied (so an Error stays an Error).
  */
 const SECRET_FIELDS = [
   'password',

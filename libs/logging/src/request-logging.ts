@@ -21,16 +21,12 @@ function requestId(req: Request): string {
 }
 
 /**
- * One line per HTTP request, when its response is done (or the connection closed first), on the
- * app's logger itself: `req` {id, method, url}, `res` {statusCode}, `responseTime` (ms) and the
- * request's `correlationId`; `request completed`, `request aborted`, or `request errored` with `err`
- * for a 5xx. The lines written while the request is handled carry its id as `correlationId` (the
- * correlation scope: libs/http opens it, this opens one only when nothing did) and go to `logger`
- * (AppLogger reads it from the scope).
+ * One line per HTTP request when its response closes, on the app's logger itself. The lines written
+ * while the request is handled carry its id as `correlationId` and go to `logger` through the
+ * correlation scope (libs/http opens it; this opens one only when nothing did).
  *
- * It replaces pino-http and nestjs-pino's per-request scope, which made two child loggers per
- * request (`reqId`, then `req`) and ran a second AsyncLocalStorage scope, ≈ 10 % of intake's
- * request path (docs/benchmarks.md): here no child logger, no extra scope, one `close` listener.
+ * No child logger, no second AsyncLocalStorage scope, one `close` listener: pino-http's per-request
+ * loggers and nestjs-pino's scope were a large share of intake's request path (docs/benchmarks.md).
  */
 export function requestLogging(logger: Logger): (req: Request, res: Response, next: () => void) => void {
   return function logRequest(req, res, next) {

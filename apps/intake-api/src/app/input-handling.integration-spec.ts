@@ -5,7 +5,7 @@ jest.setTimeout(120_000);
 
 const ORDER = '/webhook/third-party/order';
 
-/** Issue #13: bad input never costs a 500, a big answer or a stored payload it should not. */
+/** Bad input never costs a 500, a big answer or a stored payload it should not. */
 describe('intake input handling', () => {
   let t: IntakeTestApp;
   let account: TestAccount;

@@ -35,10 +35,9 @@ const MONEY_FIELDS = ['subtotal', 'deliveryFee', 'serviceFee', 'discount', 'taxA
  * `constructor.prototype`). Empty when the order is valid.
  */
 export function validateOrder(body: Record<string, unknown>): FieldError[] {
-  // The DTO's rules as plain code first: class-transformer + class-validator for every order cost
-  // 0.05 ms more CPU per order, 11 % of intake's, and up to a third of bench:intake's 202/s
-  // (docs/benchmarks.md, issue 16). The DTO itself only when something is wrong, so the errors and
-  // their messages are always its own.
+  // The DTO's rules as plain code first: class-transformer + class-validator on every order is a
+  // large share of intake's CPU (measured: docs/benchmarks.md). The DTO itself only when something
+  // is wrong, so the errors and their messages are always its own.
   const dtoErrors = conformsToOrderDto(body) ? [] : orderDtoErrors(body);
   const refused = new Set(dtoErrors.map((error) => error.field));
   const domainErrors = [...checkOrderMoney(amountsOf(body)), ...checkDeliveryCoordinates(body)].filter((error) => !refused.has(error.field));

@@ -8,7 +8,7 @@ jest.setTimeout(60_000);
 const ROUTE = '/admin/v1/platform-restaurants';
 const BASE = '/api/v1/my/integrations';
 
-/** Issue #13: the operator finds who holds a platform restaurant, verifies the holder, and hands the restaurant over. */
+/** The operator finds who holds a platform restaurant, verifies the holder, and hands the restaurant over. */
 describe('admin API: claimed platform restaurants (HTTP, real PostgreSQL)', () => {
   let t: TestApp;
   let victim: CreatedRestaurant;

@@ -5,7 +5,7 @@ jest.setTimeout(120_000);
 
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 
-/** Issue #13 at {pos_url}: no 500, no big answer, no echo of the body, secrets never cached. */
+/** Bad input at {pos_url}: no 500, no big answer, no echo of the body, secrets never cached. */
 describe('integrations-api input handling and headers', () => {
   let t: TestApp;
   let account: CreatedRestaurant;

@@ -28,7 +28,7 @@ interface DisplacedRow {
 }
 
 /**
- * A delivery platform's restaurant belongs to one integration across all accounts (issue #13):
+ * A delivery platform's restaurant belongs to one integration across all accounts:
  * incoming orders are routed by (platform, providerRestaurantId) and the platforms prove nothing
  * about ownership. An integration that lost its restaurant to another one is kept, inactive and
  * `displaced`, with its credentials, and no longer counts for the uniqueness.

@@ -14,8 +14,8 @@ const BASE = '/api/v1/my/integrations';
 const box = SecretBox.fromKeyList(KEY_1);
 
 /**
- * A database from before the platform restaurant became unique across accounts, holding the
- * duplicates issue #13 found, migrated by the app's start.
+ * A database from before the platform restaurant became unique across accounts, holding
+ * duplicates of one, migrated by the app's start.
  */
 describe('migration 1764300600000: existing duplicates of a platform restaurant', () => {
   let database: TestDatabase;

@@ -6,7 +6,7 @@ jest.setTimeout(120_000);
 
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 
-/** Issue #13 at {pos_url}/internal and the platform callbacks: no 500, no big answer, no echo. */
+/** Bad input at {pos_url}/internal and the platform callbacks: no 500, no big answer, no echo. */
 describe('status-dispatcher input handling', () => {
   let t: TestApp;
   let orderId: string;

@@ -4,7 +4,7 @@ import { TestApp } from '../../test/harness';
 import { CREDENTIALS, fullestWindow, platformAOrder, PlatformCode, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration } from '../../test/platforms';
 
 /**
- * Issue #12: per platform, a burst of 1,000 status pushes keeps under the platform's call budget and
+ * Per platform, a burst of 1,000 status pushes keeps under the platform's call budget and
  * loses none. Each platform's budget is scaled down through PLATFORM_CALL_BUDGETS (so a burst waits
  * for it many times over, in seconds); where the simulator enforces the platform's documented limit
  * (PLATFORM_A's per-token limit, PLATFORM_C's per-endpoint one) it is scaled in the same proportion

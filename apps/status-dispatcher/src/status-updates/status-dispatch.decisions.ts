@@ -17,11 +17,7 @@ export const CALL_REQUESTS_AT_MOST = 3;
 export const RECHECK_MS = 1_000;
 /** Immediate sends in flight at most (a slow platform must not pile up calls); past it updates wait in line. */
 export const MAX_IMMEDIATE_SENDS = 64;
-/**
- * Updates waiting in line for an immediate send at most; past it they go to their tasks (the slower
- * path: sending the overflow through the task runner instead of this line took push -> platform to
- * 15 s p50 at 200/s on a busy machine, docs/benchmarks.md "Status push", run 3).
- */
+/** Updates waiting in line for an immediate send at most; past it they go to their tasks, the much slower path (docs/benchmarks.md). */
 export const MAX_WAITING_SENDS = 10_000;
 
 export const PENDING_UPDATE_STATES: readonly StatusUpdateState[] = ['queued', 'held', 'retrying'];
@@ -51,11 +47,9 @@ export function stepKey(platform: string, action: string): string {
  * - `claimed-at-push`: stored already claimed and sent at once (no claim round trip), only when the
  *   claim would surely succeed: no earlier update of the order pending (the write is conditional, so
  *   none can be added) and a step the platform does not space (spacing needs the claim's look at the
- *   order's sent steps). Without it a push costs 15 % more database transactions (bench:push,
- *   docs/benchmarks.md, issue 16);
- * - `claim-at-once`: sent at once after its claim statement; its task is the fallback. Removing it
- *   (the task due now instead) cost nothing measurable on bench:push, whose updates are all claimed
- *   at push, but PLATFORM_A's spaced steps then failed the two-replica 401 re-login test: kept.
+ *   order's sent steps). It saves the claim's transaction (measured: docs/benchmarks.md);
+ * - `claim-at-once`: sent at once after its claim statement; its task is the fallback. Kept because
+ *   PLATFORM_A's spaced steps failed the two-replica 401 re-login test without it (docs/benchmarks.md).
  */
 export type PushSendPath = 'task' | 'claimed-at-push' | 'claim-at-once';
 

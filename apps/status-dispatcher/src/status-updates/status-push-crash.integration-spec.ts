@@ -42,7 +42,7 @@ async function stalledPlatform(onConnection: () => void): Promise<{ url: string;
 }
 
 /**
- * Issue #6: a queued status update is sent right after its push commits, in the same process; its
+ * A queued status update is sent right after its push commits, in the same process; its
  * durable task, written in the same statement, is the fallback. The BUILT dispatcher is SIGKILLed
  * while that immediate send is under way, and a fresh process on the same database must send the
  * update through the fallback task, exactly once.

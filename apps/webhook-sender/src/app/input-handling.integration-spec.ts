@@ -7,7 +7,7 @@ jest.setTimeout(120_000);
 const BASE = '/api/v1/my/webhooks/deliveries';
 const UNSTORABLE = 'must not contain NUL characters or unpaired surrogates';
 
-/** Issue #13 at the delivery log: NUL or a lone surrogate in a filter is a 422, not a 500. */
+/** Bad input at the delivery log: NUL or a lone surrogate in a filter is a 422, not a 500. */
 describe('webhook-sender input handling', () => {
   let sender: SenderApp;
   let account: TestAccount;
