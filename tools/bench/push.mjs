@@ -233,7 +233,10 @@ async function bench(logFile) {
           isActive: true,
           settings: { providerMerchantId: STORE.storeGroupId },
           secrets: { apiKey: SecretBox.fromKeyList(keys).encrypt(STORE.apiKey) },
-          version: 1,
+          // Verified by its platform, as integrations-api announces it once the check passed (an
+          // unverified integration's orders are withheld, and their pushes refused).
+          verification: 'verified',
+          verifiedAt: at,
           createdAt: at,
           updatedAt: at,
           occurredAt: at,
