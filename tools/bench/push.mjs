@@ -237,6 +237,7 @@ async function bench(logFile) {
           // unverified integration's orders are withheld, and their pushes refused).
           verification: 'verified',
           verifiedAt: at,
+          version: 1,
           createdAt: at,
           updatedAt: at,
           occurredAt: at,
