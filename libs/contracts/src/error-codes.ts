@@ -31,7 +31,7 @@ export enum ErrorCode {
   Forbidden = 'FORBIDDEN',
   Conflict = 'CONFLICT',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
-  /** A platform webhook the platform's own API does not confirm (PLATFORM_D read-back). */
+  /** A platform webhook the platform's own API does not confirm (read back with the store's own key). */
   PlatformOrderNotConfirmed = 'PLATFORM_ORDER_NOT_CONFIRMED',
   InternalError = 'INTERNAL_ERROR',
 }

@@ -33,7 +33,7 @@ export interface OpenApiDescription {
   everyOperationProblems?: Array<{ status: number; description: string; headers?: ProblemHeaderDocs }>;
   /**
    * Operations whose path starts with `pathPrefix` answer only `statuses` (a caller that accepts no
-   * other, such as PLATFORM_B's middleware): everyOperationProblems adds nothing else to them.
+   * other, such as a platform's middleware): everyOperationProblems adds nothing else to them.
    */
   restrictedAnswers?: Array<{ pathPrefix: string; statuses: readonly number[] }>;
 }

@@ -11,7 +11,7 @@ const PER_INTEGRATION = 'integration-check';
 const PER_ACCOUNT = 'integration-check-account';
 
 /**
- * Every credential check is a real platform login (PLATFORM_A's with the deployment's shared app
+ * Every credential check is a real platform login (where the platform has one, with the deployment's shared app
  * key): INTEGRATION_CHECK_LIMIT_PER_MINUTE per integration and INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR
  * per account, in the shared store (the limit holds across replicas), before the check service
  * runs. Past a limit: 429 RATE_LIMIT_EXCEEDED with Retry-After for the rest of that window. Only the

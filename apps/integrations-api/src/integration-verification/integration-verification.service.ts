@@ -68,7 +68,7 @@ export function resetVerification(integration: IntegrationEntity, now: Date, det
  * integration.upserted event (the dispatcher hands orders only to verified integrations). A verdict
  * is stored only if the credentials are still the ones checked. Runs right after a change commits
  * (in-process, best effort) and periodically for the unverified ones; once verified (or activated
- * while verified) a platform that opens integrations closed is told they are ready (PLATFORM_A POS).
+ * while verified) a platform that opens integrations closed is told they are ready (the adapter's announcePosReady).
  */
 @Injectable()
 export class IntegrationVerificationService implements OnModuleInit, OnModuleDestroy {

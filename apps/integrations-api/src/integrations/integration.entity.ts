@@ -74,7 +74,7 @@ export class IntegrationEntity {
   @Column({ name: 'verification_attempted_at', type: 'timestamptz', precision: 3, nullable: true })
   verificationAttemptedAt: Date | null;
 
-  /** The fingerprint of the credentials the platform was told are ready (PLATFORM_A's POS status); null: not told since the last change or deactivation. */
+  /** The fingerprint of the credentials the platform was told are ready (the adapter's announcePosReady); null: not told since the last change or deactivation. */
   @Column({ name: 'pos_ready_fingerprint', type: 'text', nullable: true })
   posReadyFingerprint: string | null;
 

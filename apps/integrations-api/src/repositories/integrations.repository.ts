@@ -175,7 +175,7 @@ export class IntegrationsRepository {
     return (Array.isArray(rows[0]) ? (rows[0] as Array<{ id: string }>) : rows).map((row) => row.id);
   }
 
-  /** Verified, active integrations of these platforms whose platform was not told yet that they are ready (PLATFORM_A's POS status). */
+  /** Verified, active integrations of these platforms whose platform was not told yet that they are ready (the adapter's announcePosReady). */
   async awaitingPosReady(platforms: string[], limit: number): Promise<string[]> {
     if (platforms.length === 0) return [];
     const rows: Array<{ id: string }> = await this.dataSource.query(

@@ -111,7 +111,7 @@ export class PlatformOrdersService {
 
   /**
    * A cancellation from the platform, by the platform's order id, of one platform store. Without the
-   * store (a PLATFORM_A body without restaurant.id) only an id exactly one store holds is cancelled;
+   * store (a webhook body that names none) only an id exactly one store holds is cancelled;
    * held by several, none is (`ambiguous`, logged): the store's own poll brings it with its store.
    */
   cancel(provider: string, platformOrderIdValue: string, note?: string, providerRestaurantId?: string): Promise<CancellationResult> {

@@ -49,7 +49,7 @@ export function stepKey(platform: string, action: string): string {
  *   none can be added) and a step the platform does not space (spacing needs the claim's look at the
  *   order's sent steps). It saves the claim's transaction (measured: docs/benchmarks.md);
  * - `claim-at-once`: sent at once after its claim statement; its task is the fallback. Kept because
- *   PLATFORM_A's spaced steps failed the two-replica 401 re-login test without it (docs/benchmarks.md).
+ *   a platform's spaced steps failed the two-replica 401 re-login test without it (docs/benchmarks.md).
  */
 export type PushSendPath = 'task' | 'claimed-at-push' | 'claim-at-once';
 

@@ -9,7 +9,7 @@ export interface OrderAcceptanceDueEvent {
   /** The platform's order id (the push's providerOrderId). */
   orderId: string;
   restaurantId: string;
-  /** Neutral platform code (PLATFORM_A ...). */
+  /** Neutral platform code. */
   provider: string;
   providerRestaurantId: string;
   integrationId: string;

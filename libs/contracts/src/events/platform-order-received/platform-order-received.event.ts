@@ -13,11 +13,11 @@ export interface PlatformOrderDetails {
   currency: string;
   notes?: string;
   items: OrderItemPayload[];
-  /** The customer collects the order at the restaurant: nothing to deliver (PLATFORM_C `storePickupSelected`). Absent: delivered. */
+  /** The customer collects the order at the restaurant: nothing to deliver (the platform says so). Absent: delivered. */
   pickup?: boolean;
-  /** deliveryAddress is the platform's placeholder, not the customer's: the platform's courier has the real one (PLATFORM_C model 2). */
+  /** deliveryAddress is the platform's placeholder, not the customer's: the platform's courier has the real one. */
   deliveryAddressPlaceholder?: boolean;
-  /** customerPhone is the platform's proxy (call-centre) number, not the customer's own (PLATFORM_C model 2). */
+  /** customerPhone is the platform's proxy (call-centre) number, not the customer's own. */
   customerPhoneProxy?: boolean;
 }
 
