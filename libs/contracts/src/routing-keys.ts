@@ -21,6 +21,8 @@ export enum RoutingKey {
   PlatformOrderReceived = 'order.platform_received',
   /** A platform order is near its accept-by time and nobody answered it on the platform (for the courier core; no queue of the suite binds it). */
   OrderAcceptanceDue = 'order.acceptance_due',
+  /** A delivery platform changed a store's state on its own (status-dispatcher; webhook-sender delivers it). */
+  RestaurantAvailabilityChanged = 'restaurant.availability_changed',
   /** Diagnostic message used by the messaging self-test and broker tests. */
   SystemProbe = 'system.probe',
 }

@@ -14,3 +14,4 @@ export * from './order-final-approval-due/order-final-approval-due.event';
 export * from './platform-order-received/platform-order-received.event';
 export * from './order-acceptance-due/order-acceptance-due.event';
 export * from './order-opened/order-opened.event';
+export * from './restaurant-availability-changed/restaurant-availability-changed.event';

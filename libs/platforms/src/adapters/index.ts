@@ -1,4 +1,5 @@
 export * from './platform-adapter';
+export * from './platform-availability';
 export * from './platform-client.config';
 export * from './platform-adapters';
 export * from './common/platform-http';

@@ -1,6 +1,7 @@
 import type { FieldError, OrderItemPayload, PlatformOrderDetails } from '@courier/contracts';
 import type { StatusPushAction } from '@courier/domain';
 import type { CallBudget } from './common/call-budget';
+import type { PlatformAvailability } from './platform-availability';
 
 /** An integration's credentials as an adapter needs them: secrets already decrypted (never log them). */
 export interface IntegrationCredentials {
@@ -131,4 +132,6 @@ export interface PlatformAdapter {
   readonly acceptanceWarningMs: number;
   /** Polled platforms only: orders modified between the cursor and `untilMs`. */
   pollOrders?(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult>;
+  /** The store's open / closed / busy state and products' sold-out switch (absent: the platform has none). */
+  readonly availability?: PlatformAvailability;
 }

@@ -1,7 +1,10 @@
 import type { StatusPushAction } from '@courier/domain';
 
-/** What a budget counts: a status action, or a platform read the pollers book (`poll:<name>`). */
-export type BudgetedCall = StatusPushAction | `poll:${string}`;
+/**
+ * What a budget counts: a status action, a platform read the pollers book (`poll:<name>`), or an
+ * availability call (`availability:store`, `availability:product`, `availability:read`).
+ */
+export type BudgetedCall = StatusPushAction | `poll:${string}` | `availability:${string}`;
 
 /**
  * One limit of a platform: at most `limit` requests in any `windowMs`, per set of credentials. The
