@@ -13,3 +13,4 @@ export * from './wakeup';
 export * from './message-handlers';
 export * from './task-handlers';
 export * from './trace-context';
+export * from './lane';

@@ -1,7 +1,7 @@
 import { IntakeAccount } from '../accounts/intake-account';
 import { IntakeOrder } from './intake-order';
 import { orderDetails } from './order-details';
-import { afterProcessingError, failure, processingDecision, processingPath, refusalOf, success } from './order-processing.decisions';
+import { afterProcessingError, failure, processingDecision, refusalOf, success } from './order-processing.decisions';
 import { orderStatusView } from './orders.service';
 
 const account: IntakeAccount = {
@@ -74,17 +74,6 @@ describe('order processing', () => {
       providerRestaurantId: account.restaurantId,
       sequence: 1,
     });
-  });
-});
-
-describe('processingPath', () => {
-  it('processes here while there is room and the replica is not stopping, else through the broker', () => {
-    expect(processingPath({ stopping: false, inLocalProcessing: 0, limit: 2 })).toBe('local');
-    expect(processingPath({ stopping: false, inLocalProcessing: 1, limit: 2 })).toBe('local');
-    expect(processingPath({ stopping: false, inLocalProcessing: 2, limit: 2 })).toBe('broker');
-    expect(processingPath({ stopping: true, inLocalProcessing: 0, limit: 2 })).toBe('broker');
-    // A limit of 0 turns the fast path off.
-    expect(processingPath({ stopping: false, inLocalProcessing: 0, limit: 0 })).toBe('broker');
   });
 });
 

@@ -24,18 +24,6 @@ export interface ProcessingOutcome {
   receivedEventId?: string;
 }
 
-/** Where an order this replica is about to accept gets processed. */
-export type ProcessingPath = 'local' | 'broker';
-
-/**
- * The fast path (processed in this process right after the commit) while fewer than `limit`
- * orders are in it and the replica is not draining for shutdown; the broker path otherwise.
- * It saves a broker round trip and transactions per order (measured: docs/benchmarks.md).
- */
-export function processingPath(facts: { stopping: boolean; inLocalProcessing: number; limit: number }): ProcessingPath {
-  return !facts.stopping && facts.inLocalProcessing < facts.limit ? 'local' : 'broker';
-}
-
 export type ProcessingDecision = { decision: 'skip' } | { decision: 'fail'; reason: string } | { decision: 'process' };
 
 /**

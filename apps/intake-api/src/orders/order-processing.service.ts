@@ -2,13 +2,13 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, Messaging, OutboxRelay, traceHeaders } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, Lane, Messaging, OutboxRelay, traceHeaders } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Geocoder } from '../geocoding/geocoder';
 import { IntakeConfig } from '../app/intake-api.config';
 import { IntakeOrder } from './intake-order';
 import { senderCoordinates } from './order-details';
-import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, processingPath, success } from './order-processing.decisions';
+import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, success } from './order-processing.decisions';
 import { OrderReceivedEvent } from './order-received.event';
 import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess } from './orders.repository';
 
@@ -17,6 +17,13 @@ export const STUCK_ORDER_AFTER_MS = 10 * 60_000;
 const SWEEP_INTERVAL_MS = 60_000;
 /** The sweep's name in the SchedulerRegistry. */
 export const STUCK_ORDER_SWEEP = 'intake-stuck-order-sweep';
+
+/** An order in local processing: as accepted, with its claimed order.received. */
+interface LocalOrder {
+  order: AcceptedOrder;
+  claim: LocalClaim;
+  account: IntakeAccount;
+}
 
 /** The reason order.canceled carries: it reaches the customer, so it names no internals. */
 const UNEXPECTED_FAILURE = 'The order could not be processed.';
@@ -31,10 +38,13 @@ const UNEXPECTED_FAILURE = 'The order could not be processed.';
 @Injectable()
 export class OrderProcessingService implements OnApplicationShutdown {
   private readonly logger = new Logger('OrderProcessing');
-  /** Orders taken into local processing (reserved before their insert) and not finished yet. */
-  private localInFlight = 0;
-  private stopping = false;
-  private drained?: () => void;
+  /**
+   * Orders processed in the accepting process right after their commit (the fast path of
+   * docs/intake-api.md): a slot is reserved before the insert, whose order.received is written
+   * claimed only then; no line (without a slot the order goes through the broker at once). It
+   * saves a broker round trip and transactions per order.
+   */
+  private readonly local: Lane<LocalOrder>;
 
   constructor(
     private readonly relay: OutboxRelay,
@@ -43,8 +53,10 @@ export class OrderProcessingService implements OnApplicationShutdown {
     private readonly config: IntakeConfig,
     messaging: Messaging,
   ) {
-    // Orders in local processing are in-flight work like a consumer's: drained within SHUTDOWN_GRACE_MS.
-    messaging.onShutdownDrain(() => this.drainLocal());
+    this.local = new Lane<LocalOrder>({ concurrency: this.config.INTAKE_LOCAL_PROCESSING_LIMIT, run: (order) => this.processLocal(order) });
+    // Orders in local processing are in-flight work like a consumer's: drained within SHUTDOWN_GRACE_MS
+    // (what is left then goes through the broker when its claim runs out).
+    messaging.onShutdownDrain(() => this.local.drain());
   }
 
   /** Every replica sweeps; SKIP LOCKED in the statement keeps them from taking the same orders. */
@@ -53,57 +65,46 @@ export class OrderProcessingService implements OnApplicationShutdown {
     await this.requeueStuckOrders().catch((error) => this.logger.warn({ err: error }, 'stuck-order sweep failed'));
   }
 
-  /**
-   * Takes no more orders into local processing and resolves when those in progress are done (the
-   * messaging module bounds the wait by SHUTDOWN_GRACE_MS; what is left then goes through the broker
-   * when its claim runs out).
-   */
-  private drainLocal(): Promise<void> {
-    this.stopping = true;
-    if (this.localInFlight === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => (this.drained = resolve));
-  }
-
   onApplicationShutdown(): void {
-    if (this.localInFlight > 0) this.logger.warn({ inFlight: this.localInFlight }, 'stopped with orders in local processing; the broker path takes them when their claims run out');
+    if (this.local.busy > 0) this.logger.warn({ inFlight: this.local.busy }, 'stopped with orders in local processing; the broker path takes them when their claims run out');
   }
 
   /**
    * Reserves a place in local processing for an order about to be inserted: the claim its
-   * order.received is written with, or undefined when the fast path is off or full (the order then
-   * goes through the broker). Each reservation ends with `processAccepted` or `releaseLocal`.
+   * order.received is written with, or undefined when the fast path is off, full or draining (the
+   * order then goes through the broker). Each reservation ends with `processAccepted` or `releaseLocal`.
    */
   reserveLocal(): LocalClaim | undefined {
-    if (processingPath({ stopping: this.stopping, inLocalProcessing: this.localInFlight, limit: this.config.INTAKE_LOCAL_PROCESSING_LIMIT }) === 'broker') return undefined;
-    this.localInFlight += 1;
+    if (this.local.reserve() === 0) return undefined;
     return { receivedEventId: randomUUID(), leaseMs: this.config.INTAKE_LOCAL_PROCESSING_LEASE_MS };
   }
 
   /** Orders reserved for or in local processing now (0 when idle: every reservation ends). */
   get inLocalProcessing(): number {
-    return this.localInFlight;
+    return this.local.busy;
   }
 
   /** Gives back a reservation whose order was not inserted with its claim. */
   releaseLocal(): void {
-    this.localInFlight -= 1;
-    if (this.localInFlight === 0) this.drained?.();
+    this.local.release();
   }
 
   /**
    * Processes an order this replica just accepted with its order.received claimed, from what the
-   * request had in memory (no read): the fast path of docs/intake-api.md. Never throws; on a
-   * failure the claim runs out and the broker path processes the order.
+   * request had in memory (no read). Never throws; on a failure the claim runs out and the broker
+   * path processes the order.
    */
   processAccepted(order: AcceptedOrder, claim: LocalClaim, account: IntakeAccount): void {
-    this.complete({ order: { ...order, state: 'ACCEPTED' }, account }, eventHeaders(order), claim.receivedEventId)
-      .catch((error) =>
-        this.logger.warn(
-          { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },
-          'order processing in the accepting process failed; the broker path takes the order when its claim runs out',
-        ),
-      )
-      .finally(() => this.releaseLocal());
+    this.local.start(1, [{ order, claim, account }]);
+  }
+
+  private async processLocal({ order, claim, account }: LocalOrder): Promise<void> {
+    await this.complete({ order: { ...order, state: 'ACCEPTED' }, account }, eventHeaders(order), claim.receivedEventId).catch((error) =>
+      this.logger.warn(
+        { err: error, yemekKuryeOrderId: order.yemekKuryeOrderId },
+        'order processing in the accepting process failed; the broker path takes the order when its claim runs out',
+      ),
+    );
   }
 
   /** Processes the order an order.received names, on its `deliveryCount`th delivery. */

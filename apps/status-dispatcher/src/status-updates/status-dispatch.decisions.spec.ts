@@ -1,3 +1,4 @@
+import { lanePlace } from '@courier/messaging';
 import type { PlatformCallOutcome } from '@courier/platforms';
 import {
   bookedSlotUsable,
@@ -6,7 +7,8 @@ import {
   decideAfterAnswer,
   decideClaim,
   fallbackDueAt,
-  immediateSendPath,
+  immediateHandOff,
+  lastSpacedStepSent,
   MAX_IMMEDIATE_SENDS,
   MAX_WAITING_SENDS,
   mayStillSendClaimed,
@@ -25,12 +27,12 @@ describe('pushSendPath', () => {
   const common = { held: false, earlierPending: false, spacedStep: false, stopping: false };
 
   it('a held update goes to its task, whatever else holds', () => {
-    expect(pushSendPath({ ...common, held: true })).toBe('task');
-    expect(pushSendPath({ held: true, earlierPending: true, spacedStep: true, stopping: true })).toBe('task');
+    expect(pushSendPath({ ...common, held: true }, now, HOLD_MS)).toBe('task');
+    expect(pushSendPath({ held: true, earlierPending: true, spacedStep: true, stopping: true }, now, HOLD_MS)).toBe('task');
   });
 
   it('the common case is stored claimed at the push', () => {
-    expect(pushSendPath(common)).toBe('claimed-at-push');
+    expect(pushSendPath(common, now, HOLD_MS)).toBe('claimed-at-push');
   });
 
   it.each([
@@ -38,31 +40,59 @@ describe('pushSendPath', () => {
     ['the platform spaces the step (the claim must look at the sent steps)', { spacedStep: true }],
     ['the worker is stopping', { stopping: true }],
   ])('is claimed at once after the write when %s', (_why, facts) => {
-    expect(pushSendPath({ ...common, ...facts })).toBe('claim-at-once');
+    expect(pushSendPath({ ...common, ...facts }, now, HOLD_MS)).toBe('claim-at-once');
   });
 });
 
-describe('immediateSendPath', () => {
-  const room = { stopping: false, inFlight: 0, waiting: 0 };
+describe('pushSendPath is the claim rule (decideClaim) on what the push read', () => {
+  const common = { held: false, earlierPending: false, spacedStep: true, stopping: false };
+
+  it('claims a spaced step at the push once the order\'s last spaced step is older than the spacing (or none was sent)', () => {
+    expect(pushSendPath({ ...common, lastSpacedStepSentAt: null }, now, HOLD_MS)).toBe('claimed-at-push');
+    expect(pushSendPath({ ...common, lastSpacedStepSentAt: at(-HOLD_MS) }, now, HOLD_MS)).toBe('claimed-at-push');
+  });
+
+  it('leaves a spaced step within the spacing to the claim (which holds it until then)', () => {
+    expect(pushSendPath({ ...common, lastSpacedStepSentAt: at(-HOLD_MS + 1) }, now, HOLD_MS)).toBe('claim-at-once');
+    expect(decideClaim({ state: 'queued', notBefore: now, sendingUntil: null, blockerNotBefore: null, spacedStep: true, lastSpacedStepSentAt: at(-HOLD_MS + 1) }, now, HOLD_MS)).toEqual({ kind: 'hold', until: at(1) });
+  });
+
+  it('the last spaced step sent is the latest sent update of a spaced step', () => {
+    expect(
+      lastSpacedStepSent([
+        { state: 'sent', sentAt: at(-3), spacedStep: true },
+        { state: 'sent', sentAt: at(-1), spacedStep: false },
+        { state: 'queued', sentAt: null, spacedStep: true },
+        { state: 'sent', sentAt: at(-2), spacedStep: true },
+      ]),
+    ).toEqual(at(-2));
+    expect(lastSpacedStepSent([])).toBeNull();
+  });
+});
+
+describe('immediate sends: the lane\'s place and what a hand-off does', () => {
+  const room = { stopping: false, leaseOver: false, waiting: 0, lineLimit: MAX_WAITING_SENDS };
 
   it('starts a send while fewer than MAX_IMMEDIATE_SENDS run', () => {
-    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS - 1, claimedAtPush: false })).toBe('start');
-    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS - 1, waiting: MAX_WAITING_SENDS, claimedAtPush: true })).toBe('start');
+    expect(lanePlace({ ...room, free: MAX_IMMEDIATE_SENDS - (MAX_IMMEDIATE_SENDS - 1) })).toBe('run');
+    expect(lanePlace({ ...room, free: 1, waiting: MAX_WAITING_SENDS })).toBe('run');
   });
 
   it('puts it in line when the sends are all taken and the line has room', () => {
-    expect(immediateSendPath({ ...room, inFlight: MAX_IMMEDIATE_SENDS, waiting: MAX_WAITING_SENDS - 1, claimedAtPush: false })).toBe('wait-in-line');
+    expect(lanePlace({ ...room, free: 0, waiting: MAX_WAITING_SENDS - 1 })).toBe('line');
   });
 
   it('with a full line, wakes the task of an update to claim and leaves one claimed at its push to its task', () => {
-    const full = { stopping: false, inFlight: MAX_IMMEDIATE_SENDS, waiting: MAX_WAITING_SENDS };
-    expect(immediateSendPath({ ...full, claimedAtPush: false })).toBe('wake-task');
-    expect(immediateSendPath({ ...full, claimedAtPush: true })).toBe('leave-to-task');
+    expect(lanePlace({ ...room, free: 0, waiting: MAX_WAITING_SENDS })).toBe('full');
+    expect(immediateHandOff('full', false)).toBe('wake-task');
+    expect(immediateHandOff('full', true)).toBe('leave-to-task');
+    expect(immediateHandOff('lease', true)).toBe('leave-to-task');
   });
 
   it('does nothing once stopping (the task is the durable copy)', () => {
-    expect(immediateSendPath({ ...room, stopping: true, claimedAtPush: false })).toBe('none');
-    expect(immediateSendPath({ ...room, stopping: true, claimedAtPush: true })).toBe('none');
+    expect(lanePlace({ ...room, free: 1, stopping: true })).toBe('stopping');
+    expect(immediateHandOff('stopping', false)).toBe('none');
+    expect(immediateHandOff('stopping', true)).toBe('none');
   });
 });
 

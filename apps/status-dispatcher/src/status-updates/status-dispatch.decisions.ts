@@ -44,32 +44,72 @@ export function stepKey(platform: string, action: string): string {
 /**
  * The send path of an accepted push (the three paths of the dispatcher):
  * - `task`: held; its durable task wakes it at its release time;
- * - `claimed-at-push`: stored already claimed and sent at once (no claim round trip), only when the
- *   claim would surely succeed: no earlier update of the order pending (the write is conditional, so
- *   none can be added) and a step the platform does not space (spacing needs the claim's look at the
- *   order's sent steps). It saves the claim's transaction (measured: docs/benchmarks.md);
- * - `claim-at-once`: sent at once after its claim statement; its task is the fallback. Kept because
- *   a platform's spaced steps failed the two-replica 401 re-login test without it (docs/benchmarks.md).
+ * - `claimed-at-push`: stored already claimed and sent at once (no claim round trip), when the claim
+ *   (decideClaim, on the facts the push read) would claim it now: no earlier update of the order
+ *   pending (the write is conditional, so none can be added) and, for a step the platform spaces,
+ *   the order's last spaced step sent long enough ago (unknown: left to the claim). It saves the
+ *   claim's round trip (measured: docs/benchmarks.md);
+ * - `claim-at-once`: sent at once after its claim; its task is the fallback. Kept because a
+ *   platform's spaced steps failed the two-replica 401 re-login test without it (docs/benchmarks.md).
  */
 export type PushSendPath = 'task' | 'claimed-at-push' | 'claim-at-once';
 
-export function pushSendPath(facts: { held: boolean; earlierPending: boolean; spacedStep: boolean; stopping: boolean }): PushSendPath {
+export interface PushSendFacts {
+  held: boolean;
+  earlierPending: boolean;
+  spacedStep: boolean;
+  /** When a spaced step of the order was last sent, as the push read it (null: never; undefined: not read). */
+  lastSpacedStepSentAt?: Date | null;
+  /** Immediate sends are draining (shutdown): the update's task takes it. */
+  stopping: boolean;
+}
+
+export function pushSendPath(facts: PushSendFacts, now: Date, stepSpacingMs: number): PushSendPath {
   if (facts.held) return 'task';
-  return !facts.earlierPending && !facts.spacedStep && !facts.stopping ? 'claimed-at-push' : 'claim-at-once';
+  if (facts.stopping) return 'claim-at-once';
+  // The update as the push is about to store it: queued, due now, nobody sending it.
+  const claim = decideClaim(
+    {
+      state: 'queued',
+      notBefore: now,
+      sendingUntil: null,
+      blockerNotBefore: facts.earlierPending ? now : null,
+      spacedStep: facts.spacedStep,
+      // Not read: taken as just sent, so the claim looks at the order's sent steps.
+      lastSpacedStepSentAt: facts.lastSpacedStepSentAt === undefined ? now : facts.lastSpacedStepSentAt,
+    },
+    now,
+    facts.lastSpacedStepSentAt === undefined ? Math.max(stepSpacingMs, 1) : stepSpacingMs,
+  );
+  return claim.kind === 'claim' ? 'claimed-at-push' : 'claim-at-once';
+}
+
+/** What a push stores for the send of its update: the path, the claim (claimed at push), and when its task is due. */
+export interface PushSendPlan {
+  path: PushSendPath;
+  claim?: { at: Date; until: Date };
+  taskDueAt: Date;
 }
 
 /**
- * Where an immediate send goes, given the sends under way: started, in line (in memory: its task is
- * the durable copy), or left to its task: woken now for an update still to claim, or due once the
- * claim has run out for one claimed at its push (`leave-to-task`). Nothing once stopping.
+ * The send plan of an accepted push: held -> its task at the release; else the task is the
+ * fallback, due once an immediate send must be over (after the claim's `sending_until`).
  */
-export type ImmediateSendPath = 'start' | 'wait-in-line' | 'wake-task' | 'leave-to-task' | 'none';
+export function pushSendPlan(facts: PushSendFacts & { releaseAt: Date }, now: Date, timing: { stepSpacingMs: number; httpTimeoutMs: number }): PushSendPlan {
+  const path = pushSendPath(facts, now, timing.stepSpacingMs);
+  if (path === 'task') return { path, taskDueAt: facts.releaseAt };
+  const claim = path === 'claimed-at-push' ? { at: now, until: sendingUntil(now, timing.httpTimeoutMs) } : undefined;
+  return { path, claim, taskDueAt: fallbackDueAt(now, timing.httpTimeoutMs) };
+}
 
-export function immediateSendPath(facts: { stopping: boolean; inFlight: number; waiting: number; claimedAtPush: boolean }): ImmediateSendPath {
-  if (facts.stopping) return 'none';
-  if (facts.inFlight < MAX_IMMEDIATE_SENDS) return 'start';
-  if (facts.waiting < MAX_WAITING_SENDS) return 'wait-in-line';
-  return facts.claimedAtPush ? 'leave-to-task' : 'wake-task';
+/** The latest `sentAt` of the sent updates whose step is spaced (null: none). */
+export function lastSpacedStepSent(updates: ReadonlyArray<{ state: StatusUpdateState; sentAt: Date | null; spacedStep: boolean }>): Date | null {
+  return updates.reduce<Date | null>((latest, update) => (update.state === 'sent' && update.spacedStep && update.sentAt && (!latest || update.sentAt > latest) ? update.sentAt : latest), null);
+}
+
+/** The latest start of the call of an update claimed at `claimedAt`: half of SENDING_MARGIN_MS after it, so the call ends well before the claim. */
+export function claimedStartBy(claimedAt: Date): Date {
+  return new Date(claimedAt.getTime() + SENDING_MARGIN_MS / 2);
 }
 
 /**
@@ -78,10 +118,23 @@ export function immediateSendPath(facts: { stopping: boolean; inFlight: number; 
  * claim has run out, so it is never sent twice.
  */
 export function mayStillSendClaimed(claimedAt: Date, now: Date): boolean {
-  return now.getTime() <= claimedAt.getTime() + SENDING_MARGIN_MS / 2;
+  return now.getTime() <= claimedStartBy(claimedAt).getTime();
 }
 
-/** What the claim under the order's row lock sees of an update and its order. */
+/**
+ * What becomes of an update the immediate sends could not take (LaneHandOff): one still to claim
+ * gets its task woken now when the line is full; one claimed at its push (or whose start came too
+ * late) is its task's once the claim has run out; nothing is done while stopping (the tasks are the
+ * durable copies, due at their fallback times).
+ */
+export type ImmediateHandOff = 'wake-task' | 'leave-to-task' | 'none';
+
+export function immediateHandOff(why: 'full' | 'lease' | 'stopping', claimedAtPush: boolean): ImmediateHandOff {
+  if (why === 'stopping') return 'none';
+  return claimedAtPush ? 'leave-to-task' : 'wake-task';
+}
+
+/** What the claim reads of an update and its order. */
 export interface ClaimFacts {
   state: StatusUpdateState;
   notBefore: Date;
@@ -99,7 +152,8 @@ export interface ClaimFacts {
  * Whether an update may be sent now: `claim`; it has ended (`nothing`); it must wait for another
  * run's call, its release time or an earlier update (`later`); or it must keep the platform's
  * spacing after the order's last spaced step (`hold` until then: PLATFORM_A's 60 s between
- * verify, prepare, handover and deliver). The worker's one-statement claim is the same rule in SQL.
+ * verify, prepare, handover and deliver). The one rule of when an update is sent: the push's send
+ * path is derived from it, and the claim statement only re-checks that no other run took the update.
  */
 export type ClaimDecision = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'hold'; until: Date } | { kind: 'claim' };
 

@@ -1,54 +1,32 @@
-import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
 import { currentCorrelationId, withCorrelationId } from '@courier/logging';
-import { Messaging, OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
+import { Messaging, OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PlatformOrderRef, unsendableCredentialProblem } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
 import { ClaimedUpdate, STATUS_UPDATE_TASK, StatusUpdateRepository, StatusUpdateTaskPayload, StoredAnswer } from './status-update.repository';
-import {
-  AnswerDecision,
-  bookedSlotUsable,
-  budgetWait,
-  decideAfterAnswer,
-  decideClaim,
-  fallbackDueAt,
-  immediateSendPath,
-  mayStillSendClaimed,
-  pushSendPath,
-  PushSendPath,
-  RECHECK_MS,
-  RetryPolicy,
-  sendingUntil,
-  stepKey,
-} from './status-dispatch.decisions';
+import { AnswerDecision, bookedSlotUsable, budgetWait, decideAfterAnswer, decideClaim, RECHECK_MS, RetryPolicy, sendingUntil } from './status-dispatch.decisions';
+import { StepSpacing } from './step-spacing';
 
 type Claim = { kind: 'nothing' } | { kind: 'later'; at: Date } | { kind: 'send'; update: ClaimedUpdate };
 
+/** What the immediate sends hand the worker: an update claimed by its push, or the id of one to claim. */
+export type ImmediateSend = ClaimedUpdate | string;
+
 /**
- * Sends accepted status updates to the platforms. A queued update is sent right after its push is
- * written (in this process, no task runner round trip): already claimed by the push's statement
- * (`sendClaimed`) in the common case, else claimed here (`sendNow`); its durable task is the
- * fallback, due once that send must be over, and is deleted with the update's end. A task only
- * wakes an update up; the row decides.
- * Claiming marks the update as being sent (`sending_until`) if it is pending, due, first of its
- * order and past the platform's spacing: one UPDATE when all holds, else a look under the order's
- * row lock that says when to come back. The call runs outside any transaction; its outcome is
- * stored, and an update that ended wakes the order's next one (a push of the order written meanwhile
- * is conditional on what it read, so no new update is missed).
+ * Sends accepted status updates to the platforms, in one shape for both ways in: claim, call,
+ * record. The durable way is the update's task (`@OnTask`); the immediate one (`sendAtOnce`) is
+ * run by ImmediateSends right after a push, over an update the push stored claimed or still to
+ * claim. A task only wakes an update up; the row decides (decideClaim). The call runs outside any
+ * transaction; its outcome is stored, and an update that ended wakes the order's next one (a push
+ * of the order written meanwhile is conditional on what it read, so no new update is missed).
  */
 @Injectable()
-export class StatusDispatchWorker implements BeforeApplicationShutdown {
+export class StatusDispatchWorker {
   private readonly logger = new Logger('StatusDispatch');
-  /** Immediate sends under way (awaited at shutdown). */
-  private readonly immediate = new Set<Promise<void>>();
-  /** Updates waiting for a free immediate send, by id or already claimed (in memory only: their tasks are the durable copy). */
-  private readonly waiting: Array<string | ClaimedUpdate> = [];
-  private stopping = false;
-  /** `PLATFORM:ACTION` of the steps a platform spaces out (PLATFORM_A: verify, prepare, handover, deliver). */
-  private readonly spacedSteps: string[];
 
   constructor(
     private readonly messaging: Messaging,
@@ -59,138 +37,65 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
     private readonly config: DispatcherConfig,
     private readonly metrics: DispatchMetrics,
     private readonly budgets: PlatformCallBudgets,
-  ) {
-    this.spacedSteps = adapters.codes().flatMap((code) => (adapters.get(code)!.stepSpacing?.(config.PLATFORM_A_PREPARE_HOLD_MS)?.actions ?? []).map((action) => stepKey(code, action)));
-  }
+    private readonly spacing: StepSpacing,
+  ) {}
 
-  /** The durable copy of every status update: sends it when no immediate send did (or retries it). */
+  /** The durable copy of every status update: claims it when it may go, calls, records (or says when to look again). */
   @OnTask(STATUS_UPDATE_TASK)
   async onStatusUpdateDue(task: ScheduledTask<StatusUpdateTaskPayload>): Promise<TaskOutcome> {
-    return this.dispatch(task.payload.statusUpdateId);
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    // Those still in line are sent by their tasks (due at their fallback time, by any replica).
-    this.waiting.length = 0;
-    // Bounded by the platform call's timeout; an update cut off is its task's (sending_until runs out).
-    const grace = new Promise<void>((resolve) => setTimeout(resolve, this.config.SHUTDOWN_GRACE_MS).unref());
-    await Promise.race([Promise.allSettled([...this.immediate]), grace]);
-  }
-
-  /** When the task of an update sent at once is due: after that send's claim (`sending_until`) has run out. */
-  fallbackDueAt(now: Date): Date {
-    return fallbackDueAt(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
+    const claim = await this.claim(task.payload.statusUpdateId);
+    if (claim.kind === 'nothing') return;
+    if (claim.kind === 'later') return { rescheduleAt: claim.at };
+    return this.callAndRecord(claim.update);
   }
 
   /**
-   * The immediate send of an update just committed as queued: the one-statement claim, the platform
-   * call and its outcome, without the task runner. Anything but the common case goes back to the
-   * update's task: not claimable now (behind an earlier update, the platform's spacing, being sent)
-   * -> the task is due now; retry -> due at the next attempt; an unexpected error -> due once the
-   * claim has run out (as planned at the push). Never throws.
+   * The immediate send of an update just pushed: claimed by its push, or claimed here. What cannot
+   * go now (behind an earlier update, the platform's spacing, being sent) goes to its task, due when
+   * the claim says to look again; a retry moves the task to the next attempt.
    */
-  sendNow(statusUpdateId: string): void {
-    this.sendImmediatelyOrQueue(statusUpdateId);
-  }
-
-  /** The send path of an accepted push (pushSendPath): the worker knows the platform's spacing and whether it is stopping. */
-  pushSendPath(platform: string, action: string, facts: { held: boolean; earlierPending: boolean }): PushSendPath {
-    return pushSendPath({ ...facts, spacedStep: this.spacedSteps.includes(stepKey(platform, action)), stopping: this.stopping });
-  }
-
-  /** The claim a push stores with its update (attempt 1, being sent until the call must be over). */
-  claimFor(now: Date): { at: Date; until: Date } {
-    return { at: now, until: this.sendingUntil(now) };
-  }
-
-  /**
-   * The immediate send of an update the push stored already claimed: the platform call and its
-   * outcome. It must start while the claim has room for the call (half of SENDING_MARGIN_MS after
-   * the claim); an update still waiting in line then is left to its task, which takes it over once the
-   * claim has run out, so it is never sent twice. Never throws.
-   */
-  sendClaimed(update: ClaimedUpdate): void {
-    this.sendImmediatelyOrQueue(update);
-  }
-
-  /**
-   * Starts an immediate send (an id to claim, or an update claimed by its push), or puts it in line
-   * while MAX_IMMEDIATE_SENDS are under way. When stopping, or when the line is full, the update is
-   * left to its task: woken now for an id, or due once the claim has run out for a claimed update.
-   */
-  private sendImmediatelyOrQueue(next: string | ClaimedUpdate): void {
-    switch (immediateSendPath({ stopping: this.stopping, inFlight: this.immediate.size, waiting: this.waiting.length, claimedAtPush: typeof next !== 'string' })) {
-      case 'start':
-        return this.startImmediate(next);
-      case 'wait-in-line':
-        this.waiting.push(next);
-        return;
-      case 'wake-task':
-        void this.wakeTask(typeof next === 'string' ? next : next.id);
-        return;
-      case 'leave-to-task':
-        this.logger.warn({ statusUpdateId: typeof next === 'string' ? next : next.id }, 'too many updates waiting for an immediate send; its task sends it once the claim has run out');
-        return;
-      case 'none':
-        return;
+  async sendAtOnce(item: ImmediateSend): Promise<void> {
+    const claim: Claim = typeof item === 'string' ? await this.claim(item) : { kind: 'send', update: item };
+    if (claim.kind === 'send') {
+      const outcome = await this.callAndRecord(claim.update);
+      if (outcome && 'rescheduleAt' in outcome) await this.updates.moveTask(claim.update.id, outcome.rescheduleAt);
+    } else if (claim.kind === 'later' && typeof item === 'string') {
+      await this.handToTask(item, claim.at);
     }
   }
 
-  private startImmediate(next: string | ClaimedUpdate): void {
-    const statusUpdateId = typeof next === 'string' ? next : next.id;
-    const work = (typeof next === 'string' ? this.sendImmediately(next) : this.sendPreClaimed(next)).catch((error) =>
-      this.logger.warn({ err: error, statusUpdateId }, 'immediate send failed; the durable task takes the update over'),
-    );
-    this.immediate.add(work);
-    void work.finally(() => {
-      this.immediate.delete(work);
-      const next = this.waiting.shift();
-      if (next !== undefined) this.startImmediate(next);
-    });
-  }
-
-  private async sendImmediately(statusUpdateId: string): Promise<void> {
-    const claim = await this.claimAtOnce(statusUpdateId);
-    if (claim?.kind !== 'send') {
-      await this.wakeTask(statusUpdateId);
-      return;
-    }
-    await this.sendClaimedUpdate(claim.update);
-  }
-
-  private async sendPreClaimed(update: ClaimedUpdate): Promise<void> {
-    // Half the margin: the call (login included) still ends well before the claim runs out.
-    if (!mayStillSendClaimed(update.firstAttemptAt!, new Date())) {
-      this.logger.warn({ statusUpdateId: update.id }, 'claimed update waited too long for an immediate send; its task sends it once the claim has run out');
-      return;
-    }
-    await this.sendClaimedUpdate(update);
-  }
-
-  /** The call of a claimed update and its outcome; a retry moves the update's task to the next attempt. */
-  private async sendClaimedUpdate(update: ClaimedUpdate): Promise<void> {
-    const outcome = await withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
-    if (outcome && 'rescheduleAt' in outcome) await this.updates.moveTask(update.id, outcome.rescheduleAt);
-  }
-
-  /** The update's task due now and the task runner woken: the usual path decides. */
-  private async wakeTask(statusUpdateId: string): Promise<void> {
+  /** The update's task due at `at` (now: the task runner woken), for a send this process does not make. */
+  async handToTask(statusUpdateId: string, at: Date | 'now'): Promise<void> {
     try {
-      await this.updates.moveTask(statusUpdateId, 'now');
+      await this.updates.moveTask(statusUpdateId, at);
       this.messaging.tasks.nudge();
     } catch (error) {
       this.logger.warn({ err: error, statusUpdateId }, 'could not hand the update to its task now; it runs at its fallback time');
     }
   }
 
-  async dispatch(statusUpdateId: string): Promise<TaskOutcome> {
-    const claim = (await this.claimAtOnce(statusUpdateId)) ?? (await this.unitOfWork.run((tx) => this.claimOrExplain(tx, statusUpdateId)));
-    if (claim.kind === 'nothing') return;
-    if (claim.kind === 'later') return { rescheduleAt: claim.at };
-    const { update } = claim;
-    // The push's correlation id, whichever task woke the update: its platform call (X-Correlation-Id)
-    // and log lines carry it on every attempt.
+  /** Whether the update may go now (decideClaim on what the row says), claimed when it may. */
+  private async claim(id: string): Promise<Claim> {
+    const update = await this.updates.readForClaim(id, this.spacing.keys);
+    if (!update) return { kind: 'nothing' };
+    const now = new Date();
+    const decision = decideClaim(
+      { ...update, spacedStep: this.spacing.spaces(update.platform, update.action), lastSpacedStepSentAt: update.lastStepSentAt },
+      now,
+      this.config.PLATFORM_A_PREPARE_HOLD_MS,
+    );
+    if (decision.kind === 'nothing' || decision.kind === 'later') return decision;
+    if (decision.kind === 'hold') {
+      await this.updates.holdForStepSpacing(id, decision.until, now);
+      return { kind: 'later', at: decision.until };
+    }
+    // Conditional: another run may have claimed it since the read.
+    if (!(await this.updates.claim(id, { at: now, until: sendingUntil(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS) }))) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
+    return { kind: 'send', update: { ...update, attempts: update.attempts + 1, firstAttemptAt: update.firstAttemptAt ?? now } };
+  }
+
+  /** The call and its outcome, in the logging scope of the push that created the update (X-Correlation-Id on every attempt). */
+  private callAndRecord(update: ClaimedUpdate): Promise<TaskOutcome> {
     return withCorrelationId(update.correlationId ?? currentCorrelationId(), () => this.send(update));
   }
 
@@ -240,37 +145,6 @@ export class StatusDispatchWorker implements BeforeApplicationShutdown {
       this.metrics.recordCall(update.platform, update.action, 'error', performance.now() - started);
       throw error;
     }
-  }
-
-  /** The common case in one statement: the update is pending, due, not being sent, first of its order, past the spacing. */
-  private async claimAtOnce(id: string): Promise<Claim | undefined> {
-    const now = new Date();
-    const update = await this.updates.claimAtOnce(id, { at: now, until: this.sendingUntil(now) }, this.spacedSteps, this.config.PLATFORM_A_PREPARE_HOLD_MS);
-    return update ? { kind: 'send', update } : undefined;
-  }
-
-  /** Under the order's row lock: why the update cannot go now, and when to look again (or claim it after all). */
-  private async claimOrExplain(tx: TransactionContext, id: string): Promise<Claim> {
-    const update = await this.updates.lockForClaim(tx.manager, id, this.spacedSteps);
-    if (!update) return { kind: 'nothing' };
-    const now = new Date();
-    const decision = decideClaim(
-      { ...update, spacedStep: this.spacedSteps.includes(stepKey(update.platform, update.action)), lastSpacedStepSentAt: update.lastStepSentAt },
-      now,
-      this.config.PLATFORM_A_PREPARE_HOLD_MS,
-    );
-    if (decision.kind === 'nothing' || decision.kind === 'later') return decision;
-    if (decision.kind === 'hold') {
-      await this.updates.holdForStepSpacing(tx.manager, id, decision.until, now);
-      return { kind: 'later', at: decision.until };
-    }
-    // Conditional: a wake-up taking the one-statement path does not wait for the order's lock.
-    if (!(await this.updates.claim(tx.manager, id, { at: now, until: this.sendingUntil(now) }))) return { kind: 'later', at: new Date(now.getTime() + RECHECK_MS) };
-    return { kind: 'send', update: { ...update, attempts: update.attempts + 1, firstAttemptAt: update.firstAttemptAt ?? now } };
-  }
-
-  private sendingUntil(now: Date): Date {
-    return sendingUntil(now, this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS);
   }
 
   private get retryPolicy(): RetryPolicy {

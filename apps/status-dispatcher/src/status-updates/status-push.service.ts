@@ -6,15 +6,16 @@ import { ProblemException } from '@courier/http';
 import { CORRELATION_HEADER, currentCorrelationId } from '@courier/logging';
 import type { EntityManager } from 'typeorm';
 import { outboxRow, UnitOfWork } from '@courier/messaging';
-import { PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
+import { PlatformAdapters, PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { planMoves } from '../platform-orders/platform-order-moves';
 import { PlatformOrderRepository } from '../platform-orders/platform-order.repository';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
 import { StatusUpdateAcceptedDto } from './dto/status-update.dto';
 import { DispatchMetrics } from './dispatch-metrics';
-import { isPending } from './status-dispatch.decisions';
-import { StatusDispatchWorker } from './status-dispatch.worker';
+import { ImmediateSends } from './immediate-sends';
+import { isPending, lastSpacedStepSent, pushSendPlan } from './status-dispatch.decisions';
+import { StepSpacing } from './step-spacing';
 import { ClaimedUpdate, NewStatusUpdate, StatusUpdateRepository } from './status-update.repository';
 
 const REFUSALS: Record<string, string> = {
@@ -37,7 +38,7 @@ type PushResult = {
   statusUpdateId: string;
   outcome: 'duplicate' | 'queued' | 'held';
   message: string;
-  /** Stored already claimed: sent at once by sendClaimed. */
+  /** Stored already claimed: sent at once as it is. */
   claimed?: ClaimedUpdate;
   /** Outbox events written (the relay is woken once they are committed). */
   events?: number;
@@ -50,9 +51,9 @@ type PushResult = {
  * decision read it; otherwise the push reads and decides again, and after OPTIMISTIC_ATTEMPTS
  * conflicts (STATUS_PUSH_OPTIMISTIC_ATTEMPTS) it does both under the order's row lock. So pushes of one order are decided one after
  * the other, of different orders in parallel, in two round trips (read, write) in the common case
- * instead of a seven-statement transaction. A queued update is sent right after the write by this
- * process (the worker's immediate send); its task is the fallback, due once that send must be over
- * (a crash, a retry, a wait).
+ * instead of a seven-statement transaction. How the update is sent is decided by pushSendPlan; a
+ * queued update goes to ImmediateSends right after the write; its task is the fallback, due once
+ * that send must be over (a crash, a retry, a wait).
  */
 @Injectable()
 export class StatusPushService {
@@ -62,7 +63,9 @@ export class StatusPushService {
     private readonly unitOfWork: UnitOfWork,
     private readonly registry: PlatformRegistry,
     private readonly config: DispatcherConfig,
-    private readonly worker: StatusDispatchWorker,
+    private readonly adapters: PlatformAdapters,
+    private readonly immediate: ImmediateSends,
+    private readonly spacing: StepSpacing,
     private readonly metrics: DispatchMetrics,
     private readonly updates: StatusUpdateRepository,
     private readonly platformOrders: PlatformOrderRepository,
@@ -89,8 +92,7 @@ export class StatusPushService {
     });
     // Committed (on the locked path too): now the relay finds the events.
     this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: 0 });
-    if (result.claimed) this.worker.sendClaimed(result.claimed);
-    else if (result.outcome === 'queued') this.worker.sendNow(result.statusUpdateId);
+    if (result.outcome === 'queued') this.immediate.send(result.claimed ?? result.statusUpdateId);
     this.logger.log(
       {
         statusUpdateId: result.statusUpdateId,
@@ -172,11 +174,21 @@ export class StatusPushService {
     const held = decision.decision === 'hold';
     const notBefore = held ? decision.releaseAt : now;
     const correlationId = currentCorrelationId() ?? null;
-    // Queued: sent at once after the write (sendNow); the task wakes it only if that send did not end it.
-    const taskDueAt = held ? notBefore : this.worker.fallbackDueAt(now);
-    // The common case is stored already claimed for the immediate send (no claim round trip).
-    const sendPath = this.worker.pushSendPath(platform, request.action, { held, earlierPending: accepted.some((update) => isPending(update.state)) });
-    const claim = sendPath === 'claimed-at-push' ? this.worker.claimFor(now) : undefined;
+    // The claim's rule on what was read: the common case is stored already claimed (no claim round trip).
+    const spacedStep = this.spacing.spaces(platform, request.action);
+    const plan = pushSendPlan(
+      {
+        held,
+        releaseAt: notBefore,
+        earlierPending: accepted.some((update) => isPending(update.state)),
+        spacedStep,
+        lastSpacedStepSentAt: spacedStep ? lastSpacedStepSent(accepted.map((update) => ({ ...update, spacedStep: this.spacing.spaces(platform, update.action) }))) : null,
+        stopping: this.immediate.stopping,
+      },
+      now,
+      { stepSpacingMs: this.config.PLATFORM_A_PREPARE_HOLD_MS, httpTimeoutMs: this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS },
+    );
+    const { claim, taskDueAt } = plan;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.
     const planned = planMoves(
       order,

@@ -74,7 +74,7 @@ const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS 
 export type UpdateIntegration = Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'>;
 
 /** An accepted update as the guards see it. */
-export type AcceptedUpdate = Pick<StatusUpdateRow, 'id' | 'action' | 'acceptedAt' | 'state' | 'notBefore'>;
+export type AcceptedUpdate = Pick<StatusUpdateRow, 'id' | 'action' | 'acceptedAt' | 'state' | 'notBefore' | 'sentAt'>;
 
 /** What an accepted push writes: its update (with its task) and the order's moves with their events. */
 export interface PushWrite {
@@ -124,8 +124,8 @@ export type ClaimedUpdate = StatusUpdateRow & {
   integration: UpdateIntegration | null;
 };
 
-/** What the claim under the order's row lock reads besides the update (see decideClaim). */
-export type UpdateUnderLock = ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null };
+/** What the claim reads besides the update (the facts of decideClaim). */
+export type UpdateToClaim = ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null };
 
 /** A claim: the update is being sent (attempt counted) from `at` until `until`. */
 export interface ClaimTimes {
@@ -153,10 +153,10 @@ export class StatusUpdateRepository {
    * if none of it changed meanwhile.
    */
   async readPushStates(db: Queryable, provider: string, platformOrderId: string, restaurantId?: string): Promise<PushState[]> {
-    const rows: Array<PlatformOrderRow & { pushAccepted: Array<Omit<AcceptedUpdate, 'acceptedAt' | 'notBefore'> & { acceptedAt: string; notBefore: string }>; pushLastSeq: number; pushIntegration: UpdateIntegration | null }> = await db.query(
+    const rows: Array<PlatformOrderRow & { pushAccepted: Array<Omit<AcceptedUpdate, 'acceptedAt' | 'notBefore' | 'sentAt'> & { acceptedAt: string; notBefore: string; sentAt: string | null }>; pushLastSeq: number; pushIntegration: UpdateIntegration | null }> = await db.query(
       `SELECT ${PLATFORM_COLUMNS},
               (SELECT ${INTEGRATION_JSON} FROM integrations i WHERE i.integration_id = orders.integration_id) AS "pushIntegration",
-              (SELECT coalesce(json_agg(json_build_object('id', su.id, 'action', su.action, 'acceptedAt', su.accepted_at, 'state', su.state, 'notBefore', su.not_before) ORDER BY su.seq), '[]')
+              (SELECT coalesce(json_agg(json_build_object('id', su.id, 'action', su.action, 'acceptedAt', su.accepted_at, 'state', su.state, 'notBefore', su.not_before, 'sentAt', su.sent_at) ORDER BY su.seq), '[]')
                  FROM status_updates su WHERE su.order_id = orders.id AND su.state <> 'failed') AS "pushAccepted",
               (SELECT coalesce(max(su.seq), 0) FROM status_updates su WHERE su.order_id = orders.id) AS "pushLastSeq"
          FROM orders WHERE provider = $1 AND order_id = $2 AND provider <> 'THIRD_PARTY' AND ($3::text IS NULL OR restaurant_id = $3)
@@ -166,7 +166,7 @@ export class StatusUpdateRepository {
     return rows.map(({ pushAccepted, pushLastSeq, pushIntegration, ...order }) => ({
       order,
       integration: pushIntegration,
-      accepted: pushAccepted.map((update) => ({ ...update, acceptedAt: new Date(update.acceptedAt), notBefore: new Date(update.notBefore) })),
+      accepted: pushAccepted.map((update) => ({ ...update, acceptedAt: new Date(update.acceptedAt), notBefore: new Date(update.notBefore), sentAt: update.sentAt === null ? null : new Date(update.sentAt) })),
       lastSeq: Number(pushLastSeq),
     }));
   }
@@ -238,38 +238,14 @@ export class StatusUpdateRepository {
   }
 
   /**
-   * The common claim in one statement (the rule of decideClaim, in SQL: one round trip instead of a
-   * transaction): the update is pending, due, not being sent, first of its order's pending updates,
-   * and past the spacing of `spacedSteps` after the order's last spaced step sent. Undefined when any
-   * of it does not hold (the caller then looks under the order's lock).
+   * The update with the facts of decideClaim (the order's first earlier pending update, its last
+   * spaced step sent), without a lock: what the claim decides on. Undefined when the update is gone.
+   * Safe unlocked: a new update of the order comes after this one (it cannot block it), only the
+   * order's first pending update is ever claimed (so no other spaced step is sent meanwhile), and the
+   * claim itself is conditional on the row.
    */
-  async claimAtOnce(id: string, claim: ClaimTimes, spacedSteps: string[], spacingMs: number): Promise<ClaimedUpdate | undefined> {
-    // TypeORM's postgres driver answers an UPDATE ... RETURNING with [rows, affectedCount].
-    const [rows]: [ClaimedUpdate[], number] = await this.dataSource.query(
-      `UPDATE status_updates su
-          SET sending_until = $3, attempts = su.attempts + 1, first_attempt_at = coalesce(su.first_attempt_at, $2), last_attempt_at = $2,
-              state = CASE WHEN su.state = 'held' THEN 'queued' ELSE su.state END, hold_reason = NULL, updated_at = now()
-         FROM orders o LEFT JOIN integrations i ON i.integration_id = o.integration_id
-        WHERE su.id = $1 AND o.id = su.order_id AND su.state IN ${PENDING} AND su.not_before <= $2
-          AND (su.sending_until IS NULL OR su.sending_until <= $2)
-          AND NOT EXISTS (SELECT 1 FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING})
-          AND NOT ((su.platform || ':' || su.action) = ANY($4::text[]) AND EXISTS (
-                SELECT 1 FROM status_updates s WHERE s.order_id = su.order_id AND s.id <> su.id AND s.state = 'sent'
-                   AND (s.platform || ':' || s.action) = ANY($4::text[]) AND s.sent_at > $2::timestamptz - ($5::bigint * interval '1 millisecond')))
-      RETURNING ${CLAIMED_COLUMNS}`,
-      [id, claim.at, claim.until, spacedSteps, spacingMs],
-    );
-    return rows[0];
-  }
-
-  /**
-   * In the caller's transaction: locks the update's order (its pushes and ends wait) and reads the
-   * update with the facts of decideClaim. Undefined when the update is gone.
-   */
-  async lockForClaim(db: Queryable, id: string, spacedSteps: string[]): Promise<UpdateUnderLock | undefined> {
-    const [locked] = await db.query(`SELECT o.id FROM orders o JOIN status_updates su ON su.order_id = o.id WHERE su.id = $1 FOR UPDATE OF o`, [id]);
-    if (!locked) return undefined;
-    const [update]: UpdateUnderLock[] = await db.query(
+  async readForClaim(id: string, spacedSteps: string[]): Promise<UpdateToClaim | undefined> {
+    const [update]: UpdateToClaim[] = await this.dataSource.query(
       `SELECT ${CLAIMED_COLUMNS},
               (SELECT e.not_before FROM status_updates e WHERE e.order_id = su.order_id AND e.seq < su.seq AND e.state IN ${PENDING}
                 ORDER BY e.seq LIMIT 1) AS "blockerNotBefore",
@@ -282,20 +258,23 @@ export class StatusUpdateRepository {
   }
 
   /** Holds a pending update not being sent until `until`, for its platform's step spacing. */
-  async holdForStepSpacing(db: Queryable, id: string, until: Date, now: Date): Promise<void> {
-    await db.query(
+  async holdForStepSpacing(id: string, until: Date, now: Date): Promise<void> {
+    await this.dataSource.query(
       `UPDATE status_updates SET state = 'held', hold_reason = 'PLATFORM_STEP_INTERVAL', not_before = $2, updated_at = now()
         WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $3)`,
       [id, until, now],
     );
   }
 
-  /** Claims a pending update not being sent; false when another run took it meanwhile (it does not wait for the order's lock). */
-  async claim(db: Queryable, id: string, claim: ClaimTimes): Promise<boolean> {
-    const [claimed]: [unknown[], number] = await db.query(
+  /**
+   * Claims an update decideClaim let go: conditional on the row still being pending, due and not
+   * being sent (false when another run took it, or it ended or moved since the read).
+   */
+  async claim(id: string, claim: ClaimTimes): Promise<boolean> {
+    const [claimed]: [unknown[], number] = await this.dataSource.query(
       `UPDATE status_updates SET sending_until = $3, attempts = attempts + 1, first_attempt_at = coalesce(first_attempt_at, $2), last_attempt_at = $2,
               state = CASE WHEN state = 'held' THEN 'queued' ELSE state END, hold_reason = NULL, updated_at = now()
-        WHERE id = $1 AND state IN ${PENDING} AND (sending_until IS NULL OR sending_until <= $2) RETURNING id`,
+        WHERE id = $1 AND state IN ${PENDING} AND not_before <= $2 AND (sending_until IS NULL OR sending_until <= $2) RETURNING id`,
       [id, claim.at, claim.until],
     );
     return claimed.length > 0;

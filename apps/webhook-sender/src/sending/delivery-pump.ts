@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { setTimeout as delay } from 'node:timers/promises';
 import { SpanKind } from '@opentelemetry/api';
 import { withCorrelationId } from '@courier/logging';
-import { withMessageSpan } from '@courier/messaging';
+import { Lane, withMessageSpan } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { ClaimedDelivery, DeliveriesRepository, Handover } from '../repositories/deliveries.repository';
@@ -38,8 +38,8 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly logger = new Logger('DeliveryPump');
   private readonly leaseMs: number;
   private readonly results: WriteCoalescer<AttemptRecord, void>;
-  private readonly inFlight = new Set<Promise<AttemptRecord>>();
-  private reserved = 0;
+  /** The attempts under way, each over a leased queue row (a crashed process's are taken over when the lease ends). */
+  private readonly attempts: Lane<ClaimedDelivery>;
   private running = false;
   private waitingForSlots = false;
   private pass?: Promise<void>;
@@ -69,6 +69,14 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
       },
       { maxBatch: 200, maxInFlight: 1, splitOnFailure: false },
     );
+    this.attempts = new Lane<ClaimedDelivery>({
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      run: (delivery) => this.attempt(delivery),
+      // A slot came free: only worth a claim when due deliveries are waiting for one.
+      onSlotFree: () => {
+        if (this.waitingForSlots) this.nudge();
+      },
+    });
   }
 
   onApplicationBootstrap(): void {
@@ -98,15 +106,13 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
 
   /** Sets aside up to `wanted` free slots for deliveries about to be stored (see `start`). */
   reserve(wanted: number): Handover {
-    const slots = this.running ? Math.max(0, Math.min(wanted, this.freeSlots())) : 0;
-    this.reserved += slots;
+    const slots = this.running ? this.attempts.reserve(wanted) : 0;
     return { slots, limits: JSON.stringify(this.limiter.claimLimits()), defaultAllowance: this.limiter.defaultAllowance, leaseMs: this.leaseMs };
   }
 
   /** Starts deliveries leased under `reservation` and gives its other slots back. */
   start(reservation: Handover, deliveries: ClaimedDelivery[]): void {
-    this.reserved -= reservation.slots;
-    deliveries.slice(0, reservation.slots).forEach((delivery) => this.attempt(delivery));
+    this.attempts.start(reservation.slots, deliveries);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -120,7 +126,7 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
     await Promise.race([
       (async () => {
         await this.pass;
-        await Promise.allSettled([...this.inFlight]);
+        await this.attempts.drain();
         await this.results.drained();
       })(),
       grace,
@@ -135,24 +141,25 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
    * before it could be served.
    */
   async runDue(): Promise<number> {
-    const free = Math.min(this.freeSlots(), CLAIM_BATCH);
+    const free = this.attempts.reserve(Math.min(this.attempts.free, CLAIM_BATCH));
     if (free <= 0) return 0;
-    const claimed = await this.deliveries.claimDue({
-      limit: free,
-      leaseMs: this.leaseMs,
-      scanLimit: free * 4,
-      limits: JSON.stringify(this.limiter.claimLimits()),
-      defaultAllowance: this.limiter.defaultAllowance,
-    });
-    claimed.forEach((delivery) => this.attempt(delivery));
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      claimed = await this.deliveries.claimDue({
+        limit: free,
+        leaseMs: this.leaseMs,
+        scanLimit: free * 4,
+        limits: JSON.stringify(this.limiter.claimLimits()),
+        defaultAllowance: this.limiter.defaultAllowance,
+      });
+    } finally {
+      this.attempts.start(free, claimed);
+    }
     return claimed.length;
   }
 
-  private freeSlots(): number {
-    return this.config.WEBHOOK_CONCURRENCY - this.inFlight.size - this.reserved;
-  }
-
-  private attempt(delivery: ClaimedDelivery): void {
+  /** One attempt; its slot is free once the POST has ended, its lease stays until the result is written. */
+  private attempt(delivery: ClaimedDelivery): Promise<void> {
     // The attempt's log lines carry the correlation id of the change that caused the webhook.
     // ...and run in the trace of that change (stored with the delivery): the POST carries its traceparent.
     const attempt = () =>
@@ -163,24 +170,19 @@ export class DeliveryPump implements OnApplicationBootstrap, BeforeApplicationSh
         () => this.worker.attempt(delivery),
         SpanKind.INTERNAL,
       );
-    const work = (delivery.correlationId ? withCorrelationId(delivery.correlationId, attempt) : attempt()).finally(() => {
-      this.inFlight.delete(work);
-      // A slot came free: only worth a claim when due deliveries are waiting for one.
-      if (this.waitingForSlots) this.nudge();
-    });
-    this.inFlight.add(work);
-    // The lease stays until the result is written, so the slot is free before that.
+    const work = delivery.correlationId ? withCorrelationId(delivery.correlationId, attempt) : attempt();
     void work
       .then((result) => this.results.submit(result))
       // Not recorded: the lease ends and the delivery is tried again (at least once).
       .catch((error) => this.logger.warn({ err: error, deliveryId: delivery.id }, 'delivery attempt not recorded; retried when its lease ends'));
+    return work.then(() => undefined);
   }
 
   private async claimPass(): Promise<void> {
     try {
       for (;;) {
         if (!this.running) return;
-        const free = Math.min(this.freeSlots(), CLAIM_BATCH);
+        const free = Math.min(this.attempts.free, CLAIM_BATCH);
         const claimed = await this.runDue();
         this.failures = 0;
         if (free > 0 && claimed === free) continue;
