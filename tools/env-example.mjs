@@ -39,7 +39,7 @@ const SECTIONS = [
   { file: 'apps/status-dispatcher/src/app/status-dispatcher.config.ts', className: 'DispatcherConfig', title: 'status-dispatcher' },
   { file: 'apps/webhook-sender/src/app/webhook-sender.config.ts', className: 'WebhookSenderConfig', title: 'webhook-sender' },
   // Validated by the apps that call a platform (status-dispatcher's sessions, integrations-api's integration check).
-  { file: 'libs/platforms/src/adapters/platform-client.config.ts', className: 'PlatformClientConfig', title: 'Platform clients', usedBy: ['integrations-api', 'status-dispatcher'] },
+  { file: 'libs/platforms/src/common/platform-client.config.ts', className: 'PlatformClientConfig', title: 'Platform clients', usedBy: ['integrations-api', 'status-dispatcher'] },
   { file: 'apps/mock-receiver/src/app/receiver.config.ts', className: 'ReceiverConfig', title: 'mock-receiver (reference receiver)', usedBy: ['mock-receiver'] },
 ];
 
@@ -71,7 +71,7 @@ function otherSections() {
   const localPorts = new Map([...settings.matchAll(/port\(env, '([A-Z0-9_]+)', (\d+)/g)].map((match) => [match[1], match[2]]));
   const portMeaning = (name) =>
     name === 'LOCAL_PG_PORT' ? 'Port of the embedded PostgreSQL.' : `Port of the ${name.slice(6, 16)} simulator on 127.0.0.1 (0: a free one, printed at start).`;
-  const { PLATFORM_DEFINITIONS } = require(source('libs/platforms/src/registry/platform-definitions.ts'));
+  const { PLATFORM_DEFINITIONS } = require(source('libs/platforms/src/platforms.ts'));
   return [
     {
       title: 'One-machine mode (npm start, apps/local-suite); it also reads INTAKE_PORT, POS_PORT and the receiver\'s PORT',

@@ -1,0 +1,13 @@
+import { PlatformDefinition } from '../common/platform-definition';
+
+/** PLATFORM_B: user name and password per chain; vendors addressed by chainCode and providerRestaurantId. */
+export const PLATFORM_B: PlatformDefinition = {
+  code: 'PLATFORM_B',
+  title: 'Platform B',
+  wireCodeVariable: 'PLATFORM_B_CODE',
+  fields: [
+    { name: 'chainCode', secret: false, description: 'Chain code on the platform.', example: 'ch-4711' },
+    { name: 'username', secret: false, description: 'Platform user name.', example: 'pos-integration' },
+    { name: 'password', secret: true, description: 'Platform password.', example: 'correct-horse-battery' },
+  ],
+};
