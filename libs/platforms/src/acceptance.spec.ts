@@ -5,6 +5,7 @@ import cancelledOrder from './getir/examples/cancelled-order.json';
 import { acceptanceWarningAt, deadlineFrom } from './common/acceptance';
 import type { ParsedPlatformOrder, PlatformOrder } from './common/platform-adapter';
 import { PlatformAdapters } from './common/platform-adapters';
+import { PLATFORMS } from './platforms';
 import { parsePlatformAOrder } from './getir/getir.orders';
 import { parsePlatformBOrder } from './yemeksepeti/yemeksepeti.orders';
 import { parsePlatformCPackage } from './trendyol-go/trendyol-go.orders';
@@ -20,7 +21,7 @@ const MIN = 60_000;
 
 /** Each platform's accept-by rule (its *.assumptions.ts) on orders in the platform's own shape. */
 describe('accept-by deadlines', () => {
-  const adapters = PlatformAdapters.fromEnv({});
+  const adapters = PlatformAdapters.fromEnv({}, { platforms: PLATFORMS });
   const adapter = (code: string) => adapters.get(code)!;
 
   it('PLATFORM_A (Getir): 5 minutes from checkoutDate, warned at 30 s (when Getir would phone the restaurant); nothing for a cancelled order', () => {
@@ -69,14 +70,14 @@ describe('accept-by deadlines', () => {
   });
 
   it('takes each window and warning from the configuration', () => {
-    const tiny = PlatformAdapters.fromEnv({ PLATFORM_D_ACCEPT_WINDOW_MS: '800', PLATFORM_D_ACCEPT_WARNING_MS: '300', PLATFORM_A_ACCEPT_WINDOW_MS: '900' });
+    const tiny = PlatformAdapters.fromEnv({ PLATFORM_D_ACCEPT_WINDOW_MS: '800', PLATFORM_D_ACCEPT_WARNING_MS: '300', PLATFORM_A_ACCEPT_WINDOW_MS: '900' }, { platforms: PLATFORMS });
     const receivedAt = new Date('2026-11-26T10:00:00.000Z');
     const parsed = parsePlatformDWebhook(readExample('migros-yemek/examples/order-created.json'));
     if (!parsed.ok || parsed.kind !== 'order') throw new Error('not an order');
     expect(tiny.get('PLATFORM_D')!.acceptBy(parsed.order, receivedAt)).toEqual(new Date(receivedAt.getTime() + 800));
     expect(tiny.get('PLATFORM_D')!.acceptanceWarningMs).toBe(300);
     expect(tiny.get('PLATFORM_A')!.acceptBy({ ...orderOf(parsePlatformAOrder(newOrder)), platformData: {} }, receivedAt)).toEqual(new Date(receivedAt.getTime() + 900));
-    expect(() => PlatformAdapters.fromEnv({ PLATFORM_C_ACCEPT_WINDOW_MS: '0' })).toThrow(/PLATFORM_C_ACCEPT_WINDOW_MS/);
+    expect(() => PlatformAdapters.fromEnv({ PLATFORM_C_ACCEPT_WINDOW_MS: '0' }, { platforms: PLATFORMS })).toThrow(/PLATFORM_C_ACCEPT_WINDOW_MS/);
   });
 
   it('warns warningMs before the deadline, never before the order reached us', () => {

@@ -8,7 +8,7 @@ import newOrderWrappedExample from '../../../../libs/platforms/src/getir/example
 /* eslint-enable @nx/enforce-module-boundaries */
 import { internal, TestApp } from '../../test/harness';
 import { A_WEBHOOK_KEY, CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
-import { platformAPollTaskKey } from './platform-a.poller';
+import { platformAPollTaskKey } from '@courier/platforms';
 
 jest.setTimeout(120_000);
 

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
+import { PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
 import { Cancellation, isFinalOrderStatus, OrderStatus, PlatformMoveTrigger } from '@courier/domain';
-import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
-import type { PlatformOrder } from '@courier/platforms';
+import { CancellationResult, PlatformOrder, PlatformOrderOfAnotherIntegration, ReceivedOrder } from '@courier/platforms';
 import type { Order } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
@@ -13,25 +12,7 @@ import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRow } from './platform-order.model';
 import { PlatformOrderRepository } from './platform-order.repository';
 
-export interface ReceivedOrder {
-  yemekKuryeOrderId: string;
-  /** False when the platform order was already known (a retry or replay): nothing was written. */
-  created: boolean;
-}
-
-/** `ambiguous`: no store named and several stores hold the platform order id; nothing cancelled. */
-export type CancellationResult = 'canceled' | 'already_final' | 'unknown' | 'ambiguous';
-
-/**
- * A platform order that another integration already holds for this store (an integration replaced)
- * or for another store of the restaurant: refused (409), never answered with that integration's
- * order. Callers that are not HTTP (pollers) skip the order.
- */
-export class PlatformOrderOfAnotherIntegration extends ProblemException {
-  constructor(platform: string) {
-    super(409, ErrorCode.PlatformOrderOfAnotherIntegration, `This ${platform} order was received for another integration of this platform store or restaurant; it is not handed to this one.`);
-  }
-}
+export type { CancellationResult, ReceivedOrder } from '@courier/platforms';
 
 /**
  * Platform orders in: an accepted platform order becomes an order of the integration's restaurant

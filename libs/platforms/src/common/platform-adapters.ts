@@ -2,20 +2,19 @@ import { validateConfig } from '@courier/config';
 import type { PlatformAdapter } from './platform-adapter';
 import { PlatformClientConfig } from './platform-client.config';
 import { SessionCache } from './session-cache';
+import type { PlatformEntry } from './platform-entry';
 import type { SessionStore } from './session-store';
-import { PlatformAAdapter } from '../getir/getir.adapter';
-import { PlatformBAdapter } from '../yemeksepeti/yemeksepeti.adapter';
-import { PlatformCAdapter } from '../trendyol-go/trendyol-go.adapter';
-import { PlatformDAdapter } from '../migros-yemek/migros-yemek.adapter';
 
 export interface PlatformAdaptersOptions {
   /** Where the sessions live (default: this process's memory); status-dispatcher shares them through PostgreSQL. */
   sessionStore?: SessionStore;
+  /** The platforms whose adapters to build (platforms.ts's PLATFORMS), when no adapters are given. */
+  platforms?: readonly PlatformEntry[];
 }
 
 /**
  * The adapter of each platform, by neutral code. One session cache for all: tokens are per
- * integration, and integrations belong to one platform. A new platform is one adapter here.
+ * integration, and integrations belong to one platform. The adapters come from the registry's entries.
  */
 export class PlatformAdapters {
   private readonly byCode: Map<string, PlatformAdapter>;
@@ -23,7 +22,8 @@ export class PlatformAdapters {
 
   constructor(readonly config: PlatformClientConfig, adapters?: PlatformAdapter[], options: PlatformAdaptersOptions = {}) {
     this.sessions = new SessionCache(config.PLATFORM_SESSION_REFRESH_MARGIN_MS, Date.now, options.sessionStore);
-    const list = adapters ?? [new PlatformAAdapter(config, this.sessions), new PlatformBAdapter(config, this.sessions), new PlatformCAdapter(config), new PlatformDAdapter(config)];
+    if (!adapters && !options.platforms) throw new Error('PlatformAdapters needs the adapters or the platforms (PLATFORMS) to build them from');
+    const list = adapters ?? options.platforms!.flatMap((platform) => (platform.adapter ? [platform.adapter(config, this.sessions)] : []));
     this.byCode = new Map(list.map((adapter) => [adapter.code, adapter]));
   }
 

@@ -1,5 +1,6 @@
 import { ConfigurationError, validateConfig } from '@courier/config';
 import { PlatformAdapters } from './platform-adapters';
+import { PLATFORMS } from '../platforms';
 import { PlatformClientConfig } from './platform-client.config';
 
 describe('PlatformClientConfig', () => {
@@ -18,7 +19,7 @@ describe('PlatformClientConfig', () => {
     expect(config.PLATFORM_D_ENCRYPTION_MODE).toBe('ECB');
     expect(validateConfig(PlatformClientConfig, { PLATFORM_D_ENCRYPTION_MODE: 'CBC' }).PLATFORM_D_ENCRYPTION_MODE).toBe('CBC');
     expect(() => validateConfig(PlatformClientConfig, { PLATFORM_D_ENCRYPTION_MODE: 'GCM' })).toThrow(/PLATFORM_D_ENCRYPTION_MODE must be ECB or CBC/);
-    expect(PlatformAdapters.fromEnv({}).codes()).toEqual(['PLATFORM_A', 'PLATFORM_B', 'PLATFORM_C', 'PLATFORM_D']);
+    expect(PlatformAdapters.fromEnv({}, { platforms: PLATFORMS }).codes()).toEqual(['PLATFORM_A', 'PLATFORM_B', 'PLATFORM_C', 'PLATFORM_D']);
   });
 
   it('names bad variables and never echoes the app key', () => {

@@ -1,3 +1,6 @@
+import type { StatusPushAction, StatusPushRules } from '@courier/domain';
+import type { CallBudget } from './call-budget';
+
 /** A credential or identifier an integration of a platform carries, besides providerRestaurantId and isActive. */
 export interface CredentialFieldDefinition {
   /** JSON name in the integration body and record. */
@@ -68,6 +71,12 @@ export interface PlatformDefinition {
    * unique per account only.
    */
   restaurantIdScope?: 'platform' | 'account';
+  /** The platform's rules the status-push guards apply (libs/domain reads them from here, e.g. the PREPARE hold). */
+  statusRules?: StatusPushRules;
+  /** Steps of one order the platform wants at least a minimum interval apart (the hold's length, configured). */
+  spacedSteps?: readonly StatusPushAction[];
+  /** The platform's call budget per set of credentials: the dispatcher books room in it before each call. */
+  callBudget?: CallBudget;
 }
 
 /** Whether an integration of this platform holds a platform restaurant that no other account's integration may hold. */

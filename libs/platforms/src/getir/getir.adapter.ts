@@ -11,7 +11,6 @@ import {
   GETIR_COURIER,
   PLATFORM_A_ALREADY_DONE,
   PLATFORM_A_CANCEL_OPTIONS_BLOCK_MS,
-  PLATFORM_A_CALL_BUDGET,
   PLATFORM_A_COURIER_NOT_YET_CODES,
   PLATFORM_A_DEFAULT_CANCEL_NOTE,
   PLATFORM_A_ERROR,
@@ -20,7 +19,6 @@ import {
   PLATFORM_A_POS_STATUS_PATH,
   PLATFORM_A_POLL_PATHS,
   PLATFORM_A_RATE_LIMIT_BLOCK_MS,
-  PLATFORM_A_SPACED_ACTIONS,
   PLATFORM_A_STATUS_LOCK_RETRY_MS,
   PLATFORM_A_STATUS_NAMES,
   PLATFORM_A_STEP_DATES,
@@ -30,6 +28,7 @@ import {
   platformAVerifyStep,
   RESTAURANT_COURIER,
 } from './getir.assumptions';
+import { PLATFORM_A } from './getir.platform';
 import { PlatformAOrderData, parsePlatformAOrder } from './getir.orders';
 
 /** The `code` of Getir's error envelope `{ code, error, message, details?, source? }`. */
@@ -63,7 +62,7 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
  */
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
-  readonly callBudget = PLATFORM_A_CALL_BUDGET;
+  readonly callBudget = PLATFORM_A.callBudget;
 
   /** The platform's accept-by rule (platform-a.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
@@ -80,7 +79,7 @@ export class PlatformAAdapter implements PlatformAdapter {
   ) {}
 
   stepSpacing(holdMs: number) {
-    return { actions: PLATFORM_A_SPACED_ACTIONS, ms: holdMs };
+    return { actions: PLATFORM_A.spacedSteps ?? [], ms: holdMs };
   }
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {

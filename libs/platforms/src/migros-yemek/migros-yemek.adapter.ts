@@ -8,7 +8,6 @@ import {
   isPlatformDCancelledStatus,
   PLATFORM_D_ACCEPT_WARNING_MS,
   PLATFORM_D_API_KEY_HEADER,
-  PLATFORM_D_CALL_BUDGET,
   PLATFORM_D_NEW_ORDER_STATUS,
   PLATFORM_D_NOTIFY_USER,
   PLATFORM_D_ORDER_STATUS,
@@ -21,6 +20,7 @@ import {
   platformDId,
 } from './migros-yemek.assumptions';
 import { encryptPlatformDBody, isPlatformDEnvelope, openPlatformDValue, platformDCipherMode } from './migros-yemek.crypto';
+import { PLATFORM_D } from './migros-yemek.platform';
 import { parsePlatformDOrder, PlatformDOrderData } from './migros-yemek.orders';
 
 /** A Migros answer read: HTTP status, the body (decrypted when it came as `{ value }`), and its envelope. */
@@ -52,7 +52,7 @@ export type PlatformDOrderReadBack =
  */
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
-  readonly callBudget = PLATFORM_D_CALL_BUDGET;
+  readonly callBudget = PLATFORM_D.callBudget;
 
   /** The platform's accept-by rule (platform-d.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

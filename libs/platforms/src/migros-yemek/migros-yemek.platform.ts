@@ -1,5 +1,6 @@
 import { PLATFORM_D_API_KEY_HEADER } from './migros-yemek.assumptions';
 import { PlatformDefinition } from '../common/platform-definition';
+import { PLATFORM_D_CALL_BUDGET } from './migros-yemek.assumptions';
 
 /**
  * PLATFORM_D (Migros Yemek): providerRestaurantId is the Migros storeId, providerMerchantId its
@@ -30,4 +31,5 @@ export const PLATFORM_D: PlatformDefinition = {
       example: 'ECB',
     },
   ],
+  callBudget: PLATFORM_D_CALL_BUDGET,
 };

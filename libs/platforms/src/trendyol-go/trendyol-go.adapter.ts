@@ -7,7 +7,6 @@ import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAns
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import {
-  PLATFORM_C_CALL_BUDGET,
   PLATFORM_C_CANCEL_REASONS,
   PLATFORM_C_DEFAULT_CANCEL_REASON,
   PLATFORM_C_DEFAULT_PREPARATION_MINUTES,
@@ -18,6 +17,7 @@ import {
   PLATFORM_C_SUPPLIER_ID,
   STORE_DELIVERY,
 } from './trendyol-go.assumptions';
+import { PLATFORM_C } from './trendyol-go.platform';
 import { parsePlatformCPackage, PlatformCOrderData } from './trendyol-go.orders';
 
 type Operation = { path: string; body: Record<string, unknown> } | { skip: string } | { refuse: string };
@@ -30,7 +30,7 @@ type Operation = { path: string; body: Record<string, unknown> } | { skip: strin
  */
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
-  readonly callBudget = PLATFORM_C_CALL_BUDGET;
+  readonly callBudget = PLATFORM_C.callBudget;
 
   /** The platform's accept-by rule (platform-c.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

@@ -1,5 +1,6 @@
 import { PLATFORM_C_SUPPLIER_ID } from './trendyol-go.assumptions';
 import { PlatformDefinition } from '../common/platform-definition';
+import { PLATFORM_C_CALL_BUDGET } from './trendyol-go.assumptions';
 
 /** PLATFORM_C: HTTP Basic with apiKey:secretKey, supplier and store identifiers. */
 export const PLATFORM_C: PlatformDefinition = {
@@ -22,4 +23,5 @@ export const PLATFORM_C: PlatformDefinition = {
     { name: 'secretKey', secret: true, description: 'Platform API secret.', example: 'sk-5d0e4a7b2c9f' },
     { name: 'storeId', secret: false, description: 'Store identifier on the platform.', example: '88211' },
   ],
+  callBudget: PLATFORM_C_CALL_BUDGET,
 };

@@ -9,7 +9,6 @@ import { isRecord } from '../common/payload-reader';
 import { PlatformSession, SessionCache } from '../common/session-cache';
 import {
   PLATFORM_B_ACCEPTANCE_MARGIN_MS,
-  PLATFORM_B_CALL_BUDGET,
   PLATFORM_B_DEFAULT_PREPARATION_MS,
   PLATFORM_B_DEFAULT_REJECT_REASON,
   PLATFORM_B_DEFAULT_TOKEN_TTL_MS,
@@ -20,6 +19,7 @@ import {
   PlatformBCallbackUrls,
   PlatformBRejectReason,
 } from './yemeksepeti.assumptions';
+import { PLATFORM_B } from './yemeksepeti.platform';
 import { PlatformBOrderData } from './yemeksepeti.orders';
 
 type Operation = { url: string; body?: Record<string, unknown> } | { skip: string };
@@ -34,7 +34,7 @@ export const PLATFORM_B_409_PACING_RULE = 'PLATFORM_B_409_NOT_YET';
  */
 export class PlatformBAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_B';
-  readonly callBudget = PLATFORM_B_CALL_BUDGET;
+  readonly callBudget = PLATFORM_B.callBudget;
 
   /** The platform's accept-by rule (platform-b.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

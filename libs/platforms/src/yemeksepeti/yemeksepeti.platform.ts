@@ -1,4 +1,5 @@
 import { PlatformDefinition } from '../common/platform-definition';
+import { PLATFORM_B_CALL_BUDGET } from './yemeksepeti.assumptions';
 
 /** PLATFORM_B: user name and password per chain; vendors addressed by chainCode and providerRestaurantId. */
 export const PLATFORM_B: PlatformDefinition = {
@@ -10,4 +11,5 @@ export const PLATFORM_B: PlatformDefinition = {
     { name: 'username', secret: false, description: 'Platform user name.', example: 'pos-integration' },
     { name: 'password', secret: true, description: 'Platform password.', example: 'correct-horse-battery' },
   ],
+  callBudget: PLATFORM_B_CALL_BUDGET,
 };

@@ -2,23 +2,41 @@ import { Body, Controller, Get, HttpCode, Logger, Param, Post, Put, Query, UseFi
 import { ApiAcceptedResponse, ApiBearerAuth, ApiBody, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { apiProblemsDecorator, ProblemDto, ProblemException, RATE_LIMIT_HEADER_DOCS } from '@courier/http';
-import {
-  isRecord,
-  parsePlatformBOrder,
-  PLATFORM_B_CANCELLED_STATUS,
-  PLATFORM_B_PICKED_UP_STATUS,
-  PLATFORM_B_PLUGIN_STATUSES,
-  PLATFORM_B_UNPROCESSABLE_REASON,
-  platformBVendorRefusal,
-  PlatformBVendorState,
-} from '@courier/platforms';
 import { STATUS_CODES } from 'node:http';
-import { isUuid } from '../common/ids';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { PlatformBPluginAnswerFilter } from './platform-b-plugin-answer.filter';
-import { PlatformBPluginGuard } from './platform-b-plugin.guard';
-import { PlatformBPluginService, readClosures } from './platform-b-plugin.service';
-import { PlatformOrdersService } from './platform-orders.service';
+import { isRecord } from '../common/payload-reader';
+import { InboundIntegration, PlatformOrderIntake, VendorClosure } from '../common/platform-order-intake';
+import { PlatformBPluginAnswerFilter } from './yemeksepeti-plugin-answer.filter';
+import { PlatformBPluginGuard } from './yemeksepeti-plugin.guard';
+import { PLATFORM_B_CANCELLED_STATUS, PLATFORM_B_PICKED_UP_STATUS, PLATFORM_B_UNPROCESSABLE_REASON } from './yemeksepeti.assumptions';
+import { parsePlatformBOrder } from './yemeksepeti.orders';
+import { PLATFORM_B_PLUGIN_STATUSES, platformBVendorRefusal, PlatformBVendorState } from './yemeksepeti.plugin-answers';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Canonical UUID text only: anything else is an id that cannot exist. */
+function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** `closures` of an availability body, each checked; a field error list when malformed. */
+export function readClosures(body: unknown): { closures: VendorClosure[]; timestamp: Date | null } | { errors: Array<{ field: string; message: string }> } {
+  if (!isRecord(body)) return { errors: [{ field: 'body', message: 'must be a JSON object' }] };
+  const raw = body.closures ?? [];
+  if (!Array.isArray(raw) || raw.length > 100) return { errors: [{ field: 'closures', message: 'must be an array of at most 100 closures' }] };
+  const errors: Array<{ field: string; message: string }> = [];
+  const closures: VendorClosure[] = [];
+  raw.forEach((closure, index) => {
+    const start = isRecord(closure) ? closure.start : undefined;
+    const end = isRecord(closure) ? closure.end : undefined;
+    if (!isRecord(closure) || typeof start !== 'string' || Number.isNaN(Date.parse(start)) || (end !== undefined && end !== null && (typeof end !== 'string' || Number.isNaN(Date.parse(end))))) {
+      errors.push({ field: `closures[${index}]`, message: 'needs start (date-time) and, when given, end (date-time)' });
+      return;
+    }
+    closures.push({ reason: typeof closure.reason === 'string' ? closure.reason.slice(0, 100) : 'UNKNOWN', start, end: (end as string | null | undefined) ?? null, changeable: closure.changeable === true });
+  });
+  const timestamp = typeof body.timestamp === 'string' && !Number.isNaN(Date.parse(body.timestamp)) ? new Date(body.timestamp) : null;
+  return errors.length ? { errors } : { closures, timestamp };
+}
 
 const PLATFORM = 'PLATFORM_B';
 const REMOTE_ID = { name: 'remoteId', description: 'The vendor (posVendorId): the integration\'s providerRestaurantId.' };
@@ -102,11 +120,7 @@ const GONE_VENDOR = 'INTEGRATION_NOT_FOUND (reason MENU_ACCOUNT_SETTINGS): the i
 export class PlatformBController {
   private readonly logger = new Logger('PlatformBPlugin');
 
-  constructor(
-    private readonly directory: IntegrationDirectory,
-    private readonly orders: PlatformOrdersService,
-    private readonly plugin: PlatformBPluginService,
-  ) {}
+  constructor(private readonly orders: PlatformOrderIntake) {}
 
   @Get()
   @ApiOperation({ summary: 'PLATFORM_B plugin health check (GET /).' })
@@ -135,7 +149,7 @@ export class PlatformBController {
     const parsed = parsePlatformBOrder(remoteId, body);
     if (!parsed.ok) throw unprocessable(`The order cannot be processed: ${parsed.errors.map((error) => `${error.field} ${error.message}`).join('; ')}`.slice(0, 500), parsed.errors);
     const integration = await this.vendor(remoteId, { active: true });
-    if (parsed.order.test) return { remoteResponse: { remoteOrderId: await this.plugin.receiveTestOrder(integration, parsed.order) } };
+    if (parsed.order.test) return { remoteResponse: { remoteOrderId: await this.orders.receiveTestOrder(integration, parsed.order) } };
     const received = await this.orders.receive(integration, parsed.order);
     return { remoteResponse: { remoteOrderId: received.yemekKuryeOrderId } };
   }
@@ -165,7 +179,7 @@ export class PlatformBController {
     else if (status === PLATFORM_B_PICKED_UP_STATUS) result = await this.orders.pickedUpById(PLATFORM, id, remoteId);
     else result = (await this.orders.existsById(PLATFORM, id, remoteId)) ? 'ignored' : 'unknown';
     if (result === 'unknown') {
-      if (!(await this.plugin.testOrderStatus(PLATFORM, id, remoteId, status, message))) throw notFound;
+      if (!(await this.orders.testOrderStatus(PLATFORM, id, remoteId, status, message))) throw notFound;
       result = 'test_order';
     }
     if (result === 'ignored') this.logger.log({ platform: PLATFORM, yemekKuryeOrderId: id, status }, 'PLATFORM_B order status acknowledged; nothing to change');
@@ -184,7 +198,7 @@ export class PlatformBController {
   async availability(@Param('remoteId') remoteId: string, @Body() body: unknown): Promise<void> {
     const read = readClosures(body);
     if ('errors' in read) throw unprocessable('The availability cannot be processed: malformed closures.', read.errors);
-    await this.plugin.recordAvailability(await this.vendor(remoteId, { active: false }), read.closures, read.timestamp);
+    await this.orders.recordAvailability(await this.vendor(remoteId, { active: false }), read.closures, read.timestamp);
   }
 
   @Get('menuimport/:remoteId')
@@ -209,10 +223,10 @@ export class PlatformBController {
    * platformBVendorRefusal decides: never held here (may appear soon), held by integrations since
    * deleted or displaced (never will), or paused.
    */
-  private async vendor(remoteId: string, options: { active: boolean }): Promise<DirectoryIntegration> {
-    const integration = await this.directory.forPlatformRestaurant(PLATFORM, remoteId);
+  private async vendor(remoteId: string, options: { active: boolean }): Promise<InboundIntegration> {
+    const integration = await this.orders.forPlatformRestaurant(PLATFORM, remoteId);
     if (integration && (!options.active || (integration.isActive && integration.accountActive))) return integration;
-    const state: PlatformBVendorState = integration ? 'paused' : (await this.directory.formerlyHeld(PLATFORM, remoteId)) ? 'gone' : 'unknown';
+    const state: PlatformBVendorState = integration ? 'paused' : (await this.orders.formerlyHeld(PLATFORM, remoteId)) ? 'gone' : 'unknown';
     this.logger.warn({ platform: PLATFORM, providerRestaurantId: remoteId.slice(0, 100), state }, 'PLATFORM_B call for a vendor without a live integration taking orders refused');
     throw vendorRefused(state, remoteId);
   }

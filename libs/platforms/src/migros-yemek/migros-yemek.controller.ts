@@ -4,21 +4,16 @@ import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec
 import { ErrorCode, FieldError } from '@courier/contracts';
 import { SecretDecryptionError } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
-import {
-  IntegrationCredentials,
-  isPlatformDEnvelope,
-  openPlatformDValue,
-  parsePlatformDWebhook,
-  PLATFORM_D_WEBHOOK,
-  PlatformAdapters,
-  PlatformDAdapter,
-  PlatformDOrderReadBack,
-} from '@courier/platforms';
-import { ApiProblems } from '../common/api-problems';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { presentedKeyMatches } from './platform-callback.auth';
-import { ReadBackLimiter } from './platform-d.read-backs';
-import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
+import type { IntegrationCredentials } from '../common/platform-adapter';
+import { PlatformAdapters } from '../common/platform-adapters';
+import { PlatformApiProblems as ApiProblems } from '../common/platform-api-problems';
+import { presentedKeyMatches } from '../common/platform-callback.auth';
+import { InboundIntegration, PlatformOrderIntake, PlatformOrderOfAnotherIntegration } from '../common/platform-order-intake';
+import type { PlatformDAdapter, PlatformDOrderReadBack } from './migros-yemek.adapter';
+import { PLATFORM_D_WEBHOOK } from './migros-yemek.assumptions';
+import { isPlatformDEnvelope, openPlatformDValue } from './migros-yemek.crypto';
+import { parsePlatformDWebhook } from './migros-yemek.orders';
+import { ReadBackLimiter } from './migros-yemek.read-backs';
 
 const PLATFORM = 'PLATFORM_D';
 
@@ -127,8 +122,7 @@ export class PlatformDController {
   private readonly readBacks = new ReadBackLimiter(PLATFORM_D_WEBHOOK.readBacksPerStore, PLATFORM_D_WEBHOOK.windowMs);
 
   constructor(
-    private readonly directory: IntegrationDirectory,
-    private readonly orders: PlatformOrdersService,
+    private readonly orders: PlatformOrderIntake,
     private readonly adapters: PlatformAdapters,
   ) {}
 
@@ -177,7 +171,7 @@ export class PlatformDController {
   private async webhook(key: unknown, rawBody: unknown) {
     const webhook = parsePlatformDWebhook(this.opened(key, rawBody));
     if (!webhook.ok) throw invalidWebhook(422, ErrorCode.ValidationError, 'The platform\'s payload has invalid fields.', webhook.errors);
-    const integration = await this.directory.forPlatformRestaurant(PLATFORM, webhook.storeId);
+    const integration = await this.orders.forPlatformRestaurant(PLATFORM, webhook.storeId);
     const notConfirmed = (why: string) => refusedForGood(ErrorCode.PlatformOrderNotConfirmed, `Migros does not confirm this webhook for store ${webhook.storeId}: ${why}.`);
     // An unknown store answers as an unconfirmed order: a caller learns nothing about which stores exist.
     if (!integration) return notConfirmed('no integration can read it back');
@@ -252,9 +246,9 @@ export class PlatformDController {
     return readBack;
   }
 
-  private credentials(integration: DirectoryIntegration): IntegrationCredentials | undefined {
+  private credentials(integration: InboundIntegration): IntegrationCredentials | undefined {
     try {
-      return this.directory.credentials(integration);
+      return this.orders.credentials(integration);
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error;
       this.logger.error({ integrationId: integration.integrationId, keyId: error.keyId }, 'integration secret cannot be decrypted (SECRETS_ENCRYPTION_KEYS lacks its key)');

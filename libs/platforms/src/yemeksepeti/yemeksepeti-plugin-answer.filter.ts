@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { problemFor, sendProblem, titleFor } from '@courier/http';
-import { PlatformBPluginReason, platformBPluginRefusal } from '@courier/platforms';
+import { PlatformBPluginReason, platformBPluginRefusal } from './yemeksepeti.plugin-answers';
 
 /**
  * Every refusal of a PLATFORM_B plugin route, whatever threw it (the JWT guard and its failure

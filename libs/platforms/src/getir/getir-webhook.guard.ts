@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AuthFailures } from '@courier/rate-limit';
-import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { callbackUnauthorized, presentedKeyMatches } from './platform-callback.auth';
+import { callbackUnauthorized, presentedKeyMatches } from '../common/platform-callback.auth';
+import { GetirInboundConfig } from './getir.inbound.config';
 
 /**
  * PLATFORM_A's webhooks carry the deployment-wide static `x-api-key` (PLATFORM_A_WEBHOOK_API_KEY),
@@ -13,7 +13,7 @@ import { callbackUnauthorized, presentedKeyMatches } from './platform-callback.a
 @Injectable()
 export class PlatformAWebhookGuard implements CanActivate {
   constructor(
-    private readonly config: DispatcherConfig,
+    private readonly config: GetirInboundConfig,
     private readonly authFailures: AuthFailures,
   ) {}
 

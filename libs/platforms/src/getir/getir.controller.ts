@@ -1,11 +1,10 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { parsePlatformAOrder } from '@courier/platforms';
-import { ApiProblems } from '../common/api-problems';
-import { IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { PlatformAWebhookGuard } from './platform-a-webhook.guard';
-import { invalidPlatformPayload, requireActiveIntegration } from './platform-callback.auth';
-import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformApiProblems as ApiProblems } from '../common/platform-api-problems';
+import { invalidPlatformPayload, requireActiveIntegration } from '../common/platform-callback.auth';
+import { PlatformOrderIntake } from '../common/platform-order-intake';
+import { PlatformAWebhookGuard } from './getir-webhook.guard';
+import { parsePlatformAOrder } from './getir.orders';
 
 const PLATFORM = 'PLATFORM_A';
 const FOOD_ORDER = {
@@ -29,10 +28,7 @@ const FOOD_ORDER = {
 @UseGuards(PlatformAWebhookGuard)
 @Controller('platforms/platform-a')
 export class PlatformAController {
-  constructor(
-    private readonly directory: IntegrationDirectory,
-    private readonly orders: PlatformOrdersService,
-  ) {}
+  constructor(private readonly orders: PlatformOrderIntake) {}
 
   @Post('orders')
   @HttpCode(200)
@@ -52,7 +48,7 @@ export class PlatformAController {
   async newOrder(@Body() body: unknown) {
     const parsed = parsePlatformAOrder(body);
     if (!parsed.ok) throw invalidPlatformPayload(parsed.errors);
-    const integration = requireActiveIntegration(await this.directory.forPlatformRestaurant(PLATFORM, parsed.order.providerRestaurantId), PLATFORM, parsed.order.providerRestaurantId);
+    const integration = requireActiveIntegration(await this.orders.forPlatformRestaurant(PLATFORM, parsed.order.providerRestaurantId), PLATFORM, parsed.order.providerRestaurantId);
     const received = await this.orders.receive(integration, parsed.order);
     return { received: true, yemekKuryeOrderId: received.yemekKuryeOrderId, duplicate: !received.created };
   }

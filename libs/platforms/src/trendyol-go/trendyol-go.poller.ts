@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
-import { PlatformAdapters } from '@courier/platforms';
-import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { IntegrationPoller } from './integration-poller';
-import { PlatformBPluginService } from './platform-b-plugin.service';
-import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
-import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
+import { IntegrationPoller } from '../common/integration-poller';
+import { PlatformAdapters } from '../common/platform-adapters';
+import { InboundIntegration, PlatformOrderIntake, PlatformOrderOfAnotherIntegration } from '../common/platform-order-intake';
+import { TrendyolGoInboundConfig } from './trendyol-go.inbound.config';
 
 const PLATFORM = 'PLATFORM_C';
 export const PLATFORM_C_POLL_TASK = 'platform-c.poll';
@@ -29,14 +26,11 @@ export function pollTaskKey(integrationId: string): string {
 export class PlatformCPoller extends IntegrationPoller {
   constructor(
     unitOfWork: UnitOfWork,
-    directory: IntegrationDirectory,
-    private readonly config: DispatcherConfig,
+    private readonly orders: PlatformOrderIntake,
+    private readonly config: TrendyolGoInboundConfig,
     private readonly adapters: PlatformAdapters,
-    private readonly orders: PlatformOrdersService,
-    private readonly cursors: PlatformPollCursorRepository,
-    private readonly testOrders: PlatformBPluginService,
   ) {
-    super(unitOfWork, directory, {
+    super(unitOfWork, orders, {
       platform: PLATFORM,
       pollTask: PLATFORM_C_POLL_TASK,
       plannerTask: PLATFORM_C_POLL_PLANNER_TASK,
@@ -55,22 +49,22 @@ export class PlatformCPoller extends IntegrationPoller {
     return this.pollIntegration(task.payload.integrationId);
   }
 
-  async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {
+  async poll(integration: InboundIntegration): Promise<TaskOutcome> {
     const integrationId = integration.integrationId;
     const adapter = this.adapters.get(PLATFORM)!;
     const untilMs = Date.now();
-    const cursor = await this.cursors.cursorOf(integrationId);
+    const cursor = await this.orders.pollCursor(integrationId);
     const sinceMs = cursor !== undefined ? cursor - POLL_OVERLAP_MS : untilMs - this.config.PLATFORM_C_POLL_LOOKBACK_MS;
 
     const credentials = this.credentials(integration);
     if (!credentials) {
-      await this.cursors.save(integrationId, cursor ?? sinceMs, 'the integration\'s secrets cannot be decrypted');
+      await this.orders.savePollCursor(integrationId, cursor ?? sinceMs, 'the integration\'s secrets cannot be decrypted');
       return { rescheduleAt: this.nextPollAt({ kind: 'failed' }, untilMs), note: 'secrets cannot be decrypted' };
     }
     const result = await adapter.pollOrders!(credentials, sinceMs, untilMs);
     if (result.kind !== 'ok') {
       const error = result.kind === 'failed' ? result.reason : `the platform answered ${result.answer.httpStatus ?? result.answer.error}`;
-      await this.cursors.save(integrationId, cursor ?? sinceMs, error);
+      await this.orders.savePollCursor(integrationId, cursor ?? sinceMs, error);
       this.logger.warn({ integrationId, httpStatus: result.answer.httpStatus, outcome: result.kind }, 'PLATFORM_C poll failed; the cursor stays');
       return { rescheduleAt: this.nextPollAt(result, untilMs), note: error };
     }
@@ -83,9 +77,9 @@ export class PlatformCPoller extends IntegrationPoller {
       }
       const order = parsed.order;
       if (order.test) {
-        const testOrderId = await this.testOrders.receiveTestOrder(integration, order);
+        const testOrderId = await this.orders.receiveTestOrder(integration, order);
         const packageStatus = typeof order.platformData.packageStatus === 'string' ? order.platformData.packageStatus : order.state;
-        await this.testOrders.testOrderStatus(PLATFORM, testOrderId, integration.providerRestaurantId, packageStatus, order.state === 'canceled' ? order.cancelNote : undefined);
+        await this.orders.testOrderStatus(PLATFORM, testOrderId, integration.providerRestaurantId, packageStatus, order.state === 'canceled' ? order.cancelNote : undefined);
       } else if (order.state === 'canceled') {
         // Only this integration's orders: the list came with its credentials (as PLATFORM_A's poller).
         await this.orders.cancel(PLATFORM, order.platformOrderId, order.cancelNote, integration.providerRestaurantId);
@@ -98,7 +92,7 @@ export class PlatformCPoller extends IntegrationPoller {
         }
       }
     }
-    await this.cursors.save(integrationId, result.cursorMs, null);
+    await this.orders.savePollCursor(integrationId, result.cursorMs, null);
     if (received > 0) this.logger.log({ integrationId, received, seen: result.orders.length }, 'PLATFORM_C packages polled');
     return { rescheduleAt: this.nextPollAt({ kind: 'ok' }) };
   }

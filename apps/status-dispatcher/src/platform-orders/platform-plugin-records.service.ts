@@ -1,21 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@courier/messaging';
-import { isRecord, PlatformOrder } from '@courier/platforms';
+import type { PlatformOrder, VendorClosure } from '@courier/platforms';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
-import { PlatformBPluginRepository, VendorClosure } from './platform-b-plugin.repository';
+import { PlatformPluginRecordsRepository } from './platform-plugin-records.repository';
 
 /**
- * What PLATFORM_B's plugin keeps besides real orders: the platform's test orders (answered with an
+ * What the platforms' inbound pieces keep besides real orders: the platforms' test orders (answered with an
  * id of ours, kept in their own table and never announced to the courier core: they must never be
  * cooked nor delivered) and the platform's open/closed state of each vendor.
  */
 @Injectable()
-export class PlatformBPluginService {
-  private readonly logger = new Logger('PlatformBPlugin');
+export class PlatformPluginRecordsService {
+  private readonly logger = new Logger('PlatformPluginRecords');
 
   constructor(
     private readonly unitOfWork: UnitOfWork,
-    private readonly records: PlatformBPluginRepository,
+    private readonly records: PlatformPluginRecordsRepository,
   ) {}
 
   /** Stores a test order once per vendor (the middleware's retries find the first id; another vendor's test order with the same token is its own). */
@@ -43,24 +43,4 @@ export class PlatformBPluginService {
     this.logger.log({ platform: integration.platform, providerRestaurantId: integration.providerRestaurantId, integrationId: integration.integrationId, open, closures: closures.length }, open ? 'the platform opened the vendor' : 'the platform closed the vendor');
     return { open };
   }
-}
-
-/** `closures` of an availability body, each checked; a field error list when malformed. */
-export function readClosures(body: unknown): { closures: VendorClosure[]; timestamp: Date | null } | { errors: Array<{ field: string; message: string }> } {
-  if (!isRecord(body)) return { errors: [{ field: 'body', message: 'must be a JSON object' }] };
-  const raw = body.closures ?? [];
-  if (!Array.isArray(raw) || raw.length > 100) return { errors: [{ field: 'closures', message: 'must be an array of at most 100 closures' }] };
-  const errors: Array<{ field: string; message: string }> = [];
-  const closures: VendorClosure[] = [];
-  raw.forEach((closure, index) => {
-    const start = isRecord(closure) ? closure.start : undefined;
-    const end = isRecord(closure) ? closure.end : undefined;
-    if (!isRecord(closure) || typeof start !== 'string' || Number.isNaN(Date.parse(start)) || (end !== undefined && end !== null && (typeof end !== 'string' || Number.isNaN(Date.parse(end))))) {
-      errors.push({ field: `closures[${index}]`, message: 'needs start (date-time) and, when given, end (date-time)' });
-      return;
-    }
-    closures.push({ reason: typeof closure.reason === 'string' ? closure.reason.slice(0, 100) : 'UNKNOWN', start, end: (end as string | null | undefined) ?? null, changeable: closure.changeable === true });
-  });
-  const timestamp = typeof body.timestamp === 'string' && !Number.isNaN(Date.parse(body.timestamp)) ? new Date(body.timestamp) : null;
-  return errors.length ? { errors } : { closures, timestamp };
 }

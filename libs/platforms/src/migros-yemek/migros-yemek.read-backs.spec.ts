@@ -1,4 +1,4 @@
-import { ReadBackLimiter } from './platform-d.read-backs';
+import { ReadBackLimiter } from './migros-yemek.read-backs';
 
 describe('ReadBackLimiter (unauthenticated PLATFORM_D webhooks read back per store)', () => {
   it('allows `limit` read-backs of a store in any window, counts stores apart, and frees room as the window moves on', () => {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
-import { IntegrationCredentials, ParsedPlatformOrder, PlatformAActiveOrders, PlatformAAdapter, PlatformAdapters, PlatformOrder } from '@courier/platforms';
-import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
-import { IntegrationPoller } from './integration-poller';
-import { PlatformOrderOfAnotherIntegration, PlatformOrdersService } from './platform-orders.service';
+import { IntegrationPoller } from '../common/integration-poller';
+import type { IntegrationCredentials, ParsedPlatformOrder, PlatformOrder } from '../common/platform-adapter';
+import { PlatformAdapters } from '../common/platform-adapters';
+import { InboundIntegration, PlatformOrderIntake, PlatformOrderOfAnotherIntegration } from '../common/platform-order-intake';
+import type { PlatformAActiveOrders, PlatformAAdapter } from './getir.adapter';
+import { GetirInboundConfig } from './getir.inbound.config';
 
 const PLATFORM = 'PLATFORM_A';
 export const PLATFORM_A_POLL_TASK = 'platform-a.poll';
@@ -29,13 +29,11 @@ export function platformAPollTaskKey(integrationId: string): string {
 export class PlatformAPoller extends IntegrationPoller {
   constructor(
     unitOfWork: UnitOfWork,
-    directory: IntegrationDirectory,
-    config: DispatcherConfig,
+    private readonly orders: PlatformOrderIntake,
+    config: GetirInboundConfig,
     private readonly adapters: PlatformAdapters,
-    private readonly orders: PlatformOrdersService,
-    private readonly budgets: PlatformCallBudgets,
   ) {
-    super(unitOfWork, directory, {
+    super(unitOfWork, orders, {
       platform: PLATFORM,
       pollTask: PLATFORM_A_POLL_TASK,
       plannerTask: PLATFORM_A_POLL_PLANNER_TASK,
@@ -54,7 +52,7 @@ export class PlatformAPoller extends IntegrationPoller {
     return this.pollIntegration(task.payload.integrationId);
   }
 
-  async poll(integration: DirectoryIntegration): Promise<TaskOutcome> {
+  async poll(integration: InboundIntegration): Promise<TaskOutcome> {
     const integrationId = integration.integrationId;
     const startedMs = Date.now();
     const credentials = this.credentials(integration);
@@ -98,9 +96,9 @@ export class PlatformAPoller extends IntegrationPoller {
    * webhook for that, and an order approved on Getir's own panel is listed only there) and when the
    * call budget has room now (a poll never waits for a slot nor delays status calls).
    */
-  private async pollActive(integration: DirectoryIntegration, credentials: IntegrationCredentials): Promise<PlatformAActiveOrders | { kind: 'skipped' }> {
+  private async pollActive(integration: InboundIntegration, credentials: IntegrationCredentials): Promise<PlatformAActiveOrders | { kind: 'skipped' }> {
     if (!(await this.orders.hasOpenOrders(integration.integrationId))) return { kind: 'skipped' };
-    if ((await this.budgets.bookNow(PLATFORM, credentials, 'poll:active')) === false) {
+    if ((await this.orders.bookCallNow(PLATFORM, credentials, 'poll:active')) === false) {
       this.logger.debug({ integrationId: integration.integrationId }, 'PLATFORM_A active orders poll skipped: no room in the call budget now');
       return { kind: 'skipped' };
     }
@@ -108,7 +106,7 @@ export class PlatformAPoller extends IntegrationPoller {
   }
 
   /** Whether the order is new; one another integration holds is skipped (refused and logged by receive), the rest of the poll goes on. */
-  private async received(integration: DirectoryIntegration, order: PlatformOrder): Promise<boolean> {
+  private async received(integration: InboundIntegration, order: PlatformOrder): Promise<boolean> {
     try {
       return (await this.orders.receive(integration, order)).created;
     } catch (error) {
@@ -118,7 +116,7 @@ export class PlatformAPoller extends IntegrationPoller {
   }
 
   /** The well-formed orders of this restaurant (the token is the restaurant's; another id would be Getir's mistake). */
-  private usable(integration: DirectoryIntegration, parsed: ParsedPlatformOrder[]): PlatformOrder[] {
+  private usable(integration: InboundIntegration, parsed: ParsedPlatformOrder[]): PlatformOrder[] {
     const orders: PlatformOrder[] = [];
     for (const entry of parsed) {
       if (!entry.ok) {

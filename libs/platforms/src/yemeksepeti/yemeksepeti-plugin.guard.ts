@@ -2,9 +2,9 @@ import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/commo
 import type { Request } from 'express';
 import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
-import { checkPlatformBPluginAuthorization } from '@courier/platforms';
 import { AuthFailures } from '@courier/rate-limit';
-import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { YemeksepetiInboundConfig } from './yemeksepeti.inbound.config';
+import { checkPlatformBPluginAuthorization } from './yemeksepeti.plugin-auth';
 
 /**
  * Every PLATFORM_B plugin endpoint: `Authorization: Bearer <JWT>` signed by the middleware with
@@ -17,7 +17,7 @@ export class PlatformBPluginGuard implements CanActivate {
   private readonly logger = new Logger('PlatformBPlugin');
 
   constructor(
-    private readonly config: DispatcherConfig,
+    private readonly config: YemeksepetiInboundConfig,
     private readonly authFailures: AuthFailures,
   ) {}
 

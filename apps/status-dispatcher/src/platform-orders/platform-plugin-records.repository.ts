@@ -1,22 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { PlatformOrder } from '@courier/platforms';
+import type { PlatformOrder, VendorClosure } from '@courier/platforms';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
-/** A vendor closure as PLATFORM_B's middleware sends it (`PUT /remoteId/{remoteId}/availability`). */
-export interface VendorClosure {
-  reason: string;
-  start: string;
-  end?: string | null;
-  changeable?: boolean;
-}
-
-/** PLATFORM_B's plugin records besides real orders: `platform_test_orders` and `platform_vendor_availability`. Methods run in the caller's transaction. */
+/** The platforms' records besides real orders: `platform_test_orders` and `platform_vendor_availability`. Methods run in the caller's transaction. */
 @Injectable()
-export class PlatformBPluginRepository {
+export class PlatformPluginRecordsRepository {
   /** Stores a test order once per platform store; the id of the store's one (undefined: a concurrent store of it is not visible to this statement yet). */
   async insertTestOrder(db: Queryable, integration: DirectoryIntegration, order: PlatformOrder): Promise<string | undefined> {
     const [row]: Array<{ id: string }> = await db.query(

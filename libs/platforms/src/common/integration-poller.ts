@@ -1,8 +1,8 @@
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
 import { TaskOutcome, UnitOfWork } from '@courier/messaging';
-import type { IntegrationCredentials } from '@courier/platforms';
-import type { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import type { IntegrationCredentials } from './platform-adapter';
+import type { InboundIntegration, PlatformOrderIntake } from './platform-order-intake';
 
 /** A poll the platform refused (credentials) is tried again this much less often than a normal one. */
 export const REFUSED_POLL_BACKOFF_FACTOR = 10;
@@ -40,14 +40,14 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
 
   protected constructor(
     private readonly unitOfWork: UnitOfWork,
-    protected readonly directory: IntegrationDirectory,
+    protected readonly intake: PlatformOrderIntake,
     private readonly spec: IntegrationPollSpec,
   ) {
     this.logger = new Logger(`${spec.platform} polling`);
   }
 
   /** One poll of an active integration; its outcome reschedules the task. */
-  abstract poll(integration: DirectoryIntegration): Promise<TaskOutcome>;
+  abstract poll(integration: InboundIntegration): Promise<TaskOutcome>;
 
   /** The planner, once for all replicas. */
   async onApplicationBootstrap(): Promise<void> {
@@ -56,7 +56,7 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
 
   /** Adds a poll task for every active integration that has none. */
   async plan(): Promise<TaskOutcome> {
-    const ids = await this.directory.activeIds(this.spec.platform);
+    const ids = await this.intake.activeIntegrationIds(this.spec.platform);
     if (ids.length > 0) {
       await this.unitOfWork.run(async (tx) => {
         for (const integrationId of ids) await tx.schedule({ kind: this.spec.pollTask, dueAt: new Date(), payload: { integrationId }, dedupeKey: this.spec.taskKey(integrationId) });
@@ -66,7 +66,7 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
   }
 
   async pollIntegration(integrationId: string): Promise<TaskOutcome> {
-    const integration = await this.directory.byId(integrationId);
+    const integration = await this.intake.integrationById(integrationId);
     if (!integration || integration.platform !== this.spec.platform || integration.deleted || !integration.isActive || !integration.accountActive) {
       this.logger.log({ integrationId }, `${this.spec.platform} integration no longer active: polling stops`);
       return;
@@ -75,9 +75,9 @@ export abstract class IntegrationPoller implements OnApplicationBootstrap {
   }
 
   /** The integration's credentials, or undefined when its secrets cannot be decrypted. */
-  protected credentials(integration: DirectoryIntegration): IntegrationCredentials | undefined {
+  protected credentials(integration: InboundIntegration): IntegrationCredentials | undefined {
     try {
-      return this.directory.credentials(integration);
+      return this.intake.credentials(integration);
     } catch (error) {
       if (error instanceof SecretDecryptionError) return undefined;
       throw error;
