@@ -111,7 +111,7 @@ export class PlatformOrdersService {
     });
   }
 
-  /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
+  /** A cancellation from the platform, by our id (the id a platform keeps as its remote order id) and the platform's restaurant. */
   cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
     return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
   }
@@ -127,7 +127,7 @@ export class PlatformOrdersService {
   }
 
   /**
-   * The platform's rider (or the customer) collected the order (PLATFORM_B posOrderStatus
+   * The platform's rider (or the customer) collected the order (a platform's picked-up status
    * ORDER_PICKED_UP): a non-final order moves on to ON_DELIVERY; a repeat changes nothing.
    */
   pickedUpById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<'picked_up' | 'already' | 'unknown'> {

@@ -70,7 +70,7 @@ export class LoginUnavailableError extends Error {
   }
 }
 
-/** A setting the platform needs is missing (e.g. PLATFORM_A_APP_SECRET_KEY, PLATFORM_D_BASE_URL). */
+/** A setting the platform needs is missing (an app key, a base URL). */
 export class PlatformNotConfiguredError extends Error {
   constructor(message: string) {
     super(message);

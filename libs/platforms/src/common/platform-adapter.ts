@@ -17,7 +17,7 @@ export interface IntegrationCredentials {
 export interface PlatformOrderRef {
   /** The platform's id of the order (the push's providerOrderId). */
   platformOrderId: string;
-  /** Our id of the order (PLATFORM_B's remoteOrderId). */
+  /** Our id of the order (the remote order id a platform may keep). */
   yemekKuryeOrderId: string;
   /** What the adapter kept at intake (delivery type, token, item ids, ...). */
   platformData: Record<string, unknown>;
@@ -66,7 +66,7 @@ export interface CredentialCheck {
   platformRestaurantId?: string;
 }
 
-/** What a platform answered when told the integration is ready to take orders (PLATFORM_A's POS status). */
+/** What a platform answered when told the integration is ready to take orders (a POS status). */
 export type PosReadyOutcome = { ok: true; detail: string } | { ok: false; detail: string; retry: boolean; httpStatus?: number };
 
 /** What the platform says about an order when it reaches us. */
@@ -89,9 +89,9 @@ export interface PlatformOrder {
   platformData: Record<string, unknown>;
   /** A cancellation's note from the platform. */
   cancelNote?: string;
-  /** The platform's test order (PLATFORM_B `test: true`): acknowledged, never passed on as a real order. */
+  /** The platform's test order: acknowledged, never passed on as a real order. */
   test?: boolean;
-  /** Answer the order before this, or the platform cancels it (PLATFORM_B `expiryDate`). */
+  /** Answer the order before this, or the platform cancels it (a deadline the platform states). */
   expiresAt?: Date | null;
 }
 
@@ -105,18 +105,18 @@ export type PollResult =
 
 /** One delivery platform's API, as the dispatcher and the credential check use it. */
 export interface PlatformAdapter {
-  /** Neutral platform code (PLATFORM_A, ...). */
+  /** Neutral platform code (its definition's code). */
   readonly code: string;
   sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome>;
   checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck>;
   /**
-   * Platforms that open an integration closed (PLATFORM_A: the POS status): tells the platform the
+   * Platforms that open an integration closed (a POS status): tells the platform the
    * integration takes orders now. Called once it is verified, and again when it is activated.
    */
   announcePosReady?(credentials: IntegrationCredentials): Promise<PosReadyOutcome>;
   /**
    * The platform's minimum interval between consecutive steps of one order, for the actions it
-   * applies to (PLATFORM_A: 1 minute between verify, prepare and deliver), or undefined.
+   * applies to (the definition's spacedSteps), or undefined.
    */
   stepSpacing?(holdMs: number): { actions: readonly StatusPushAction[]; ms: number } | undefined;
   /** The platform's call budget per set of credentials: the dispatcher books room in it before each status call. */

@@ -56,7 +56,7 @@ export function headerUnsafeFields(platform: Pick<PlatformDefinition, 'fields'>,
  * is required on create unless `optional`; fields of other platforms are refused.
  */
 export interface PlatformDefinition {
-  /** Stable neutral code: PLATFORM_A, ... Stored in databases and carried in events. */
+  /** Stable neutral code, stored in databases and carried in events. */
   code: string;
   title: string;
   /** Environment variable holding the platform's code on the wire (default: the neutral code). */

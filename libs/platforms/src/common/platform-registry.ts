@@ -10,8 +10,8 @@ export interface RegisteredPlatform extends PlatformDefinition {
 }
 
 /**
- * The platforms this deployment knows, with their wire codes (PLATFORM_A_CODE=... renames
- * PLATFORM_A on the wire). Lookups by neutral code (storage, events) or wire code (HTTP).
+ * The platforms this deployment knows, with their wire codes (a definition's wireCodeVariable
+ * renames it on the wire). Lookups by neutral code (storage, events) or wire code (HTTP).
  */
 export class PlatformRegistry {
   private readonly byNeutral = new Map<string, RegisteredPlatform>();

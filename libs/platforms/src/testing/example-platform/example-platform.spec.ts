@@ -27,10 +27,4 @@ describe('a platform added from its own folder', () => {
     expect(simulator.statuses.get('ex-1')).toEqual(['VERIFY']);
     expect((await adapters.get('PLATFORM_EXAMPLE')!.checkCredentials({ ...credentials, secrets: { apiKey: 'wrong' } })).result).toBe('rejected');
   });
-
-  it('reads the PREPARE hold from a definition, not from a platform name', () => {
-    expect(statusPushRulesOf('PLATFORM_A')).toEqual({ holdsPrepareAfterApproval: true });
-    expect(statusPushRulesOf('platform_a')).toEqual({});
-    for (const code of ['PLATFORM_B', 'PLATFORM_C', 'PLATFORM_D', 'THIRD_PARTY']) expect(statusPushRulesOf(code)).toEqual({});
-  });
 });
