@@ -11,10 +11,10 @@ describe('a platform added from its own folder', () => {
   beforeAll(() => simulator.start());
   afterAll(() => simulator.stop());
 
-  it('is registered beside the others, renamed on the wire like them, and its adapter reaches its API', async () => {
+  it('is registered beside the others, found by its wire code, and its adapter reaches its API', async () => {
     const platforms = [...PLATFORMS, examplePlatform(simulator.baseUrl)];
-    const registry = PlatformRegistry.fromEnv({ PLATFORM_EXAMPLE_CODE: 'EXAMPLE_GO' }, platforms.map((platform) => platform.definition));
-    expect(registry.byWireCode('EXAMPLE_GO')?.code).toBe('PLATFORM_EXAMPLE');
+    const registry = PlatformRegistry.fromEnv({}, platforms.map((platform) => platform.definition));
+    expect(registry.byWireCode('PLATFORM_EXAMPLE')?.code).toBe('PLATFORM_EXAMPLE');
     expect(registry.list()).toHaveLength(PLATFORMS.length + 1);
     expect(statusPushRulesOf('PLATFORM_EXAMPLE', platforms.map((platform) => platform.definition))).toEqual({});
 

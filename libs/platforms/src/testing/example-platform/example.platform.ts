@@ -4,6 +4,5 @@ import type { PlatformDefinition } from '../../common/platform-definition';
 export const EXAMPLE_PLATFORM: PlatformDefinition = {
   code: 'PLATFORM_EXAMPLE',
   title: 'Example platform (tests only)',
-  wireCodeVariable: 'PLATFORM_EXAMPLE_CODE',
   fields: [{ name: 'apiKey', secret: true, description: 'The store\'s key on the example platform.', example: 'ex-key-0000000001' }],
 };
