@@ -63,14 +63,25 @@ export default tseslint.config(
     // The platform simulators are test and one-machine equipment (@courier/platforms/simulators):
     // production code reaches the platforms through the adapters only.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['apps/local-suite/**', 'apps/*/test/**', 'libs/testing/**', 'libs/platforms/src/simulators/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    ignores: [
+      'apps/local-suite/**',
+      'apps/*/test/**',
+      'libs/testing/**',
+      'libs/platforms/src/simulators.ts',
+      'libs/platforms/src/local-platforms.ts',
+      'libs/platforms/src/**/*.simulator.ts',
+      'libs/platforms/src/common/simulator-server.ts',
+      'libs/platforms/src/testing/**',
+      '**/*.spec.ts',
+      '**/*.integration-spec.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['@courier/platforms/simulators', '@courier/platforms/simulators/**', '**/simulators', '**/simulators/**'],
+              group: ['@courier/platforms/simulators', '@courier/platforms/simulators/**', '**/simulators', '**/*.simulator', '**/simulator-server', '**/local-platforms'],
               message: 'Simulators are for tests and the one-machine suite (apps/local-suite); production code uses the adapters of @courier/platforms.',
             },
           ],

@@ -8,7 +8,7 @@
 // so no build is needed. A variable without a doc comment, or without a default and a format,
 // stops the generator: the file cannot silently lose a meaning.
 import { createRequire } from 'node:module';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -29,6 +29,17 @@ const { getMetadataStorage } = require('class-validator');
 
 const source = (file) => path.join(workspaceRoot, file);
 
+/** One section per platform folder with an inbound config class (libs/platforms/src/<platform>/<platform>.inbound.config.ts). */
+function platformInboundSections() {
+  const root = 'libs/platforms/src';
+  return readdirSync(source(root), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${root}/${entry.name}/${entry.name}.inbound.config.ts`)
+    .filter((file) => existsSync(source(file)))
+    .sort()
+    .flatMap((file) => Object.keys(require(source(file))).map((className) => ({ file, className, title: `Platform inbound: ${path.basename(path.dirname(file))}`, usedBy: ['status-dispatcher'] })));
+}
+
 /** One block of the file per config class; a class lists only the variables it declares itself. */
 const SECTIONS = [
   { file: 'libs/config/src/base-config.ts', className: 'MigrationConfig', title: 'Every app but the receiver, and the migration commands' },
@@ -39,7 +50,9 @@ const SECTIONS = [
   { file: 'apps/status-dispatcher/src/app/status-dispatcher.config.ts', className: 'DispatcherConfig', title: 'status-dispatcher' },
   { file: 'apps/webhook-sender/src/app/webhook-sender.config.ts', className: 'WebhookSenderConfig', title: 'webhook-sender' },
   // Validated by the apps that call a platform (status-dispatcher's sessions, integrations-api's integration check).
-  { file: 'libs/platforms/src/adapters/platform-client.config.ts', className: 'PlatformClientConfig', title: 'Platform clients', usedBy: ['integrations-api', 'status-dispatcher'] },
+  { file: 'libs/platforms/src/common/platform-client.config.ts', className: 'PlatformClientConfig', title: 'Platform clients', usedBy: ['integrations-api', 'status-dispatcher'] },
+  // Each platform's inbound settings (its folder's *.inbound.config.ts), validated by status-dispatcher.
+  ...platformInboundSections(),
   { file: 'apps/mock-receiver/src/app/receiver.config.ts', className: 'ReceiverConfig', title: 'mock-receiver (reference receiver)', usedBy: ['mock-receiver'] },
 ];
 
@@ -71,7 +84,7 @@ function otherSections() {
   const localPorts = new Map([...settings.matchAll(/port\(env, '([A-Z0-9_]+)', (\d+)/g)].map((match) => [match[1], match[2]]));
   const portMeaning = (name) =>
     name === 'LOCAL_PG_PORT' ? 'Port of the embedded PostgreSQL.' : `Port of the ${name.slice(6, 16)} simulator on 127.0.0.1 (0: a free one, printed at start).`;
-  const { PLATFORM_DEFINITIONS } = require(source('libs/platforms/src/registry/platform-definitions.ts'));
+  const { PLATFORM_DEFINITIONS } = require(source('libs/platforms/src/platforms.ts'));
   return [
     {
       title: 'One-machine mode (npm start, apps/local-suite); it also reads INTAKE_PORT, POS_PORT and the receiver\'s PORT',

@@ -9,7 +9,7 @@ import { generateEncryptionKeyEntry } from '@courier/crypto';
 import { createHttpApp } from '@courier/http';
 import { IncomingMessage, MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
 import { captureLogLines, createTestDatabase, setEnv, TestDatabase } from '@courier/testing';
-import { createAppModule } from '../src/app/app.module';
+import { AppModuleOptions, createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 
 /** Helpers of the status-dispatcher integration tests: a real app on a fresh database, through HTTP. */
@@ -60,6 +60,8 @@ export interface TestAppOptions {
   env?: Record<string, string | undefined>;
   /** Listen on a random port of 127.0.0.1 (for callers outside the process, such as the platform simulators). */
   listen?: boolean;
+  /** The platforms the app serves (default: the registry's): a test registers one more. */
+  platforms?: AppModuleOptions['platforms'];
 }
 
 export function newRestaurantId(): string {
@@ -109,7 +111,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { lines: logLines, destination: logDestination } = captureLogLines();
   let app: INestApplication;
   try {
-    app = await createHttpApp(createAppModule({ logDestination }), SERVICE_DESCRIPTION);
+    app = await createHttpApp(createAppModule({ logDestination, platforms: options.platforms }), SERVICE_DESCRIPTION);
     if (options.listen) await app.listen(0, '127.0.0.1');
     else await app.init();
   } catch (error) {

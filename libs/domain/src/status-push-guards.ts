@@ -1,9 +1,6 @@
 import { OrderStatus } from './order-status';
 import { StatusPushAction } from './status-push-actions';
 
-/** Only this platform needs PREPARE held back after approval. */
-export const PREPARE_HOLD_PLATFORM = 'PLATFORM_A';
-
 export const DEFAULT_PREPARE_HOLD_MS = 60_000;
 
 /** A status update already accepted for the order (queued, held, sent or being retried). */
@@ -23,8 +20,14 @@ export interface StatusPushHistory {
   orderStatus?: OrderStatus;
 }
 
+/** A platform's own rules the guards apply: the caller passes them from the platform's definition. */
+export interface StatusPushRules {
+  /** PREPARE waits `holdMs` after approval (the platform refuses a step sooner). */
+  holdsPrepareAfterApproval?: boolean;
+}
+
 export interface StatusPushOptions {
-  /** How long PREPARE waits after approval on PLATFORM_A (PLATFORM_A_PREPARE_HOLD_MS). */
+  /** How long PREPARE waits after approval on a platform whose rules hold it (its configured hold). */
   holdMs?: number;
 }
 
@@ -50,14 +53,14 @@ const PREPARED_OR_LATER: readonly OrderStatus[] = ['PREPARED', 'ON_DELIVERY', 'D
  * 3. ALREADY_VERIFIED (guard 2) and DELIVER_BEFORE_PREPARE (guard 1): they concern different actions,
  *    so their mutual order does not matter. ALREADY_VERIFIED thus only fires for an order approved
  *    without an accepted VERIFY (approvedAt known, for example approved on the platform).
- * 4. hold (guard 4, PLATFORM_A PREPARE less than holdMs after approval), and any update accepted
+ * 4. hold (guard 4, PREPARE less than holdMs after approval where the platform's rules hold it), and any update accepted
  *    behind a still-held one waits until that one is released, so the platform sees them in order.
  * 5. dispatch.
  */
 export function evaluateStatusPush(
   history: StatusPushHistory,
   action: StatusPushAction,
-  platform: string,
+  rules: StatusPushRules,
   now: Date,
   options: StatusPushOptions = {},
 ): StatusPushDecision {
@@ -76,20 +79,20 @@ export function evaluateStatusPush(
     if (!prepared) return { decision: 'refuse', code: 'DELIVER_BEFORE_PREPARE' };
   }
 
-  return holdOrDispatch(history, action, platform, now, options.holdMs ?? DEFAULT_PREPARE_HOLD_MS);
+  return holdOrDispatch(history, action, rules, now, options.holdMs ?? DEFAULT_PREPARE_HOLD_MS);
 }
 
 function holdOrDispatch(
   history: StatusPushHistory,
   action: StatusPushAction,
-  platform: string,
+  rules: StatusPushRules,
   now: Date,
   holdMs: number,
 ): StatusPushDecision {
   let hold: { releaseAt: Date; reason: 'PREPARE_HOLD' | 'BEHIND_HELD_UPDATE' } | undefined;
 
   const approvedAt = approvalTime(history);
-  if (platform === PREPARE_HOLD_PLATFORM && action === 'PREPARE' && approvedAt) {
+  if (rules.holdsPrepareAfterApproval && action === 'PREPARE' && approvedAt) {
     const releaseAt = new Date(approvedAt.getTime() + holdMs);
     if (now.getTime() < releaseAt.getTime()) hold = { releaseAt, reason: 'PREPARE_HOLD' };
   }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PlatformAdapters } from '@courier/platforms';
+import { PlatformAdapters, PLATFORMS } from '@courier/platforms';
 import { RepositoriesModule } from '../repositories/repositories.module';
 import { IntegrationFingerprints } from './integration-fingerprints';
 import { IntegrationVerificationService } from './integration-verification.service';
@@ -10,7 +10,7 @@ import { IntegrationVerificationService } from './integration-verification.servi
  */
 @Module({
   imports: [RepositoriesModule],
-  providers: [IntegrationVerificationService, IntegrationFingerprints, { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env) }],
+  providers: [IntegrationVerificationService, IntegrationFingerprints, { provide: PlatformAdapters, useFactory: () => PlatformAdapters.fromEnv(process.env, { platforms: PLATFORMS }) }],
   exports: [IntegrationVerificationService, PlatformAdapters],
 })
 export class IntegrationVerificationModule {}

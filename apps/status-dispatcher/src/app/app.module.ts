@@ -7,6 +7,7 @@ import { LoggingModule } from '@courier/logging';
 import { MessagingModule } from '@courier/messaging';
 import { MetricsModule } from '@courier/observability';
 import { PersistenceModule } from '@courier/persistence';
+import { PlatformEntry, PlatformInboundModule, PLATFORMS, RegisteredPlatformsModule } from '@courier/platforms';
 import { RateLimitModule } from '@courier/rate-limit';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { AdminModule } from '../admin/admin.module';
@@ -21,13 +22,17 @@ export interface AppModuleOptions {
   logDestination?: DestinationStream;
   /** The environment the config is read from (default process.env): the one-machine composer gives each app its own DATABASE_URL. */
   env?: Record<string, string | undefined>;
+  /** The platforms the app serves (default PLATFORMS): a test adds one from its own folder. */
+  platforms?: readonly PlatformEntry[];
 }
 
 /** The status-dispatcher module; options exist for tests (and a composer) to swap the log sink. */
 export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
+  const platforms = options.platforms ?? PLATFORMS;
   @Module({
     imports: [
       AppConfigModule.forRoot(DispatcherConfig, options.env),
+      RegisteredPlatformsModule.forRoot(platforms),
       // Periodic work of the app's providers (@Interval): RateLimitSweep.
       ScheduleModule.forRoot(),
       LoggingModule.forRoot({ service: 'status-dispatcher', destination: options.logDestination }),
@@ -42,6 +47,8 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       AdminModule,
       OrdersModule,
       PlatformOrdersModule,
+      // Every registered platform's controllers and pollers, over the app's PlatformOrderIntake.
+      PlatformInboundModule.register({ platforms, imports: [PlatformOrdersModule] }),
       StatusUpdatesModule,
     ],
   })

@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength, registerDecorator, ValidationOptions } from 'class-validator';
 import { AlsoReads, AuthThrottledConfig, RequiredInProduction, ToList, ToNumber } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
-import { PlatformClientConfig } from '@courier/platforms';
+import { PLATFORM_INBOUND_CONFIGS, PlatformClientConfig } from '@courier/platforms';
 
 /** Shortest internal key accepted: a guessable key would open every order's lifecycle. */
 export const MIN_INTERNAL_API_KEY_LENGTH = 16;
@@ -52,8 +52,8 @@ function IsEncryptionKeyList(options?: ValidationOptions) {
     });
 }
 
-/** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig (libs/platforms). */
-@AlsoReads(PlatformClientConfig)
+/** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig, and each platform's inbound settings its own class (libs/platforms). */
+@AlsoReads(PlatformClientConfig, ...PLATFORM_INBOUND_CONFIGS)
 export class DispatcherConfig extends AuthThrottledConfig {
   /** HTTP port of the internal and platform-webhook endpoints. */
   @ToNumber()
@@ -89,44 +89,6 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @IsInt({ message: 'PLATFORM_A_PREPARE_HOLD_MS must be an integer' })
   @Min(0)
   PLATFORM_A_PREPARE_HOLD_MS: number = 60_000;
-
-  /** The static `x-api-key` PLATFORM_A sends with its new- and cancelled-order webhooks. Unset: they are refused (401). */
-  @RequiredInProduction()
-  @IsOptional()
-  @IsString()
-  @MinLength(16, { message: 'PLATFORM_A_WEBHOOK_API_KEY must be at least 16 characters' })
-  PLATFORM_A_WEBHOOK_API_KEY?: string;
-
-  /**
-   * How often each active PLATFORM_A integration runs Getir's fallback polling (unapproved, cancelled
-   * and active food orders) for webhooks that never arrived. Getir asks for no tight loop: about a minute.
-   */
-  @ToNumber()
-  @IsInt({ message: 'PLATFORM_A_POLL_INTERVAL_MS must be an integer' })
-  @Min(100)
-  PLATFORM_A_POLL_INTERVAL_MS: number = 60_000;
-
-  /**
-   * The secret PLATFORM_B's middleware signs the JWT of every call to our plugin with (HMAC, issued
-   * with the integration's credentials). Unset: the plugin calls are refused (401).
-   */
-  @RequiredInProduction()
-  @IsOptional()
-  @IsString()
-  @MinLength(16, { message: 'PLATFORM_B_PLUGIN_SECRET must be at least 16 characters' })
-  PLATFORM_B_PLUGIN_SECRET?: string;
-
-  /** How often each active PLATFORM_C integration's packages are polled. */
-  @ToNumber()
-  @IsInt({ message: 'PLATFORM_C_POLL_INTERVAL_MS must be an integer' })
-  @Min(100)
-  PLATFORM_C_POLL_INTERVAL_MS: number = 30_000;
-
-  /** How far back the first poll of an integration looks. */
-  @ToNumber()
-  @IsInt({ message: 'PLATFORM_C_POLL_LOOKBACK_MS must be an integer' })
-  @Min(0)
-  PLATFORM_C_POLL_LOOKBACK_MS: number = 3_600_000;
 
   /**
    * A push is decided on the order's committed state and written in one conditional statement; when

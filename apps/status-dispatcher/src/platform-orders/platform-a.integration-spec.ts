@@ -1,14 +1,14 @@
 import { platformRequest } from '@courier/platforms';
 import { sleep, waitFor } from '@courier/testing';
 /* eslint-disable @nx/enforce-module-boundaries -- Getir's example payloads are data files of the simulator's folder, read as they are (no code crosses the boundary) */
-import cancelledOrderExample from '../../../../libs/platforms/src/simulators/platform-a/examples/cancelled-order.json';
-import cancelledOrderWrappedExample from '../../../../libs/platforms/src/simulators/platform-a/examples/cancelled-order-wrapped.json';
-import newOrderExample from '../../../../libs/platforms/src/simulators/platform-a/examples/new-order.json';
-import newOrderWrappedExample from '../../../../libs/platforms/src/simulators/platform-a/examples/new-order-wrapped.json';
+import cancelledOrderExample from '../../../../libs/platforms/src/getir/examples/cancelled-order.json';
+import cancelledOrderWrappedExample from '../../../../libs/platforms/src/getir/examples/cancelled-order-wrapped.json';
+import newOrderExample from '../../../../libs/platforms/src/getir/examples/new-order.json';
+import newOrderWrappedExample from '../../../../libs/platforms/src/getir/examples/new-order-wrapped.json';
 /* eslint-enable @nx/enforce-module-boundaries */
 import { internal, TestApp } from '../../test/harness';
 import { A_WEBHOOK_KEY, CREDENTIALS, Platforms, push, startPlatformApp, startPlatforms, upsertIntegration, waitForState } from '../../test/platforms';
-import { platformAPollTaskKey } from './platform-a.poller';
+import { platformAPollTaskKey } from '@courier/platforms';
 
 jest.setTimeout(120_000);
 

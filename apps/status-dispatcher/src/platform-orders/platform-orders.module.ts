@@ -1,24 +1,33 @@
 import { Module } from '@nestjs/common';
+import { PlatformOrderIntake } from '@courier/platforms';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
 import { PlatformAcceptanceMetrics } from './platform-acceptance.metrics';
-import { PlatformAController } from './platform-a.controller';
-import { PlatformAPoller } from './platform-a.poller';
-import { PlatformBController } from './platform-b.controller';
-import { PlatformBPluginRepository } from './platform-b-plugin.repository';
-import { PlatformBPluginService } from './platform-b-plugin.service';
-import { PlatformCPoller } from './platform-c.poller';
-import { PlatformDController } from './platform-d.controller';
+import { DispatcherOrderIntake } from './platform-order-intake';
 import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRepository } from './platform-order.repository';
 import { PlatformOrdersService } from './platform-orders.service';
+import { PlatformPluginRecordsRepository } from './platform-plugin-records.repository';
+import { PlatformPluginRecordsService } from './platform-plugin-records.service';
 import { PlatformPollCursorRepository } from './platform-poll-cursor.repository';
 
-/** Platform orders in: PLATFORM_A and PLATFORM_D webhooks (PLATFORM_A with Getir's fallback polling), PLATFORM_B plugin endpoints, PLATFORM_C polling. */
+/**
+ * Platform orders in: the orders, test orders and poll cursors the platforms' inbound pieces
+ * (libs/platforms, served by PlatformInboundModule) write through the PlatformOrderIntake port.
+ */
 @Module({
   imports: [PlatformSessionsModule],
-  controllers: [PlatformAController, PlatformBController, PlatformDController],
-  providers: [PlatformOrderRepository, PlatformOrderMetrics, PlatformBPluginRepository, PlatformPollCursorRepository, PlatformOrdersService, PlatformAPoller, PlatformCPoller, PlatformBPluginService, OrderAcceptanceScheduler, PlatformAcceptanceMetrics],
-  exports: [PlatformOrdersService, PlatformOrderRepository],
+  providers: [
+    PlatformOrderRepository,
+    PlatformOrderMetrics,
+    PlatformPluginRecordsRepository,
+    PlatformPollCursorRepository,
+    PlatformOrdersService,
+    PlatformPluginRecordsService,
+    OrderAcceptanceScheduler,
+    PlatformAcceptanceMetrics,
+    { provide: PlatformOrderIntake, useClass: DispatcherOrderIntake },
+  ],
+  exports: [PlatformOrdersService, PlatformOrderRepository, PlatformOrderIntake, PlatformSessionsModule],
 })
 export class PlatformOrdersModule {}

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
+import { PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
 import { Cancellation, isFinalOrderStatus, OrderStatus, PlatformMoveTrigger } from '@courier/domain';
-import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
-import type { PlatformOrder } from '@courier/platforms';
+import { CancellationResult, PlatformOrder, PlatformOrderOfAnotherIntegration, ReceivedOrder } from '@courier/platforms';
 import type { Order } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
@@ -13,25 +12,7 @@ import { PlatformOrderMetrics } from './platform-order.metrics';
 import { PlatformOrderRow } from './platform-order.model';
 import { PlatformOrderRepository } from './platform-order.repository';
 
-export interface ReceivedOrder {
-  yemekKuryeOrderId: string;
-  /** False when the platform order was already known (a retry or replay): nothing was written. */
-  created: boolean;
-}
-
-/** `ambiguous`: no store named and several stores hold the platform order id; nothing cancelled. */
-export type CancellationResult = 'canceled' | 'already_final' | 'unknown' | 'ambiguous';
-
-/**
- * A platform order that another integration already holds for this store (an integration replaced)
- * or for another store of the restaurant: refused (409), never answered with that integration's
- * order. Callers that are not HTTP (pollers) skip the order.
- */
-export class PlatformOrderOfAnotherIntegration extends ProblemException {
-  constructor(platform: string) {
-    super(409, ErrorCode.PlatformOrderOfAnotherIntegration, `This ${platform} order was received for another integration of this platform store or restaurant; it is not handed to this one.`);
-  }
-}
+export type { CancellationResult, ReceivedOrder } from '@courier/platforms';
 
 /**
  * Platform orders in: an accepted platform order becomes an order of the integration's restaurant
@@ -130,7 +111,7 @@ export class PlatformOrdersService {
     });
   }
 
-  /** A cancellation from the platform, by our id (PLATFORM_B's remoteOrderId) and the platform's restaurant. */
+  /** A cancellation from the platform, by our id (the id a platform keeps as its remote order id) and the platform's restaurant. */
   cancelById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string, note?: string): Promise<CancellationResult> {
     return this.unitOfWork.run(async (tx) => this.cancelLocked(tx, await this.orders.lockById(tx.manager, yemekKuryeOrderId, provider, providerRestaurantId), note));
   }
@@ -146,7 +127,7 @@ export class PlatformOrdersService {
   }
 
   /**
-   * The platform's rider (or the customer) collected the order (PLATFORM_B posOrderStatus
+   * The platform's rider (or the customer) collected the order (a platform's picked-up status
    * ORDER_PICKED_UP): a non-final order moves on to ON_DELIVERY; a repeat changes nothing.
    */
   pickedUpById(provider: string, yemekKuryeOrderId: string, providerRestaurantId: string): Promise<'picked_up' | 'already' | 'unknown'> {

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { validateConfig } from '@courier/config';
 import { SecretBox } from '@courier/crypto';
-import { PlatformAdapters, PlatformClientConfig, PlatformRegistry } from '@courier/platforms';
+import { PlatformAdapters, PlatformClientConfig, PlatformEntry, PlatformRegistry, REGISTERED_PLATFORMS } from '@courier/platforms';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
@@ -26,14 +26,18 @@ const LOGIN_LEASE_MARGIN_MS = 5_000;
     { provide: CredentialFingerprints, inject: [DispatcherConfig], useFactory: (config: DispatcherConfig) => new CredentialFingerprints(config.SECRETS_ENCRYPTION_KEYS) },
     {
       provide: PlatformAdapters,
-      inject: [PlatformSessionRepository, SecretBox, CredentialFingerprints],
-      useFactory: (sessions: PlatformSessionRepository, secretBox: SecretBox, fingerprints: CredentialFingerprints) => {
+      inject: [PlatformSessionRepository, SecretBox, CredentialFingerprints, REGISTERED_PLATFORMS],
+      useFactory: (sessions: PlatformSessionRepository, secretBox: SecretBox, fingerprints: CredentialFingerprints, platforms: readonly PlatformEntry[]) => {
         const config = validateConfig(PlatformClientConfig, process.env);
         const sessionStore = new PostgresSessionStore(sessions, secretBox, fingerprints, { loginLeaseMs: config.PLATFORM_HTTP_TIMEOUT_MS + LOGIN_LEASE_MARGIN_MS });
-        return new PlatformAdapters(config, undefined, { sessionStore });
+        return new PlatformAdapters(config, undefined, { sessionStore, platforms });
       },
     },
-    { provide: PlatformRegistry, useFactory: () => PlatformRegistry.fromEnv(process.env) },
+    {
+      provide: PlatformRegistry,
+      inject: [REGISTERED_PLATFORMS],
+      useFactory: (platforms: readonly PlatformEntry[]) => PlatformRegistry.fromEnv(process.env, platforms.map((platform) => platform.definition)),
+    },
     PlatformSessionRepository,
     PlatformCallBudgetRepository,
     IntegrationDirectory,

@@ -114,7 +114,7 @@ describe('status push: the immediate send cut off by a crash (SIGKILL of the bui
   beforeAll(async () => {
     execFileSync(
       process.execPath,
-      [path.join(ROOT, 'tools/build.mjs'), 'libs/config', 'libs/contracts', 'libs/crypto', 'libs/domain', 'libs/health', 'libs/http', 'libs/logging', 'libs/messaging', 'libs/observability', 'libs/persistence', 'libs/platforms', 'apps/status-dispatcher'],
+      [path.join(ROOT, 'tools/build.mjs'), 'libs/config', 'libs/contracts', 'libs/crypto', 'libs/domain', 'libs/health', 'libs/http', 'libs/logging', 'libs/messaging', 'libs/observability', 'libs/persistence', 'libs/platforms', 'libs/rate-limit', 'apps/status-dispatcher'],
       { cwd: ROOT, stdio: 'ignore' },
     );
     platforms = await startPlatforms();

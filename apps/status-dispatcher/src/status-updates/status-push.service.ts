@@ -155,7 +155,7 @@ export class StatusPushService {
         orderStatus,
       },
       request.action,
-      platform,
+      this.registry.byCode(platform)?.statusRules ?? {},
       now,
       { holdMs: this.config.PLATFORM_A_PREPARE_HOLD_MS },
     );

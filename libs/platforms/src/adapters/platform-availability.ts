@@ -1,5 +1,5 @@
 import type { StoreAvailabilityState } from '@courier/contracts';
-import type { IntegrationCredentials, PlatformAnswer, PlatformCallOutcome } from './platform-adapter';
+import type { IntegrationCredentials, PlatformAnswer, PlatformCallOutcome } from '../common/platform-adapter';
 
 export type { StoreAvailabilityState } from '@courier/contracts';
 

@@ -1,0 +1,137 @@
+import type { FieldError, OrderItemPayload, PlatformOrderDetails } from '@courier/contracts';
+import type { StatusPushAction } from '@courier/domain';
+import type { CallBudget } from './call-budget';
+import type { PlatformAvailability } from '../adapters/platform-availability';
+
+/** An integration's credentials as an adapter needs them: secrets already decrypted (never log them). */
+export interface IntegrationCredentials {
+  integrationId: string;
+  providerRestaurantId: string;
+  /** Clear fields: chainCode, username, supplierId, storeId, providerMerchantId. */
+  settings: Record<string, string>;
+  /** Decrypted secret fields: secretKey, password, apiKey. */
+  secrets: Record<string, string>;
+}
+
+/** A platform order as the status calls need it. */
+export interface PlatformOrderRef {
+  /** The platform's id of the order (the push's providerOrderId). */
+  platformOrderId: string;
+  /** Our id of the order (the remote order id a platform may keep). */
+  yemekKuryeOrderId: string;
+  /** What the adapter kept at intake (delivery type, token, item ids, ...). */
+  platformData: Record<string, unknown>;
+}
+
+/** What the platform answered, kept on the status update for operators (body bounded). */
+export interface PlatformAnswer {
+  httpStatus: number | null;
+  body: unknown;
+  /** For calls without an HTTP answer: what went wrong. */
+  error?: string;
+}
+
+/**
+ * The result of one status call. `done`: the platform took it (2xx, or its "already done" answer);
+ * `skipped`: the platform has no call for this action on this order; `retry`: worth another attempt
+ * later (network, 429, 5xx, or a platform's "not yet"), with the platform's pacing when it has one;
+ * `failed`: final (any other 4xx, credentials refused, not configured).
+ */
+export type PlatformCallOutcome =
+  | { kind: 'done'; answer: PlatformAnswer; alreadyDone?: boolean }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number; pacing?: RetryPacing }
+  | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+
+/** A platform's own retry rule: a fixed interval, and a limit counted from the first attempt. */
+export interface RetryPacing {
+  rule: string;
+  intervalMs: number;
+  windowMs: number;
+}
+
+/**
+ * `ok`: the platform accepted the credentials (for the integration's restaurant where its answer names
+ * one); `wrong_restaurant`: it accepted them for another restaurant than providerRestaurantId;
+ * `rejected`: it refused them; `unreachable`: no verdict (network, 429, 5xx); `not_configured`: a
+ * deployment setting is missing.
+ */
+export type CredentialCheckResult = 'ok' | 'wrong_restaurant' | 'rejected' | 'unreachable' | 'not_configured';
+
+export interface CredentialCheck {
+  result: CredentialCheckResult;
+  detail: string;
+  httpStatus?: number;
+  /** The restaurant the platform's answer named for these credentials (absent: the answer names none). */
+  platformRestaurantId?: string;
+}
+
+/** What a platform answered when told the integration is ready to take orders (a POS status). */
+export type PosReadyOutcome = { ok: true; detail: string } | { ok: false; detail: string; retry: boolean; httpStatus?: number };
+
+/** What the platform says about an order when it reaches us. */
+export type PlatformOrderState = 'new' | 'accepted' | 'canceled';
+
+/** An item of a platform order (the intake order's item fields). */
+export type PlatformOrderItem = OrderItemPayload;
+
+/** A platform's order, parsed and normalised by its adapter. */
+export interface PlatformOrder {
+  platformOrderId: string;
+  /** The restaurant on the platform: matches an integration's providerRestaurantId. */
+  providerRestaurantId: string;
+  /** The number the platform shows the restaurant (interface.md's orderNumber of platform orders). */
+  orderNumber: string;
+  state: PlatformOrderState;
+  scheduledDeliveryTime: Date | null;
+  details: PlatformOrderDetails;
+  /** What later status calls need; stored with the order. */
+  platformData: Record<string, unknown>;
+  /** A cancellation's note from the platform. */
+  cancelNote?: string;
+  /** The platform's test order: acknowledged, never passed on as a real order. */
+  test?: boolean;
+  /** Answer the order before this, or the platform cancels it (a deadline the platform states). */
+  expiresAt?: Date | null;
+}
+
+export type ParsedPlatformOrder = { ok: true; order: PlatformOrder } | { ok: false; errors: FieldError[] };
+
+/** Orders of a polled platform since a cursor. */
+export type PollResult =
+  | { kind: 'ok'; orders: ParsedPlatformOrder[]; cursorMs: number }
+  | { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number }
+  | { kind: 'failed'; answer: PlatformAnswer; reason: string };
+
+/** One delivery platform's API, as the dispatcher and the credential check use it. */
+export interface PlatformAdapter {
+  /** Neutral platform code (its definition's code). */
+  readonly code: string;
+  sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome>;
+  checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck>;
+  /**
+   * Platforms that open an integration closed (a POS status): tells the platform the
+   * integration takes orders now. Called once it is verified, and again when it is activated.
+   */
+  announcePosReady?(credentials: IntegrationCredentials): Promise<PosReadyOutcome>;
+  /**
+   * The platform's minimum interval between consecutive steps of one order, for the actions it
+   * applies to (the definition's spacedSteps), or undefined.
+   */
+  stepSpacing?(holdMs: number): { actions: readonly StatusPushAction[]; ms: number } | undefined;
+  /** The platform's call budget per set of credentials: the dispatcher books room in it before each status call. */
+  readonly callBudget?: CallBudget;
+  /**
+   * When the platform gives up on this order if nobody accepted or rejected it (cancels it, and may
+   * close the store), for an order that reached us at `receivedAt`; null when there is nothing to
+   * answer (the platform says it is already accepted or cancelled). The rule is the platform's own,
+   * in its `*.assumptions.ts`.
+   */
+  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null;
+  /** Warn (order.acceptance_due, platform_orders_expiring) this long before an unanswered order's acceptBy. */
+  readonly acceptanceWarningMs: number;
+  /** Polled platforms only: orders modified between the cursor and `untilMs`. */
+  pollOrders?(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult>;
+  /** The store's open / closed / busy state and products' sold-out switch (absent: the platform has none). */
+  readonly availability?: PlatformAvailability;
+}

@@ -1,0 +1,53 @@
+import type { StatusPushRules } from '@courier/domain';
+import { headerUnsafeFields, PlatformDefinition } from './common/platform-definition';
+import type { PlatformConfigClass, PlatformEntry } from './common/platform-entry';
+import { PlatformAAdapter } from './getir/getir.adapter';
+import { GETIR_INBOUND } from './getir/getir.inbound';
+import { PLATFORM_A } from './getir/getir.platform';
+import { PlatformDAdapter } from './migros-yemek/migros-yemek.adapter';
+import { MIGROS_YEMEK_INBOUND } from './migros-yemek/migros-yemek.inbound';
+import { PLATFORM_D } from './migros-yemek/migros-yemek.platform';
+import { THIRD_PARTY } from './third-party/third-party.platform';
+import { PlatformCAdapter } from './trendyol-go/trendyol-go.adapter';
+import { TRENDYOL_GO_INBOUND } from './trendyol-go/trendyol-go.inbound';
+import { PLATFORM_C } from './trendyol-go/trendyol-go.platform';
+import { PlatformBAdapter } from './yemeksepeti/yemeksepeti.adapter';
+import { YEMEKSEPETI_INBOUND } from './yemeksepeti/yemeksepeti.inbound';
+import { PLATFORM_B } from './yemeksepeti/yemeksepeti.platform';
+
+/**
+ * Every registered platform, each from its own folder: its definition, its adapter and its inbound
+ * pieces. A new platform is one folder and one line here.
+ */
+export const PLATFORMS: readonly PlatformEntry[] = [
+  { definition: PLATFORM_A, adapter: (config, sessions) => new PlatformAAdapter(config, sessions), inbound: GETIR_INBOUND },
+  { definition: PLATFORM_B, adapter: (config, sessions) => new PlatformBAdapter(config, sessions), inbound: YEMEKSEPETI_INBOUND },
+  { definition: PLATFORM_C, adapter: (config) => new PlatformCAdapter(config), inbound: TRENDYOL_GO_INBOUND },
+  { definition: PLATFORM_D, adapter: (config) => new PlatformDAdapter(config), inbound: MIGROS_YEMEK_INBOUND },
+  { definition: THIRD_PARTY },
+];
+
+/** The definitions of the registered platforms. */
+export const PLATFORM_DEFINITIONS: readonly PlatformDefinition[] = PLATFORMS.map((platform) => platform.definition);
+
+/** The config classes of the platforms' inbound pieces (status-dispatcher validates them at start). */
+export const PLATFORM_INBOUND_CONFIGS: readonly PlatformConfigClass[] = PLATFORMS.flatMap((platform) => platform.inbound?.configs ?? []);
+
+/** The rules a platform's definition gives the status-push guards (none for an unknown code). */
+export function statusPushRulesOf(platformCode: string, definitions: readonly PlatformDefinition[] = PLATFORM_DEFINITIONS): StatusPushRules {
+  return definitions.find((definition) => definition.code === platformCode)?.statusRules ?? {};
+}
+
+/**
+ * Why an integration's stored credentials cannot be sent to its platform (a header-bound field a
+ * header cannot carry, named with its header, never its value), or undefined. Every call with them
+ * would fail before any I/O: the caller ends it as a final failure instead of retrying it.
+ */
+export function unsendableCredentialProblem(platformCode: string, credentials: { settings: Record<string, string>; secrets: Record<string, string> }): string | undefined {
+  const platform = PLATFORM_DEFINITIONS.find((definition) => definition.code === platformCode);
+  if (!platform) return undefined;
+  const fields = headerUnsafeFields(platform, { ...credentials.settings, ...credentials.secrets });
+  if (fields.length === 0) return undefined;
+  const named = fields.map((field) => `${field.name} (sent in the ${field.sentInHeader} header)`).join(', ');
+  return `CREDENTIAL_NOT_SENDABLE: the stored ${named} holds characters an HTTP header cannot carry (visible ASCII only); correct it with PUT /api/v1/my/integrations/{id}`;
+}

@@ -1,0 +1,142 @@
+import type { PlatformOrder, PlatformOrderState } from '../common/platform-adapter';
+import type { CallBudget } from '../common/call-budget';
+import { deadlineFrom } from '../common/acceptance';
+
+/**
+ * PLATFORM_C (Trendyol Go Yemek) facts the adapter relies on, in one place: what is documented
+ * (with its source) and what is still assumed. libs/platforms/README.md lists the same.
+ */
+
+/**
+ * Accept-by. Documented (platforms.md, round 2): a package left unanswered is cancelled by the
+ * platform with reason 625. ASSUMED: how long it waits; no source found gives the time (searched:
+ * hodoxnet/kuryemburada TrendyolGoEntegrasyonu/*.md, the meal clients), so 5 minutes, the shortest
+ * window any platform here documents, counted from the package's `packageModificationDate` (a new
+ * package's creation) or its receipt, whichever is earlier; warning half-way.
+ */
+export const PLATFORM_C_ACCEPT_WINDOW_MS = 300_000;
+export const PLATFORM_C_ACCEPT_WARNING_MS = 150_000;
+
+export function platformCAcceptBy(order: Pick<PlatformOrder, 'state' | 'platformData'>, receivedAt: Date, windowMs = PLATFORM_C_ACCEPT_WINDOW_MS): Date | null {
+  if (order.state !== 'new') return null;
+  const modified = order.platformData.packageModificationDate;
+  return deadlineFrom(typeof modified === 'number' ? new Date(modified) : undefined, receivedAt, windowMs);
+}
+
+/**
+ * Package statuses (documented: developers.tgoapps.com "Sipariş Paketlerini Çekme": Created, Picking,
+ * Invoiced, Cancelled, UnSupplied, Shipped, Delivered). `picked` moves a package to Picking.
+ * Assumed: anything else (a status added later) is read as a new package, which intake then
+ * takes as it would a Created one.
+ */
+export function platformCOrderState(packageStatus: string | undefined): PlatformOrderState {
+  switch (packageStatus) {
+    case 'Cancelled':
+    case 'UnSupplied':
+      return 'canceled';
+    case 'Picking':
+    case 'Invoiced':
+    case 'Shipped':
+    case 'Delivered':
+      return 'accepted';
+    default:
+      return 'new';
+  }
+}
+
+/** deliveryType STORE: the restaurant's own courier, Model 1 (documented); only it has manual-shipped / manual-delivered. */
+export const STORE_DELIVERY = 'STORE';
+
+/** deliveryType GO: Trendyol Go's courier delivers, "model 2" (documented; KB Yeni-siparis-paketlerini-cekme.md names the grocery field `deliveryModel`). */
+export const GO_DELIVERY = 'GO';
+
+/**
+ * Model 2's address is a placeholder and its phone a proxy (platforms.md Round 2): KB
+ * (hodoxnet/kuryemburada TrendyolGoEntegrasyonu/Yeni-siparis-paketlerini-cekme.md, a copy of
+ * Trendyol's page) says every field under `address` of a model 2 package reads "Trendyol Go by Uber
+ * Eats - Market" (grocery); AJ (agrostech/AgrosJet-Render backend/services/trendyol_service.py) reads
+ * a meal package with deliveryType GO as "address hidden" ("Trendyol Yemek") and dials `address.phone`
+ * or `callCenterPhone` followed by the orderId; another client's sandbox package puts "TGO Yemek" in
+ * `address1`. The rule: a package is model 2 when its deliveryType (or deliveryModel) is GO; its
+ * address is also read as a placeholder when `address1` is one of those values; its phone as a proxy
+ * in model 2 or when it is the package's `callCenterPhone`. ASSUMED: the meal value of the
+ * placeholder (the sources show three spellings: all are recognised).
+ */
+export const PLATFORM_C_ADDRESS_PLACEHOLDER = /^\s*(trendyol( go)?( by uber eats)?( -)? ?(yemek|market)?|tgo yemek)\s*$/i;
+
+export function platformCIsModel2(deliveryType: string | undefined): boolean {
+  return deliveryType?.toUpperCase() === GO_DELIVERY;
+}
+
+/**
+ * Flags of a package (platforms.md Round 2): `testPackage: true` marks the platform's test package
+ * (kept apart, never a real order: the same store as PLATFORM_B's test orders, platform_test_orders);
+ * `storePickupSelected: true` a customer pickup (no manual-shipped / manual-delivered: nobody ships
+ * it). Both booleans; anything but `true` reads as false.
+ */
+export const PLATFORM_C_TEST_PACKAGE_FIELD = 'testPackage';
+export const PLATFORM_C_PICKUP_FIELD = 'storePickupSelected';
+
+/**
+ * 429 on Trendyol Go: 50 requests / 10 s per endpoint, then `{"status":429,"message":"too.many.requests"}`
+ * (KB Authorization.md, a copy of Trendyol's page). No Retry-After is documented: the retry waits the window.
+ */
+export const PLATFORM_C_RATE_LIMIT_WINDOW_MS = 10_000;
+
+/**
+ * 409: a status step out of order (platforms.md Round 2; KB paket-statu-bildirimi.md: the steps must
+ * be fed in order). Final: the dispatcher sends an order's steps one at a time and in order, so a
+ * 409 means the platform's package is elsewhere (an earlier step never went through, or the platform
+ * moved or closed the package itself), which no retry changes. ASSUMED: a 409 is never "not yet"
+ * (no source shows a step applied late).
+ */
+export const PLATFORM_C_OUT_OF_ORDER_STATUS = 409;
+
+/** Assumed: preparationTime (minutes) sent with `picked` when the package carries none. */
+export const PLATFORM_C_DEFAULT_PREPARATION_MINUTES = 20;
+
+/**
+ * Restaurant-side reasons of `unsupplied` (platforms.md: 621, 622, 623, 627; the Trendyol Go clients
+ * name them 621 supply problem, 622 store closed, 623 store cannot prepare, 627 order confusion).
+ * Assumed: a push whose reason is one of them sends it; any other reason (free text) sends 621.
+ */
+export const PLATFORM_C_CANCEL_REASONS = [621, 622, 623, 627] as const;
+export const PLATFORM_C_DEFAULT_CANCEL_REASON = 621;
+
+/** Packages per page (platforms.md: size <= 50). Assumed: 40 pages (2000 packages) per poll window is enough; the rest waits for the next poll. */
+export const PLATFORM_C_PAGE_SIZE = 50;
+export const PLATFORM_C_MAX_PAGES = 40;
+
+/** A package id is a string of up to 64 characters (documented: "64 karakter uzunluğunda alfanumerik"). */
+export const PLATFORM_C_PACKAGE_ID_MAX_LENGTH = 64;
+
+/**
+ * The supplier id goes into the User-Agent header and the path: letters, digits, '.', '_' and '-'
+ * only (the platform's ids are numbers; a non-Latin-1 character would not even be sendable).
+ */
+export const PLATFORM_C_SUPPLIER_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Call budget per set of credentials and per endpoint: 50 requests / 10 s per endpoint (platforms.md,
+ * secondary evidence). Ours: 40 per 11 s (80 %: the number is second-hand; the window 1 s longer for a
+ * call reaching the platform after its slot). The package poll is not a status call: its own interval paces it.
+ */
+const PLATFORM_C_ENDPOINT = { limit: 40, windowMs: 11_000 };
+export const PLATFORM_C_CALL_BUDGET: CallBudget = {
+  scopes: [
+    { name: 'picked', ...PLATFORM_C_ENDPOINT, requests: { VERIFY: 1 } },
+    { name: 'invoiced', ...PLATFORM_C_ENDPOINT, requests: { PREPARE: 1 } },
+    { name: 'manual-shipped', ...PLATFORM_C_ENDPOINT, requests: { HANDOVER: 1 } },
+    { name: 'manual-delivered', ...PLATFORM_C_ENDPOINT, requests: { DELIVER: 1 } },
+    { name: 'unsupplied', ...PLATFORM_C_ENDPOINT, requests: { CANCEL: 1, REJECT: 1 } },
+  ],
+};
+
+/**
+ * Ownership: the credential check reads one package of `.../suppliers/{supplierId}/packages` for the
+ * integration's storeId with Basic `apiKey:secretKey` (T clients): a 2xx proves the key pair is the
+ * supplier's. An empty page names no store, and providerRestaurantId is a label of ours, so nothing
+ * binds it; orders are polled with the integration's own credentials, so it receives only what
+ * Trendyol gives those (docs/platforms.md, "What proves ...").
+ */
+export const PLATFORM_C_CHECK_NAMES_STORE = false;
