@@ -53,7 +53,12 @@ describe('PLATFORM_A availability against its simulator', () => {
     it('chooses the nearest allowed close not shorter than asked and says so in `instead`; longer than 45 minutes closes until the suite opens it', () => {
       expect(plan({ state: 'CLOSED', until: after(20) }, now)).toMatchObject({ kind: 'send', params: { timeOffAmount: 30 }, instead: { code: 'CLOSE_DURATION_ROUNDED_UP', message: expect.stringMatching(/30 minutes .* 20 asked/) } });
       expect(plan({ state: 'CLOSED', until: after(5) }, now)).toMatchObject({ params: { timeOffAmount: 15 }, instead: { code: 'CLOSE_DURATION_ROUNDED_UP' } });
-      expect(plan({ state: 'CLOSED', until: after(120) }, now)).toEqual({ kind: 'send', state: 'CLOSED', params: { action: 'close', timeOffAmount: null, busynessDifferenceDuration: null } });
+      expect(plan({ state: 'CLOSED', until: after(120) }, now)).toEqual({
+        kind: 'send',
+        state: 'CLOSED',
+        params: { action: 'close', timeOffAmount: null, busynessDifferenceDuration: null },
+        instead: { code: 'REOPENED_BY_SUITE', message: expect.stringMatching(/opened again by this suite at `until`/) },
+      });
     });
 
     it('busy mode takes 15, 30 or 45 extra minutes (15 by default), rounding up or capping with `instead`', () => {

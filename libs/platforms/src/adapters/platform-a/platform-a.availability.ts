@@ -115,7 +115,7 @@ function planClose(untilMs: number | undefined): StoreAvailabilityPlan {
   if (untilMs === undefined) return send(null);
   const minutes = PLATFORM_A_CLOSE_MINUTES.find((allowed) => allowed * MINUTE_MS >= untilMs - PLATFORM_A_CLOSE_TOLERANCE_MS);
   // Longer than Getir's longest timed close: closed until the suite's OPEN at `until`.
-  if (minutes === undefined) return send(null);
+  if (minutes === undefined) return send(null, { code: 'REOPENED_BY_SUITE', message: 'PLATFORM_A closes by itself for 45 minutes at most: the store is closed without a duration and opened again by this suite at `until`.' });
   if (Math.abs(minutes * MINUTE_MS - untilMs) <= PLATFORM_A_CLOSE_TOLERANCE_MS) return send(minutes);
   const asked = Math.ceil(untilMs / MINUTE_MS);
   return send(minutes, {

@@ -1,6 +1,15 @@
 import { platformRequest } from '../../adapters/common/platform-http';
 import { PlatformCSimulator } from './platform-c.simulator';
 
+/** Polls a condition (never a fixed sleep): resolves once it holds, fails after a generous timeout. */
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Trendyol Go's availability calls as the clients show them, by plain HTTP (the adapter's view is in platform-c.availability.spec.ts). */
 describe('PlatformCSimulator availability', () => {
   let sim: PlatformCSimulator;
@@ -14,7 +23,7 @@ describe('PlatformCSimulator availability', () => {
         { supplierId: '104523', apiKey: 'key', secretKey: 'secret', storeIds: ['153', '154'] },
         { supplierId: '200', apiKey: 'k2', secretKey: 's2', storeIds: ['9'] },
       ],
-      availability: { productChangeMs: 300, products: { '154': ['777'] } },
+      availability: { productChangeMs: 1_000, products: { '154': ['777'] } },
     });
     await sim.start();
   });
@@ -57,7 +66,7 @@ describe('PlatformCSimulator availability', () => {
   });
 
   it('switches a product ACTIVE / PASSIVE, answers 409 to a second change of the same store while one is under way, 404 to a product not on the menu', async () => {
-    const [first, second] = await Promise.all([call('PUT', product('153', '319239'), { status: 'PASSIVE' }), new Promise((resolve) => setTimeout(resolve, 50)).then(() => call('PUT', product('153', '317823'), { status: 'PASSIVE' }))]);
+    const [first, second] = await Promise.all([call('PUT', product('153', '319239'), { status: 'PASSIVE' }), until(() => sim.availability.store('153')!.busyUntil > 0).then(() => call('PUT', product('153', '317823'), { status: 'PASSIVE' }))]);
     expect(first).toMatchObject({ status: 200 });
     expect(second).toMatchObject({ status: 409, body: { status: 409, errors: [{ message: expect.any(String) }] } });
     expect((await admin('GET', '/stores/153')).body).toMatchObject({ products: { '319239': 'PASSIVE', '317823': 'ACTIVE' } });
