@@ -55,7 +55,10 @@ type Product = { status: number; day?: number };
 type Bucket = { windowStart: number; count: number; blockedUntil: number };
 
 function getirError(status: number, code: number, error: string, message: string, source?: string): SimulatorResponse {
-  return { status, body: { code, error, message, ...(source ? { source, details: [{ message, path: [source], type: 'any.only' }] } : {}) } };
+  return {
+    status,
+    body: { code, error, message, ...(source ? { source, details: [{ message, path: [source], type: 'any.only' }] } : {}) },
+  };
 }
 
 /**
@@ -89,7 +92,8 @@ export class PlatformAAvailabilityRoutes {
       state = { status: GETIR_RESTAURANT_STATUS.OPEN, isBusy: false, isStatusChangedByUser: false, closedSource: GETIR_CLOSED_SOURCE.NONE };
       this.stores.set(restaurantId, state);
     }
-    if (state.closedUntil !== undefined && state.closedUntil <= this.now()) Object.assign(state, { status: GETIR_RESTAURANT_STATUS.OPEN, closedUntil: undefined, closedSource: GETIR_CLOSED_SOURCE.NONE });
+    if (state.closedUntil !== undefined && state.closedUntil <= this.now())
+      Object.assign(state, { status: GETIR_RESTAURANT_STATUS.OPEN, closedUntil: undefined, closedSource: GETIR_CLOSED_SOURCE.NONE });
     return state;
   }
 
@@ -97,21 +101,32 @@ export class PlatformAAvailabilityRoutes {
   productStatus(restaurantId: string, productId: string): number | undefined {
     const product = this.products.get(restaurantId)?.get(productId);
     if (!product) return undefined;
-    if (product.status === GETIR_PRODUCT_STATUS.DAILY_INACTIVE && product.day !== dayOf(this.now())) Object.assign(product, { status: GETIR_PRODUCT_STATUS.ACTIVE, day: undefined });
+    if (product.status === GETIR_PRODUCT_STATUS.DAILY_INACTIVE && product.day !== dayOf(this.now()))
+      Object.assign(product, { status: GETIR_PRODUCT_STATUS.ACTIVE, day: undefined });
     return product.status;
   }
 
   /** Getir closes the restaurant itself (G conventions: an order unanswered for 5 minutes). */
   closeByPlatform(restaurantId: string): GetirStoreState {
     const state = this.store(restaurantId);
-    Object.assign(state, { status: GETIR_RESTAURANT_STATUS.CLOSED, closedUntil: undefined, isStatusChangedByUser: false, closedSource: GETIR_CLOSED_SOURCE.GETIR });
+    Object.assign(state, {
+      status: GETIR_RESTAURANT_STATUS.CLOSED,
+      closedUntil: undefined,
+      isStatusChangedByUser: false,
+      closedSource: GETIR_CLOSED_SOURCE.GETIR,
+    });
     return state;
   }
 
   /** The platform's answer to an availability call of a logged-in restaurant, or undefined when the path is not one. */
   route(request: SimulatorRequest, token: string, restaurantId: string): SimulatorResponse | undefined {
     const call = `${request.method} ${request.path}`;
-    const configuration = ['PUT /restaurants/status/open', 'PUT /restaurants/status/close', 'PUT /restaurants/delivery-duration/busyness', 'GET /restaurants'].includes(call);
+    const configuration = [
+      'PUT /restaurants/status/open',
+      'PUT /restaurants/status/close',
+      'PUT /restaurants/delivery-duration/busyness',
+      'GET /restaurants',
+    ].includes(call);
     // Assumed: the limiter counts a call before its body is read (a refused call counts too).
     if (configuration) {
       const blocked = this.counted(token);
@@ -119,7 +134,12 @@ export class PlatformAAvailabilityRoutes {
     }
     switch (call) {
       case 'PUT /restaurants/status/open':
-        Object.assign(this.store(restaurantId), { status: GETIR_RESTAURANT_STATUS.OPEN, closedUntil: undefined, isStatusChangedByUser: true, closedSource: GETIR_CLOSED_SOURCE.NONE });
+        Object.assign(this.store(restaurantId), {
+          status: GETIR_RESTAURANT_STATUS.OPEN,
+          closedUntil: undefined,
+          isStatusChangedByUser: true,
+          closedSource: GETIR_CLOSED_SOURCE.NONE,
+        });
         return { status: 200, body: {} };
       case 'PUT /restaurants/status/close':
         return this.close(request, restaurantId);
@@ -136,7 +156,16 @@ export class PlatformAAvailabilityRoutes {
   /** `GET /restaurants` as Getir answers it (G Swagger Model3). */
   restaurantView(restaurantId: string): Record<string, unknown> {
     const state = this.store(restaurantId);
-    return { id: restaurantId, averagePreparationTime: 20, status: state.status, isCourierAvailable: true, name: 'Demo Restoran', isStatusChangedByUser: state.isStatusChangedByUser, closedSource: state.closedSource, rating: 4.6 };
+    return {
+      id: restaurantId,
+      averagePreparationTime: 20,
+      status: state.status,
+      isCourierAvailable: true,
+      name: 'Demo Restoran',
+      isStatusChangedByUser: state.isStatusChangedByUser,
+      closedSource: state.closedSource,
+      rating: 4.6,
+    };
   }
 
   /**
@@ -156,13 +185,21 @@ export class PlatformAAvailabilityRoutes {
 
   adminView(restaurantId: string): Record<string, unknown> {
     const state = this.store(restaurantId);
-    const products = Object.fromEntries([...(this.products.get(restaurantId)?.keys() ?? [])].map((id) => [id, this.productStatus(restaurantId, id)]));
-    return { restaurantId, ...state, closedUntil: state.closedUntil !== undefined ? new Date(state.closedUntil).toISOString() : null, products };
+    const products = Object.fromEntries(
+      [...(this.products.get(restaurantId)?.keys() ?? [])].map((id) => [id, this.productStatus(restaurantId, id)]),
+    );
+    return {
+      restaurantId,
+      ...state,
+      closedUntil: state.closedUntil !== undefined ? new Date(state.closedUntil).toISOString() : null,
+      products,
+    };
   }
 
   private close(request: SimulatorRequest, restaurantId: string): SimulatorResponse {
     const { timeOffAmount } = bodyOf(request);
-    if (timeOffAmount !== undefined && timeOffAmount !== null && !DURATIONS.includes(timeOffAmount as number)) return getirError(400, -2, 'ValidationError', '"timeOffAmount" must be one of [15, 30, 45]', 'body');
+    if (timeOffAmount !== undefined && timeOffAmount !== null && !DURATIONS.includes(timeOffAmount as number))
+      return getirError(400, -2, 'ValidationError', '"timeOffAmount" must be one of [15, 30, 45]', 'body');
     const minutes = typeof timeOffAmount === 'number' ? timeOffAmount : undefined;
     Object.assign(this.store(restaurantId), {
       status: GETIR_RESTAURANT_STATUS.CLOSED,
@@ -176,18 +213,26 @@ export class PlatformAAvailabilityRoutes {
   private busyness(request: SimulatorRequest, restaurantId: string): SimulatorResponse {
     const { isBusy, busynessDifferenceDuration } = bodyOf(request);
     if (typeof isBusy !== 'boolean') return getirError(400, -2, 'ValidationError', '"isBusy" is required and must be a boolean', 'body');
-    if (busynessDifferenceDuration !== undefined && !DURATIONS.includes(busynessDifferenceDuration as number)) return getirError(400, -2, 'ValidationError', '"busynessDifferenceDuration" must be one of [15, 30, 45]', 'body');
+    if (busynessDifferenceDuration !== undefined && !DURATIONS.includes(busynessDifferenceDuration as number))
+      return getirError(400, -2, 'ValidationError', '"busynessDifferenceDuration" must be one of [15, 30, 45]', 'body');
     // G summary: "plus 15 min if set True" when no duration is given.
-    Object.assign(this.store(restaurantId), { isBusy, busynessDifferenceDuration: isBusy ? ((busynessDifferenceDuration as number | undefined) ?? 15) : undefined });
+    Object.assign(this.store(restaurantId), {
+      isBusy,
+      busynessDifferenceDuration: isBusy ? ((busynessDifferenceDuration as number | undefined) ?? 15) : undefined,
+    });
     return { status: 200, body: 'OK' };
   }
 
   private product(request: SimulatorRequest, restaurantId: string, productId: string): SimulatorResponse {
-    if (this.productStatus(restaurantId, productId) === undefined) return getirError(400, 40, 'ProductNotBelongsToRestaurantError', 'product not belongs to restaurant error');
+    if (this.productStatus(restaurantId, productId) === undefined)
+      return getirError(400, 40, 'ProductNotBelongsToRestaurantError', 'product not belongs to restaurant error');
     if (request.method === 'GET') return { status: 200, body: { id: productId, status: this.productStatus(restaurantId, productId) } };
     const { status } = bodyOf(request);
-    if (!PRODUCT_STATUSES.includes(status as number)) return getirError(400, -2, 'ValidationError', '"status" must be one of [100, 200, 400]', 'body');
-    this.products.get(restaurantId)!.set(productId, { status: status as number, day: status === GETIR_PRODUCT_STATUS.DAILY_INACTIVE ? dayOf(this.now()) : undefined });
+    if (!PRODUCT_STATUSES.includes(status as number))
+      return getirError(400, -2, 'ValidationError', '"status" must be one of [100, 200, 400]', 'body');
+    this.products
+      .get(restaurantId)!
+      .set(productId, { status: status as number, day: status === GETIR_PRODUCT_STATUS.DAILY_INACTIVE ? dayOf(this.now()) : undefined });
     return { status: 200, body: 'OK' };
   }
 

@@ -58,7 +58,14 @@ export class PlatformCAvailabilityRoutes {
     for (const supplier of suppliers) {
       for (const storeId of supplier.storeIds) {
         const products = options.products?.[storeId] ?? TRENDYOL_MENU_PRODUCT_IDS;
-        this.stores.set(storeId, { supplierId: supplier.supplierId, storeId, workingStatus: 'OPEN', changedBy: null, products: new Map(products.map((id) => [id, 'ACTIVE'])), busyUntil: 0 });
+        this.stores.set(storeId, {
+          supplierId: supplier.supplierId,
+          storeId,
+          workingStatus: 'OPEN',
+          changedBy: null,
+          products: new Map(products.map((id) => [id, 'ACTIVE'])),
+          busyUntil: 0,
+        });
       }
     }
   }
@@ -115,14 +122,21 @@ export class PlatformCAvailabilityRoutes {
   }
 
   adminView(store: TrendyolStoreState): Record<string, unknown> {
-    return { supplierId: store.supplierId, storeId: store.storeId, workingStatus: store.workingStatus, changedBy: store.changedBy, products: Object.fromEntries(store.products) };
+    return {
+      supplierId: store.supplierId,
+      storeId: store.storeId,
+      workingStatus: store.workingStatus,
+      changedBy: store.changedBy,
+      products: Object.fromEntries(store.products),
+    };
   }
 
   /** The supplier's stores, `{ restaurants: [...] }` (assumed: page counters beside them, pages of at most 50). */
   private list(request: SimulatorRequest, supplierId: string): SimulatorResponse {
     const page = Number(request.query.get('page') ?? 0);
     const size = Number(request.query.get('size') ?? 10);
-    if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) return trendyolRefusal(400, `page >= 0 and size between 1 and ${MAX_PAGE_SIZE}`);
+    if (!Number.isInteger(page) || page < 0 || !Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE)
+      return trendyolRefusal(400, `page >= 0 and size between 1 and ${MAX_PAGE_SIZE}`);
     const own = [...this.stores.values()].filter((store) => store.supplierId === supplierId);
     const restaurants = own.slice(page * size, (page + 1) * size).map((store) => ({
       id: Number(store.storeId) || store.storeId,
@@ -133,7 +147,12 @@ export class PlatformCAvailabilityRoutes {
     return { status: 200, body: { page, size, totalPages: Math.ceil(own.length / size), totalCount: own.length, restaurants } };
   }
 
-  private async changeProduct(request: SimulatorRequest, supplierId: string, storeId: string, productId: string): Promise<SimulatorResponse> {
+  private async changeProduct(
+    request: SimulatorRequest,
+    supplierId: string,
+    storeId: string,
+    productId: string,
+  ): Promise<SimulatorResponse> {
     const store = this.ownStore(supplierId, storeId);
     if (!store) return trendyolRefusal(404, `store ${storeId} not found`);
     if (!store.products.has(productId)) return trendyolRefusal(404, `product ${productId} not found in store ${storeId}`);
