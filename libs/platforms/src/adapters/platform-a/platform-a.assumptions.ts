@@ -291,9 +291,9 @@ export const PLATFORM_A_DEFAULT_BUSY_MINUTES = 15;
 /**
  * A timed close asked for `until` becomes Getir's smallest allowed duration that is not shorter (the
  * store must not reopen on its own before `until`; the dispatcher's own OPEN at `until` ends it on
- * time), or a close without timeOffAmount when `until` is more than 45 minutes away. A duration
- * within this tolerance of an allowed one counts as exactly that one (the request took a moment to
- * arrive).
+ * time), or a close without timeOffAmount when `until` is more than 45 minutes away. An allowed
+ * duration longer than asked by at most this tolerance counts as exactly the one asked (the request
+ * took a moment to arrive: no `instead`); a shorter one is never chosen.
  */
 export const PLATFORM_A_CLOSE_TOLERANCE_MS = 60_000;
 

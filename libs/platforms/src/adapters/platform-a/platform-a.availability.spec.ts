@@ -90,6 +90,15 @@ describe('PLATFORM_A availability against its simulator', () => {
         params: { timeOffAmount: 15 },
         instead: { code: 'CLOSE_DURATION_ROUNDED_UP' },
       });
+      // A little longer than an allowed duration is still rounded up: Getir must not reopen before `until`.
+      expect(plan({ state: 'CLOSED', until: new Date(after(15).getTime() + 30_000) }, now)).toMatchObject({
+        params: { timeOffAmount: 30 },
+        instead: { code: 'CLOSE_DURATION_ROUNDED_UP' },
+      });
+      expect(plan({ state: 'CLOSED', until: new Date(after(45).getTime() + 30_000) }, now)).toMatchObject({
+        params: { timeOffAmount: null },
+        instead: { code: 'REOPENED_BY_SUITE' },
+      });
       expect(plan({ state: 'CLOSED', until: after(120) }, now)).toEqual({
         kind: 'send',
         state: 'CLOSED',

@@ -146,7 +146,8 @@ function planClose(untilMs: number | undefined): StoreAvailabilityPlan {
     ...(instead ? { instead } : {}),
   });
   if (untilMs === undefined) return send(null);
-  const minutes = PLATFORM_A_CLOSE_MINUTES.find((allowed) => allowed * MINUTE_MS >= untilMs - PLATFORM_A_CLOSE_TOLERANCE_MS);
+  // Never shorter than asked (Getir would reopen before `until`); the tolerance only spares a near-exact one its `instead`.
+  const minutes = PLATFORM_A_CLOSE_MINUTES.find((allowed) => allowed * MINUTE_MS >= untilMs);
   // Longer than Getir's longest timed close: closed until the suite's OPEN at `until`.
   if (minutes === undefined)
     return send(null, {
