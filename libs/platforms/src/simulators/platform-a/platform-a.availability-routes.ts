@@ -198,7 +198,8 @@ export class PlatformAAvailabilityRoutes {
 
   private close(request: SimulatorRequest, restaurantId: string): SimulatorResponse {
     const { timeOffAmount } = bodyOf(request);
-    if (timeOffAmount !== undefined && timeOffAmount !== null && !DURATIONS.includes(timeOffAmount as number))
+    // Model30: optional, but when present a number of the enum (null is not one of them).
+    if (timeOffAmount !== undefined && !DURATIONS.includes(timeOffAmount as number))
       return getirError(400, -2, 'ValidationError', '"timeOffAmount" must be one of [15, 30, 45]', 'body');
     const minutes = typeof timeOffAmount === 'number' ? timeOffAmount : undefined;
     Object.assign(this.store(restaurantId), {
