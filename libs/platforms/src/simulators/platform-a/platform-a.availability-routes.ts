@@ -213,13 +213,15 @@ export class PlatformAAvailabilityRoutes {
 
   private busyness(request: SimulatorRequest, restaurantId: string): SimulatorResponse {
     const { isBusy, busynessDifferenceDuration } = bodyOf(request);
-    if (typeof isBusy !== 'boolean') return getirError(400, -2, 'ValidationError', '"isBusy" is required and must be a boolean', 'body');
+    // Model35 requires no field (G lists required ones, as for Model32); assumed: without isBusy it is not "set True".
+    if (isBusy !== undefined && typeof isBusy !== 'boolean')
+      return getirError(400, -2, 'ValidationError', '"isBusy" must be a boolean', 'body');
     if (busynessDifferenceDuration !== undefined && !DURATIONS.includes(busynessDifferenceDuration as number))
       return getirError(400, -2, 'ValidationError', '"busynessDifferenceDuration" must be one of [15, 30, 45]', 'body');
     // G summary: "plus 15 min if set True" when no duration is given.
     Object.assign(this.store(restaurantId), {
-      isBusy,
-      busynessDifferenceDuration: isBusy ? ((busynessDifferenceDuration as number | undefined) ?? 15) : undefined,
+      isBusy: isBusy === true,
+      busynessDifferenceDuration: isBusy === true ? ((busynessDifferenceDuration as number | undefined) ?? 15) : undefined,
     });
     return { status: 200, body: 'OK' };
   }
