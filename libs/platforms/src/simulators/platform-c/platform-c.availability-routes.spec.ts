@@ -69,8 +69,13 @@ describe('PlatformCSimulator availability', () => {
     ).toMatchObject({ status: 401, body: { exception: 'ClientApiAuthenticationException' } });
     const { 'User-Agent': _omitted, ...withoutAgent } = headers;
     expect(await call('PUT', `${store}/153/status`, { status: 'OPEN' }, withoutAgent)).toMatchObject({ status: 403 });
-    // Another supplier's store is not found for this one.
-    expect(await call('PUT', '/integrator/store/meal/suppliers/104523/stores/9/status', { status: 'OPEN' })).toMatchObject({ status: 404 });
+    // Another supplier's store (or one of none): the authentication refusal (tgoapps "Hata Kodları" page).
+    for (const path of [`${store}/9/status`, `${store}/999/status`, product('9', '319239')])
+      expect(await call('PUT', path, { status: path.includes('/products/') ? 'PASSIVE' : 'OPEN' })).toMatchObject({
+        status: 401,
+        body: { exception: 'ClientApiAuthenticationException' },
+      });
+    expect((await admin('GET', '/stores/9')).body).toMatchObject({ workingStatus: 'OPEN', changedBy: null });
     const limited = new PlatformCSimulator({
       suppliers: [{ supplierId: '104523', apiKey: 'key', secretKey: 'secret', storeIds: ['153'] }],
       rateLimit: { limit: 2, windowMs: 60_000 },

@@ -39,6 +39,18 @@ export function trendyolRefusal(status: number, message: string, exception = 'Cl
   return { status, body: { timestamp: Date.now(), status, exception, errors: [{ message }] } };
 }
 
+/**
+ * A store that is not the supplier's (tgoapps "Hata Kodları ve Sorun Giderme": another seller's restaurant
+ * gets the authentication refusal; assumed the same for an id of no store).
+ */
+function notTheSuppliers(): SimulatorResponse {
+  return trendyolRefusal(
+    401,
+    'İstek gönderirken kullandığınız supplierID, API Key, API Secure Key bilgilerinden birisi eksik ya da yanlıştır.',
+    'ClientApiAuthenticationException',
+  );
+}
+
 const STORE_LIST = '/integrator/store/meal/suppliers/:supplierId/stores';
 const STORE_STATUS = '/integrator/store/meal/suppliers/:supplierId/stores/:storeId/status';
 const PRODUCT_STATUS = '/integrator/product/meal/suppliers/:supplierId/stores/:storeId/products/:productId/status';
@@ -98,7 +110,7 @@ export class PlatformCAvailabilityRoutes {
     const storeCall = matchPath(STORE_STATUS, request.path);
     if (request.method === 'PUT' && storeCall) {
       const store = this.ownStore(supplierId, storeCall.storeId);
-      if (!store) return trendyolRefusal(404, `store ${storeCall.storeId} not found`);
+      if (!store) return notTheSuppliers();
       const { status } = bodyOf(request);
       // No timed close and no busy mode: OPEN and CLOSED are the only values.
       if (status !== 'OPEN' && status !== 'CLOSED') return trendyolRefusal(400, 'status must be one of OPEN, CLOSED');
@@ -154,7 +166,7 @@ export class PlatformCAvailabilityRoutes {
     productId: string,
   ): Promise<SimulatorResponse> {
     const store = this.ownStore(supplierId, storeId);
-    if (!store) return trendyolRefusal(404, `store ${storeId} not found`);
+    if (!store) return notTheSuppliers();
     if (!store.products.has(productId)) return trendyolRefusal(404, `product ${productId} not found in store ${storeId}`);
     const { status } = bodyOf(request);
     if (status !== 'ACTIVE' && status !== 'PASSIVE') return trendyolRefusal(400, 'status must be one of ACTIVE, PASSIVE');
