@@ -269,7 +269,9 @@ export const PLATFORM_A_POS_STATUS_PATH = '/restaurants/pos-status';
  *   the C# client: "null => süresiz", AJ sends no body) the close lasts until an open.
  * - `PUT /restaurants/delivery-duration/busyness { isBusy, busynessDifferenceDuration?: 15 | 30 | 45 }`
  *   (Model35; summary "Update restaurant delivery duration plus 15 min if set True"): busy mode adds
- *   the minutes to the delivery estimate. It does not close or open the restaurant.
+ *   the minutes to the delivery estimate. It does not close or open the restaurant. Model35 marks no
+ *   field required (G does mark them elsewhere): we always send isBusy, as every client does; the
+ *   simulator also takes a body without it (ASSUMED: not busy).
  * ASSUMED: open and close of a restaurant already in that state answer 200 (no source shows a refusal);
  * a busy restaurant stays busy across a close, so OPEN also sends `isBusy: false` and BUSY also opens.
  */
@@ -312,8 +314,9 @@ export const PLATFORM_A_CONFIGURATION_RATE_LIMIT = { limit: 2, windowMs: 60_000,
 /**
  * `GET /restaurants` (G Swagger Model3): `{ id, averagePreparationTime, status, isCourierAvailable, name,
  * isStatusChangedByUser, closedSource, rating }`. The `status` numbers are not in G: the C# client
- * reads "100=open, 200=closed" (and answers 300 after a timed close), another client "1 = açık,
- * 0 = kapalı". Read tolerantly: 100 or 1 open; 200, 300 or 0 closed; anything else unknown.
+ * reads "100=open, 200=closed" (its own answer to a timed close says 300, a value of the proxy, not
+ * one Getir is shown to send), another client "1 = açık, 0 = kapalı". Read tolerantly: 100 or 1 open;
+ * 200, 300 or 0 closed; anything else unknown.
  * `isStatusChangedByUser: false` on a closed restaurant means Getir closed it (G conventions
  * `timing_rules`: an order unanswered for 5 minutes closes the restaurant); `closedSource`'s values
  * are not documented (ASSUMED: 1 the restaurant, 2 Getir). The read does not show busy mode.

@@ -146,10 +146,14 @@ export const PLATFORM_C_CHECK_NAMES_STORE = false;
 
 /*
  * Availability (store open / closed, products sold out). Sources: the T clients found by `find_string`
- * on "integrator/store/meal" and "/integrator/product/meal/suppliers" (a Python client's
- * `update_store_status` and `get_stores`, a TypeScript client's `getTrendyolStoreStatus`, a Go client's
- * `SetRestaurantStatus`, ALKAROS' `TrendyolGoMenuClient.SetProductActiveAsync`, an integrator's
- * endpoint table copied from developers.tgoapps.com), and platforms.md "Availability".
+ * on "integrator/store/meal" and "/integrator/product/meal/suppliers" (AJ `backend/services/
+ * trendyol_service.py` `update_restaurant_working_status`, a Python client's `get_stores`, a TypeScript
+ * client's `getTrendyolStoreStatus` / `updateTrendyolStoreStatus`, ALKAROS' `TrendyolGoStoreStatusChannel`
+ * and `TrendyolGoMenuClient.SetProductActiveAsync` (marked "UNVERIFIED DRAFT" by its authors), an
+ * integrator's extract of developers.tgoapps.com), and platforms.md "Availability".
+ * A Go client's `SetRestaurantStatus` sends `{ isOpen: bool }` instead: not followed (its other paths,
+ * e.g. `/orders/{id}/status`, are in no Trendyol source; AJ, the TypeScript client and ALKAROS send
+ * `status`), and the simulator refuses it like any body without a valid `status`.
  */
 
 /**
@@ -180,7 +184,10 @@ export const PLATFORM_C_STORES_MAX_PAGES = 20;
  * { status: "ACTIVE" | "PASSIVE" }` (ALKAROS, the endpoint table, platforms.md). A 409 is a concurrent
  * change of the same store (ALKAROS: "a 409 means a concurrent change of the same store: sent once
  * more", after 500 ms; another integrator keeps a write lock per store and retries): retried, not
- * final. No timed sold-out: the dispatcher's timer sends ACTIVE at `until`.
+ * final. ALKAROS is a draft its authors did not verify against Trendyol: the 409 reading is thin, and
+ * retrying a 409 is harmless if it never comes. A status outside ACTIVE / PASSIVE is refused (the
+ * tgoapps "Hata Kodları" page: an invalid enum value). No timed sold-out: the dispatcher's timer sends
+ * ACTIVE at `until`.
  */
 export const PLATFORM_C_PRODUCT_STATUS = { ACTIVE: 'ACTIVE', PASSIVE: 'PASSIVE' } as const;
 export const platformCProductStatusPath = (supplierId: string, storeId: string, productId: string) =>
