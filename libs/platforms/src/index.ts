@@ -1,6 +1,6 @@
 // The registry (platforms.ts), what every platform shares (common/) and each platform's folder.
 export * from './common/platform-adapter';
-export * from './adapters/platform-availability';
+export * from './common/platform-availability';
 export * from './common/platform-client.config';
 export * from './common/platform-adapters';
 export * from './common/platform-entry';

@@ -1,7 +1,7 @@
 import type { FieldError, OrderItemPayload, PlatformOrderDetails } from '@courier/contracts';
 import type { StatusPushAction } from '@courier/domain';
 import type { CallBudget } from './call-budget';
-import type { PlatformAvailability } from '../adapters/platform-availability';
+import type { PlatformAvailability } from './platform-availability';
 
 /** An integration's credentials as an adapter needs them: secrets already decrypted (never log them). */
 export interface IntegrationCredentials {

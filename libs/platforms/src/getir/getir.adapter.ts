@@ -30,6 +30,7 @@ import {
 } from './getir.assumptions';
 import { PLATFORM_A } from './getir.platform';
 import { PlatformAOrderData, parsePlatformAOrder } from './getir.orders';
+import { PlatformAAvailability } from './getir.availability';
 
 /** The `code` of Getir's error envelope `{ code, error, message, details?, source? }`. */
 function errorCode(response: PlatformResponse): number | undefined {
@@ -63,6 +64,7 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
   readonly callBudget = PLATFORM_A.callBudget;
+  readonly availability = new PlatformAAvailability((credentials, method, path, json) => this.call(credentials, method, path, json));
 
   /** The platform's accept-by rule (platform-a.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
@@ -246,7 +248,7 @@ export class PlatformAAdapter implements PlatformAdapter {
     return { kind: 'failed', answer, reason: `${describeError(refusal)}: the order is not in a status for ${action}${status}` };
   }
 
-  private call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<PlatformResponse> {
+  private call(credentials: IntegrationCredentials, method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown): Promise<PlatformResponse> {
     return this.sessions.withSession(
       credentials,
       () => this.login(credentials),
