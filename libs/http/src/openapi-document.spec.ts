@@ -170,7 +170,7 @@ describe('mergeOpenApiDocuments', () => {
 
   it('keeps the outbound webhooks (x-webhooks) of every app, their references renamed with their schemas', () => {
     const hook = { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, responses: { 200: { description: 'ok' } } } };
-    const two = { ...part('Two', '/two', { type: 'number' }), 'x-webhooks': { 'thing.changed': hook } } as never;
+    const two = { ...(part('Two', '/two', { type: 'number' }) as object), 'x-webhooks': { 'thing.changed': hook } } as never;
     const merged = mergeOpenApiDocuments({ title: 'All', description: '' }, [
       { prefix: 'one', document: part('One', '/one', { type: 'string' }) },
       { prefix: 'two', document: two },
