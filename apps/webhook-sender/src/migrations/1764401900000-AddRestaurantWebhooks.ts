@@ -3,8 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Webhooks about a restaurant rather than an order (restaurant.availability_changed): they have no
  * order ids but the platform integration they concern. Dropping NOT NULL and adding a nullable column
- * rewrite nothing, so a rolling upgrade is safe (an old replica never reads such a row's nulls: it
- * does not consume their queue).
+ * rewrite nothing. Rolling upgrade: a replica of the previous version may claim such a delivery and
+ * would send it to the cancel URL (it sends every event but order.status_changed there), so finish
+ * rolling out webhook-sender before status-dispatcher publishes the event (docs/webhook-delivery.md).
  */
 export class AddRestaurantWebhooks1764401900000 implements MigrationInterface {
   name = 'AddRestaurantWebhooks1764401900000';
