@@ -193,7 +193,7 @@ export async function deleteNamespace(namespace) {
     const connection = await amqp.connect(BROKER_URL);
     try {
       const channel = await connection.createChannel();
-      for (const queue of ['intake-api.account-events', 'intake-api.order-events', 'status-dispatcher.account-events', 'status-dispatcher.order-events', 'webhook-sender.account-events', 'webhook-sender.order-events']) {
+      for (const queue of ['intake-api.account-events', 'intake-api.order-events', 'status-dispatcher.account-events', 'status-dispatcher.order-events', 'webhook-sender.account-events', 'webhook-sender.order-events', 'webhook-sender.restaurant-events']) {
         await channel.deleteQueue(`${namespace}.${queue}`);
         await channel.deleteQueue(`${namespace}.${queue}.dead`);
       }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { FakeIntake } from './__fixtures__/fake-intake';
 import { makeDataDir, startReceiver, TestReceiver } from './__fixtures__/receiver';
-import { signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
+import { availabilityPayload, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
 
 // Debian's chromium, driven by playwright-core; no browser is ever downloaded. CI installs it
 // with `apt-get install -y chromium`.
@@ -53,7 +53,7 @@ jest.setTimeout(90_000);
     page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname === '/api/webhooks' || url.pathname === '/api/orders') listRequests.push(url.pathname);
+      if (['/api/webhooks', '/api/orders', '/api/store-status'].includes(url.pathname)) listRequests.push(url.pathname);
     });
     await page.goto(receiver.baseUrl!);
   });
@@ -190,5 +190,57 @@ jest.setTimeout(90_000);
     await page.locator('#orders').scrollIntoViewIfNeeded();
     await page.locator('#orders').screenshot({ path: path.join(ARTIFACTS, '04-late-status-and-platform.png') });
     await page.locator('#tracked').screenshot({ path: path.join(ARTIFACTS, '05-other-orders.png') });
+  });
+
+  it('shows the store-status panel update live as availability webhooks arrive, next to the order webhooks', async () => {
+    const integrationId = '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9';
+    const storesBefore = listRequests.filter((pathname) => pathname === '/api/store-status').length;
+    expect(await page.locator('#stores-empty').isVisible()).toBe(true);
+    const start = Date.now();
+    const until = new Date(start + 30 * 60_000).toISOString();
+
+    // The platform closed the store the restaurant wants open.
+    const closed = JSON.stringify(availabilityPayload({ integrationId, state: 'CLOSED', until, expectedState: 'OPEN', timestamp: new Date(start).toISOString(), platformReason: 'Orders left unanswered' }));
+    expect(await postWebhook(closed, signedHeaders(closed, { id: 'wh-store-closed' }))).toBe(200);
+    const row = page.locator(`#stores-table tr[data-integration-id="${integrationId}"]`);
+    await page.locator(`#stores-table tr[data-integration-id="${integrationId}"][data-state="CLOSED"]`).waitFor();
+    expect(await page.locator('#stores-empty').isVisible()).toBe(false);
+    const text = await row.innerText();
+    expect(text).toContain('SOME_PLATFORM');
+    expect(text).toContain('store-77');
+    expect(text).toContain('until');
+    expect(text).toContain('Orders left unanswered');
+    expect(text).toContain('changed by the platform');
+    expect(await row.locator('td.reported time').getAttribute('datetime')).toBe(new Date(start).toISOString());
+    // In the webhooks list, next to the order webhooks, with its verdicts.
+    const received = page.locator('#webhooks-table tr[data-webhook-id="wh-store-closed"]');
+    await received.waitFor();
+    expect(await received.getAttribute('data-outcome')).toBe('applied');
+    expect(await received.innerText()).toContain('CLOSED');
+    expect(await received.innerText()).toContain('restaurant.availability_changed');
+    expect(await received.innerText()).toContain('valid');
+    expect(await page.locator('#announcer').innerText()).toContain('store store-77 on SOME_PLATFORM is CLOSED, applied, signature valid');
+
+    // Open again: the panel follows, the earlier state listed; an older webhook arriving late changes nothing.
+    const open = JSON.stringify(availabilityPayload({ integrationId, state: 'OPEN', expectedState: 'OPEN', timestamp: new Date(start + 60_000).toISOString(), platformReason: null }));
+    expect(await postWebhook(open, signedHeaders(open, { id: 'wh-store-open' }))).toBe(200);
+    await page.locator(`#stores-table tr[data-integration-id="${integrationId}"][data-state="OPEN"]`).waitFor();
+    expect(await row.locator('.history li').allInnerTexts()).toEqual(['CLOSED']);
+    expect(await row.innerText()).not.toContain('changed by the platform');
+    const busy = JSON.stringify(availabilityPayload({ integrationId, state: 'BUSY', timestamp: new Date(start + 30_000).toISOString() }));
+    expect(await postWebhook(busy, signedHeaders(busy, { id: 'wh-store-late' }))).toBe(200);
+    await page.locator('#webhooks-table tr[data-webhook-id="wh-store-late"][data-outcome="stale"]').waitFor();
+    expect(await row.getAttribute('data-state')).toBe('OPEN');
+    expect(await page.locator('#stores-table tbody tr').count()).toBe(1);
+    // Only the stream told the page; the orders are as they were.
+    expect(listRequests.filter((pathname) => pathname === '/api/store-status')).toHaveLength(storesBefore);
+    expect(await page.locator(`#orders-table tr[data-order-id="${delivered.orderId}"] td[data-status]`).getAttribute('data-status')).toBe('DELIVERED');
+    await page.locator('#stores').scrollIntoViewIfNeeded();
+    await page.locator('#stores').screenshot({ path: path.join(ARTIFACTS, '06-store-status.png') });
+
+    // After a reload the panel comes from the API.
+    await page.reload();
+    await page.locator(`#stores-table tr[data-integration-id="${integrationId}"][data-state="OPEN"]`).waitFor();
+    await page.locator('#webhooks-table tr[data-webhook-id="wh-store-closed"]').waitFor();
   });
 });

@@ -3,7 +3,7 @@ import { INestApplication } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import request from 'supertest';
-import { AccountSnapshot, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RoutingKey } from '@courier/contracts';
+import { AccountSnapshot, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RestaurantAvailabilityChangedEvent, RoutingKey } from '@courier/contracts';
 import { generateEncryptionKeyEntry, generateToken, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
 import { MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
@@ -12,7 +12,7 @@ import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 import { DeliveryPump } from '../src/sending/delivery-pump';
 import { WebhookMetrics } from '../src/sending/webhook-metrics';
-import { canceled, statusChanged } from './order-events.fixture';
+import { availabilityChanged, canceled, statusChanged } from './order-events.fixture';
 
 /** Helpers of the webhook-sender integration tests: the real app on a fresh database, events in, HTTP out. */
 
@@ -53,6 +53,8 @@ export interface SenderApp {
   changeAccount(account: TestAccount, settings: AccountSettings): Promise<TestAccount>;
   publishStatusChanged(account: TestAccount, fields?: Partial<OrderStatusChangedEvent>, messageId?: string): Promise<OrderStatusChangedEvent>;
   publishCanceled(account: TestAccount, fields?: Partial<OrderCanceledEvent>, messageId?: string): Promise<OrderCanceledEvent>;
+  /** A restaurant.availability_changed of the account (a fresh changeEventId unless given), as status-dispatcher publishes it. */
+  publishAvailabilityChanged(account: TestAccount, fields?: Partial<RestaurantAvailabilityChangedEvent>, messageId?: string): Promise<RestaurantAvailabilityChangedEvent>;
   /** The delivery log entry of one webhook, through the API. */
   delivery(account: TestAccount, id: string): Promise<any>;
   waitForDelivery(account: TestAccount, id: string, predicate: (delivery: any) => boolean, timeoutMs?: number): Promise<any>;
@@ -109,7 +111,7 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
   // the queues of the other apps get one that drops everything.
   if (transport.kind === 'in-process') {
     for (const queue of Object.values(Queues)) {
-      if (queue !== Queues.senderOrderEvents && queue !== Queues.senderAccountEvents) await transport.consume(queue, async () => undefined);
+      if (queue !== Queues.senderOrderEvents && queue !== Queues.senderAccountEvents && queue !== Queues.senderRestaurantEvents) await transport.consume(queue, async () => undefined);
     }
   }
   const box = SecretBox.fromKeyList(KEY_1);
@@ -176,6 +178,11 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
       sequence += 1;
       const event = { ...canceled, yemekKuryeOrderId: randomUUID(), orderId: `pos-${sequence}`, restaurantId: account.restaurantId, sequence, timestamp: new Date().toISOString(), ...fields };
       await publish(RoutingKey.OrderCanceled, event, messageId);
+      return event;
+    },
+    publishAvailabilityChanged: async (account, fields = {}, messageId) => {
+      const event: RestaurantAvailabilityChangedEvent = { ...availabilityChanged, changeEventId: randomUUID(), restaurantId: account.restaurantId, integrationId: randomUUID(), occurredAt: new Date().toISOString(), ...fields };
+      await publish(RoutingKey.RestaurantAvailabilityChanged, event, messageId);
       return event;
     },
     delivery: async (account, id) => {

@@ -1,6 +1,6 @@
-import { OrderCanceledEvent, OrderStatusChangedEvent } from '@courier/contracts';
+import { OrderCanceledEvent, OrderStatusChangedEvent, RestaurantAvailabilityChangedEvent } from '@courier/contracts';
 
-/** Order events as status-dispatcher publishes them (libs/contracts), for the sender's tests. */
+/** Events as status-dispatcher publishes them (libs/contracts), for the sender's tests. */
 export const statusChanged: OrderStatusChangedEvent = {
   yemekKuryeOrderId: '0f8b3a4e-2c1d-4e5f-8a9b-0c1d2e3f4a5b',
   orderId: 'pos-1001',
@@ -27,4 +27,19 @@ export const canceled: OrderCanceledEvent = {
   provider: 'THIRD_PARTY',
   providerRestaurantId: 'pos-rest-9',
   sequence: 3,
+};
+
+/** A platform closed a store the restaurant wants open (status-dispatcher's restaurant.availability_changed). */
+export const availabilityChanged: RestaurantAvailabilityChangedEvent = {
+  changeEventId: '6a1f2b3c-4d5e-4f60-8172-8394a5b6c7d8',
+  restaurantId: 'rest_abcdefghijklmnopqrstu',
+  integrationId: '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9',
+  provider: 'SOME_PLATFORM',
+  providerRestaurantId: 'store-77',
+  state: 'CLOSED',
+  until: null,
+  expectedState: 'OPEN',
+  detectedBy: 'read_back',
+  platformReason: 'Closed by the platform: orders left unanswered',
+  occurredAt: '2026-11-21T12:10:00.000Z',
 };

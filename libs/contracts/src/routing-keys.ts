@@ -85,4 +85,13 @@ export const Queues = {
     name: 'webhook-sender.order-events',
     bindings: [RoutingKey.OrderStatusChanged, RoutingKey.OrderCanceled],
   },
+  /**
+   * A queue of its own rather than a binding on the order events': a rare event with its own
+   * consumer, inbox name and dead-letter queue, so a message it cannot take never sits among (or is
+   * replayed with) the order webhooks, and the name says what the queue holds.
+   */
+  senderRestaurantEvents: {
+    name: 'webhook-sender.restaurant-events',
+    bindings: [RoutingKey.RestaurantAvailabilityChanged],
+  },
 } satisfies Record<string, QueueSpec>;

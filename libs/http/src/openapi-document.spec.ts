@@ -115,6 +115,14 @@ describe('generateOpenApiDocument', () => {
     expect(box.properties.thing.allOf).toBeUndefined();
   });
 
+  it('writes the outbound webhooks as x-webhooks (OpenAPI 3.0), nullable enums there taking null too', async () => {
+    const webhooks = { 'thing.painted': { post: { requestBody: { content: { 'application/json': { schema: { type: 'string', nullable: true, enum: ['RED'] } } } }, responses: { 200: { description: 'ok' } } } } };
+    const document = (await generateOpenApiDocument(ThingsModule, { ...DESCRIPTION, webhooks })) as unknown as { 'x-webhooks': typeof webhooks; openapi: string };
+    expect(document.openapi).toMatch(/^3\.0/);
+    expect(Object.keys(document['x-webhooks'])).toEqual(['thing.painted']);
+    expect(document['x-webhooks']['thing.painted'].post.requestBody.content['application/json'].schema.enum).toEqual(['RED', null]);
+  });
+
   it('adds the answers every operation can give where an operation does not document them', async () => {
     const document = await generateOpenApiDocument(ThingsModule, { ...DESCRIPTION, everyOperationProblems: [AUTH_FAILURE_THROTTLED, INTERNAL_ERROR_PROBLEM] });
     const list = document.paths['/things'].get!.responses as Record<string, { description: string; headers?: object; content: object }>;
@@ -158,6 +166,17 @@ describe('mergeOpenApiDocuments', () => {
     expect(merged.components?.schemas).toEqual({ Thing: { type: 'string' }, ProblemDto: { type: 'object' }, two_Thing: { type: 'number' } });
     const twoSchema = (merged.paths['/two'].get?.responses[200] as { content: Record<string, { schema: unknown }> }).content['application/json'].schema;
     expect(twoSchema).toEqual({ $ref: '#/components/schemas/two_Thing' });
+  });
+
+  it('keeps the outbound webhooks (x-webhooks) of every app, their references renamed with their schemas', () => {
+    const hook = { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, responses: { 200: { description: 'ok' } } } };
+    const two = { ...(part('Two', '/two', { type: 'number' }) as object), 'x-webhooks': { 'thing.changed': hook } } as never;
+    const merged = mergeOpenApiDocuments({ title: 'All', description: '' }, [
+      { prefix: 'one', document: part('One', '/one', { type: 'string' }) },
+      { prefix: 'two', document: two },
+    ]) as unknown as { 'x-webhooks': Record<string, typeof hook> };
+    expect(Object.keys(merged['x-webhooks'])).toEqual(['thing.changed']);
+    expect(merged['x-webhooks']['thing.changed'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/two_Thing' });
   });
 
   it('refuses two apps serving one path', () => {

@@ -8,6 +8,9 @@ import { ProblemDto, ProblemHeaderDocs, RATE_LIMIT_HEADER_DOCS } from './problem
 /** A JSON Schema object as OpenAPI 3.0 embeds it. */
 export type OpenApiSchema = Record<string, unknown>;
 
+/** A document with the outbound webhooks of its app (OpenApiDescription.webhooks). */
+type WithWebhooks = OpenAPIObject & { 'x-webhooks'?: Record<string, unknown> };
+
 /** What an app's OpenAPI document says besides what the controllers' decorators say. */
 export interface OpenApiDescription {
   title: string;
@@ -36,6 +39,11 @@ export interface OpenApiDescription {
    * other, such as a platform's middleware): everyOperationProblems adds nothing else to them.
    */
   restrictedAnswers?: Array<{ pathPrefix: string; statuses: readonly number[] }>;
+  /**
+   * The requests the app sends to its callers (outbound webhooks), by name, as path items: written
+   * as `x-webhooks`, OpenAPI 3.0's extension for 3.1's `webhooks` (Redoc and Redocly read it).
+   */
+  webhooks?: Record<string, Record<string, unknown>>;
 }
 
 /** The failed-authentication throttle's 429 (libs/rate-limit AuthFailures, through which every credential guard of the apps that install it refuses). */
@@ -103,6 +111,7 @@ export function buildOpenApiDocument(app: INestApplication, description: OpenApi
   document.info.license = license === 'Apache-2.0' ? { name: license, url: 'https://www.apache.org/licenses/LICENSE-2.0' } : { name: license };
   delete document.info.contact; // DocumentBuilder's empty default
   if (description.schemas) document.components = { ...document.components, schemas: { ...document.components?.schemas, ...description.schemas } };
+  if (description.webhooks) (document as WithWebhooks)['x-webhooks'] = description.webhooks;
   addProblemsToEveryOperation(document, description.everyOperationProblems ?? [], description.restrictedAnswers ?? []);
   allowNullInNullableEnums(document);
   return document;
@@ -215,6 +224,8 @@ export function mergeOpenApiDocuments(info: { title: string; description: string
       merged.paths[path] = item;
     }
     for (const tag of own.tags ?? []) if (!merged.tags!.some((known) => known.name === tag.name)) merged.tags!.push(tag);
+    const webhooks = (own as WithWebhooks)['x-webhooks'];
+    if (webhooks) (merged as WithWebhooks)['x-webhooks'] = { ...(merged as WithWebhooks)['x-webhooks'], ...webhooks };
   }
   return merged;
 }

@@ -38,6 +38,33 @@ export function cancelPayload(fields: { orderId: string; yemekKuryeOrderId: stri
   };
 }
 
+export interface AvailabilityWebhookFields {
+  integrationId: string;
+  state: 'OPEN' | 'CLOSED' | 'BUSY';
+  timestamp: string;
+  until?: string | null;
+  expectedState?: 'OPEN' | 'CLOSED' | 'BUSY' | null;
+  provider?: string;
+  platformReason?: string | null;
+}
+
+/** restaurant.availability_changed as webhook-sender serialises it (to the status URL). */
+export function availabilityPayload(fields: AvailabilityWebhookFields): Record<string, unknown> {
+  return {
+    event: 'restaurant.availability_changed',
+    changeEventId: randomUUID(),
+    integrationId: fields.integrationId,
+    provider: fields.provider ?? 'SOME_PLATFORM',
+    providerRestaurantId: 'store-77',
+    state: fields.state,
+    until: fields.until ?? null,
+    expectedState: fields.expectedState === undefined ? 'OPEN' : fields.expectedState,
+    detectedBy: 'read_back',
+    platformReason: fields.platformReason === undefined ? 'Closed by the platform' : fields.platformReason,
+    timestamp: fields.timestamp,
+  };
+}
+
 /**
  * Headers a sender following decisions.md puts on a webhook: X-Service-Signature over the exact
  * bytes (keyed with the secret string), X-Webhook-Id, and the Standard Webhooks trio.

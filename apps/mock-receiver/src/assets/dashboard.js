@@ -10,6 +10,8 @@
   const CANCEL_REASONS = ['CUSTOMER_REQUEST', 'OUT_OF_STOCK', 'WRONG_ADDRESS', 'CUSTOMER_NOT_AVAILABLE', 'COURIER_NOT_AVAILABLE', 'RESTAURANT_CLOSED', 'OTHER'];
   const webhooks = new Map(); // receiptId -> received webhook
   const tracked = new Map(); // yemekKuryeOrderId -> order as its webhooks report it (sent here or not)
+  const stores = new Map(); // integrationId -> store state as the availability webhooks report it
+  const AVAILABILITY = 'restaurant.availability_changed';
   const $ = (id) => document.getElementById(id);
 
   /** Creates an element; children may be strings (as text, never HTML) or nodes. */
@@ -38,6 +40,7 @@
   }
 
   const STATUS_TONE = { DELIVERED: 'ok', CANCELED: 'bad', FAILED: 'bad' };
+  const STORE_TONE = { OPEN: 'ok', BUSY: 'warn', CLOSED: 'bad' };
   const OUTCOME_TONE = { applied: 'ok', duplicate: 'neutral', stale: 'warn', rejected: 'bad' };
   const VERDICT_TONE = { valid: 'ok', invalid: 'bad', missing: 'bad', 'not-checked': 'neutral' };
 
@@ -174,6 +177,38 @@
     $('tracked-empty').hidden = list.length > 0;
   }
 
+  // ---- store status (restaurant.availability_changed) -----------------------------------------
+
+  function storeStateBadge(state, until) {
+    return [badge(state || '?', STORE_TONE[state] || 'info'), until ? el('span', { className: 'sub' }, 'until ', timeEl(until)) : null];
+  }
+
+  function storeRow(store, fresh) {
+    const differs = store.expectedState && store.expectedState !== store.state;
+    return el(
+      'tr',
+      { 'data-integration-id': store.integrationId, 'data-state': store.state, className: fresh ? 'fresh' : undefined },
+      el('td', { className: 'id' }, store.integrationId, el('span', { className: 'sub', title: 'providerRestaurantId' }, store.providerRestaurantId)),
+      el('td', { className: 'platform' }, badge(store.provider, 'info')),
+      el('td', { className: 'store-state' }, storeStateBadge(store.state, store.until), store.platformReason ? el('span', { className: 'sub' }, store.platformReason) : null),
+      el(
+        'td',
+        {},
+        store.expectedState ? badge(store.expectedState, 'neutral') : el('span', { className: 'sub' }, 'nothing asked'),
+        differs ? el('span', { className: 'sub' }, 'changed by the platform') : null,
+      ),
+      el('td', { className: 'reported' }, timeEl(store.stateAt), el('span', { className: 'sub' }, store.detectedBy === 'platform_call' ? "the platform's call" : 'read back from the platform')),
+      el('td', {}, el('ol', { className: 'history', 'aria-label': 'Earlier states, newest first' }, (store.history || []).slice(1).map((entry) => el('li', { title: entry.timestamp }, entry.state)))),
+    );
+  }
+
+  function renderStores(freshId) {
+    const list = [...stores.values()].sort((a, b) => (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0));
+    const table = $('stores-table');
+    table.tBodies[0].replaceChildren(...labelCells(table, list.map((store) => storeRow(store, store.integrationId === freshId))));
+    $('stores-empty').hidden = list.length > 0;
+  }
+
   // ---- moving a sent order (as the courier core does) ----------------------------------------
 
   function showMoveResult(ok, text) {
@@ -226,6 +261,9 @@
   // ---- webhooks ------------------------------------------------------------------------------
 
   function describeWebhook(webhook) {
+    if (webhook.event === AVAILABILITY && webhook.state) {
+      return [...storeStateBadge(webhook.state, webhook.until), webhook.timestamp ? el('span', { className: 'sub' }, timeEl(webhook.timestamp)) : null];
+    }
     if (webhook.outcome === 'rejected' && !webhook.orderId) return '—';
     if (webhook.kind === 'cancel') {
       return [badge('CANCELED', 'bad'), el('span', { className: 'sub' }, [webhook.cancelReasonId, webhook.reason, webhook.canceledBy && `by ${webhook.canceledBy}`].filter(Boolean).join(' · '))];
@@ -247,7 +285,9 @@
       { 'data-webhook-id': webhook.webhookId, 'data-outcome': webhook.outcome, className: fresh ? 'fresh' : undefined },
       el('td', {}, timeEl(webhook.receivedAt), webhook.attempt ? el('span', { className: 'sub' }, `attempt ${webhook.attempt}`) : null),
       el('td', {}, webhook.kind === 'cancel' ? 'cancel' : 'status', el('span', { className: 'sub' }, webhook.event || '')),
-      el('td', { className: 'id' }, webhook.orderId || '—', providerText(webhook.provider)),
+      webhook.event === AVAILABILITY && webhook.integrationId
+        ? el('td', { className: 'id' }, el('span', { className: 'store-ref' }, `store ${webhook.providerRestaurantId || ''}`), el('span', { className: 'sub', title: 'integrationId' }, webhook.integrationId), providerText(webhook.provider))
+        : el('td', { className: 'id' }, webhook.orderId || '—', providerText(webhook.provider)),
       el('td', {}, describeWebhook(webhook)),
       el(
         'td',
@@ -270,6 +310,10 @@
   }
 
   function announce(webhook) {
+    if (webhook.event === AVAILABILITY && webhook.state) {
+      $('announcer').textContent = `Webhook received: store ${webhook.providerRestaurantId || ''} on ${webhook.provider || 'a platform'} is ${webhook.state}, ${webhook.outcome}, signature ${webhook.verdicts.serviceSignature.state}.`;
+      return;
+    }
     const what = webhook.kind === 'cancel' ? 'cancellation' : `status ${webhook.status || ''}`;
     $('announcer').textContent = `Webhook received: ${what} for order ${webhook.orderId || 'unknown'}, ${webhook.outcome}, signature ${webhook.verdicts.serviceSignature.state}.`;
   }
@@ -281,17 +325,21 @@
 
   async function loadLists() {
     streamedDuringLoad.clear();
-    const [orderList, webhookList, trackedList] = await Promise.all([getJson('/api/orders'), getJson('/api/webhooks'), getJson('/api/tracked-orders')]);
+    const [orderList, webhookList, trackedList, storeList] = await Promise.all([getJson('/api/orders'), getJson('/api/webhooks'), getJson('/api/tracked-orders'), getJson('/api/store-status')]);
     const keptOrders = [...streamedDuringLoad].filter((id) => orders.has(id)).map((id) => orders.get(id));
     const keptTracked = [...streamedDuringLoad].filter((id) => tracked.has(id)).map((id) => tracked.get(id));
+    const keptStores = [...streamedDuringLoad].filter((id) => stores.has(id)).map((id) => stores.get(id));
     orders.clear();
     orderList.data.forEach(upsertOrder);
     keptOrders.forEach(upsertOrder);
     tracked.clear();
     for (const order of [...trackedList.data, ...keptTracked]) tracked.set(order.yemekKuryeOrderId, order);
+    stores.clear();
+    for (const store of [...storeList.data, ...keptStores]) stores.set(store.integrationId, store);
     for (const webhook of webhookList.data) webhooks.set(webhook.receiptId, webhook);
     renderOrders();
     renderTracked();
+    renderStores();
     renderWebhooks();
   }
 
@@ -326,6 +374,12 @@
       tracked.set(order.yemekKuryeOrderId, order);
       streamedDuringLoad.add(order.yemekKuryeOrderId);
       renderTracked(order.yemekKuryeOrderId);
+    });
+    source.addEventListener('store', (message) => {
+      const store = JSON.parse(message.data);
+      stores.set(store.integrationId, store);
+      streamedDuringLoad.add(store.integrationId);
+      renderStores(store.integrationId);
     });
     source.addEventListener('error', () => setStreamState(source.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…', 'warn'));
   }
@@ -417,6 +471,7 @@
     prefillJson().catch((error) => console.error(error));
     renderOrders();
     renderTracked();
+    renderStores();
     renderWebhooks();
     connect();
   });

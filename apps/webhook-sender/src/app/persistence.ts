@@ -11,6 +11,7 @@ import { AddOutboxLease1764200000000 } from '../migrations/1764200000000-AddOutb
 import { CreateRateLimitCounters1764300800000 } from '../migrations/1764300800000-CreateRateLimitCounters';
 import { AddPreviousSigningSecret1764401000000 } from '../migrations/1764401000000-AddPreviousSigningSecret';
 import { AddDeliveryTraceparent1764401300000 } from '../migrations/1764401300000-AddDeliveryTraceparent';
+import { AddRestaurantWebhooks1764401900000 } from '../migrations/1764401900000-AddRestaurantWebhooks';
 
 /** webhook-sender's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
@@ -25,5 +26,6 @@ export const PERSISTENCE: PersistenceSettings = {
     CreateRateLimitCounters1764300800000,
     AddPreviousSigningSecret1764401000000,
     AddDeliveryTraceparent1764401300000,
+    AddRestaurantWebhooks1764401900000,
   ],
 };

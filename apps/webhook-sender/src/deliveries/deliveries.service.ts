@@ -14,6 +14,7 @@ export function deliveryView(delivery: Delivery): DeliveryDto {
     event: delivery.event,
     orderId: delivery.orderId,
     yemekKuryeOrderId: delivery.yemekKuryeOrderId,
+    integrationId: delivery.integrationId,
     status: delivery.status,
     url: delivery.url,
     attemptCount: delivery.attempts,

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const WEBHOOK_EVENTS = ['order.status_changed', 'order.canceled'] as const;
+export const WEBHOOK_EVENTS = ['order.status_changed', 'order.canceled', 'restaurant.availability_changed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /**
@@ -21,13 +21,18 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text' })
   event: WebhookEvent;
 
-  @Column({ name: 'order_id', type: 'text' })
-  orderId: string;
+  /** The order of an order webhook; null for a restaurant's own (restaurant.availability_changed). */
+  @Column({ name: 'order_id', type: 'text', nullable: true })
+  orderId: string | null;
 
-  @Column({ name: 'yemek_kurye_order_id', type: 'text' })
-  yemekKuryeOrderId: string;
+  @Column({ name: 'yemek_kurye_order_id', type: 'text', nullable: true })
+  yemekKuryeOrderId: string | null;
 
-  /** Event, order, sequence and time of the change: a second publication of one change is not a second webhook. */
+  /** The platform integration a restaurant webhook is about; null for order webhooks. */
+  @Column({ name: 'integration_id', type: 'text', nullable: true })
+  integrationId: string | null;
+
+  /** The change it reports (event, order, sequence and time; or the availability change's id): a second publication of one change is not a second webhook. */
   @Column({ name: 'source_key', type: 'text' })
   sourceKey: string;
 

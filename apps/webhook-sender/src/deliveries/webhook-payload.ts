@@ -1,14 +1,19 @@
 import { OrderCanceledEvent, OrderStatusChangedEvent, RoutingKey } from '@courier/contracts';
 import { WebhookEvent } from './webhook-delivery.entity';
 
-/** The webhook an order event becomes, serialised once: `body` is the exact bytes every attempt sends. */
+/** The webhook an event becomes, serialised once: `body` is the exact bytes every attempt sends. */
 export interface WebhookDraft {
   event: WebhookEvent;
   restaurantId: string;
-  orderId: string;
-  yemekKuryeOrderId: string;
+  /** Null for a webhook about the restaurant rather than an order. */
+  orderId: string | null;
+  yemekKuryeOrderId: string | null;
+  /** The platform integration a restaurant webhook is about; null for order webhooks. */
+  integrationId: string | null;
   /** Identifies the change (not the message): the same change published twice is one webhook. */
   sourceKey: string;
+  /** The webhook id when the event fixes it (derived from the change's id); else a random one is given when stored. */
+  deliveryId?: string;
   body: string;
 }
 
@@ -83,6 +88,7 @@ export function webhookFromOrderEvent(routingKey: string, payload: unknown): Web
     restaurantId,
     orderId,
     yemekKuryeOrderId,
+    integrationId: null,
     sourceKey: `${event}:${yemekKuryeOrderId}:${sequence}:${timestamp}`,
     body: JSON.stringify(body),
   };

@@ -17,8 +17,11 @@ export interface Delivery {
   id: string;
   restaurantId: string;
   event: WebhookEvent;
-  orderId: string;
-  yemekKuryeOrderId: string;
+  /** Null for a webhook about the restaurant rather than an order. */
+  orderId: string | null;
+  yemekKuryeOrderId: string | null;
+  /** The integration a restaurant webhook is about; null for order webhooks. */
+  integrationId: string | null;
   url: string | null;
   body: string;
   status: DeliveryStatus;
@@ -47,7 +50,7 @@ export interface ClaimedDelivery {
   id: string;
   restaurantId: string;
   event: WebhookEvent;
-  orderId: string;
+  orderId: string | null;
   body: string;
   /** X-Correlation-Id of every attempt (null: none recorded). */
   correlationId: string | null;
@@ -68,7 +71,7 @@ export interface ClaimedDelivery {
   previousSigningSecretValidUntil: Date | null;
 }
 
-/** A new delivery from an order event (its body serialised once). */
+/** A new delivery from an order or restaurant event (its body serialised once). */
 export interface DeliveryArrival extends WebhookDraft {
   messageId: string;
   /** The event's correlation id (the status change's request): sent with every attempt. */
@@ -178,23 +181,25 @@ export class DeliveriesRepository implements OnApplicationShutdown {
          INSERT INTO processed_messages (consumer, message_id) SELECT $1, unnest($2::text[])
          ON CONFLICT DO NOTHING RETURNING message_id
        ), arrival AS (
-         SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $15::text[], $16::text[])
-           AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body, correlation_id, traceparent)
+         SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $15::text[], $16::text[], $17::text[])
+           AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body, correlation_id, traceparent, integration_id)
        ), fresh AS (
+         -- Only order.canceled goes to the cancel URL (receiverUrlOf in delivery-attempt.decisions).
          SELECT a.*, acc.restaurant_id IS NOT NULL AS account_known,
-                CASE WHEN a.event = 'order.status_changed' THEN acc.status_url ELSE acc.cancel_url END AS url
+                CASE WHEN a.event = 'order.canceled' THEN acc.cancel_url ELSE acc.status_url END AS url
            FROM arrival a JOIN inbox USING (message_id) LEFT JOIN webhook_accounts acc ON acc.restaurant_id = a.restaurant_id
        ), stored AS (
-         INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id, traceparent, status,
+         INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, integration_id, source_key, url, body, correlation_id, traceparent, status,
                                          cycle_started_at, next_attempt_at, last_error, created_at, updated_at)
-         SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, url, body, correlation_id, traceparent,
+         SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, integration_id, source_key, url, body, correlation_id, traceparent,
                 CASE WHEN account_known AND url IS NULL THEN 'skipped' ELSE 'pending' END, $10::timestamptz,
                 CASE WHEN account_known AND url IS NULL THEN NULL ELSE $10::timestamptz END,
                 CASE WHEN account_known AND url IS NULL
-                     THEN 'no ' || CASE WHEN event = 'order.status_changed' THEN 'status' ELSE 'cancel' END || ' URL configured' END,
+                     THEN 'no ' || CASE WHEN event = 'order.canceled' THEN 'cancel' ELSE 'status' END || ' URL configured' END,
                 $10::timestamptz, $10::timestamptz
            FROM fresh
-         -- The same change published twice (another message id) is one webhook.
+         -- The same change published twice (another message id) is one webhook. A webhook id derived from the
+         -- change comes with a source key derived from it too, so this arbiter also covers its primary key.
          ON CONFLICT (source_key) DO NOTHING
          RETURNING *
        ), ranked AS (
@@ -213,7 +218,7 @@ export class DeliveriesRepository implements OnApplicationShutdown {
       [
         consumer,
         column('messageId'),
-        arrivals.map(() => randomUUID()),
+        arrivals.map((arrival) => arrival.deliveryId ?? randomUUID()),
         column('restaurantId'),
         column('event'),
         column('orderId'),
@@ -227,6 +232,7 @@ export class DeliveriesRepository implements OnApplicationShutdown {
         handover.leaseMs,
         column('correlationId'),
         column('traceparent'),
+        column('integrationId'),
       ],
     );
   }

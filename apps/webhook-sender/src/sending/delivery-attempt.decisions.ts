@@ -62,12 +62,15 @@ export type DeliveryTarget =
   /** Nothing to send to: recorded as skipped (a redelivery after setting a URL sends it). */
   | { kind: 'skip'; error: string };
 
+/** Which of the account's URLs an event's webhook goes to: order.canceled to the cancel URL, every other event (restaurant ones too) to the status URL. */
+export const receiverUrlOf = (event: string): 'status' | 'cancel' => (event === 'order.canceled' ? 'cancel' : 'status');
+
 /** Where a delivery goes: the account's URL for its event, as the account is now. */
 export function deliveryTarget(facts: DeliveryTargetFacts): DeliveryTarget {
   if (!facts.accountKnown) return { kind: 'fail', error: 'the account of this delivery is not known to the sender yet' };
-  const statusEvent = facts.event === 'order.status_changed';
-  const url = statusEvent ? facts.statusUrl : facts.cancelUrl;
-  if (!url) return { kind: 'skip', error: `no ${statusEvent ? 'status' : 'cancel'} URL configured` };
+  const target = receiverUrlOf(facts.event);
+  const url = target === 'status' ? facts.statusUrl : facts.cancelUrl;
+  if (!url) return { kind: 'skip', error: `no ${target} URL configured` };
   return { kind: 'send', url };
 }
 

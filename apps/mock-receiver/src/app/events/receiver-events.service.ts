@@ -1,12 +1,13 @@
 import { Injectable, MessageEvent, OnModuleDestroy } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { interval, map, merge, Observable, startWith, Subject, takeUntil, tap } from 'rxjs';
-import type { ReceivedWebhook, SentOrderView, TrackedOrderView } from '../state/receiver-state';
+import type { ReceivedWebhook, SentOrderView, StoreStatus, TrackedOrderView } from '../state/receiver-state';
 
 export type ReceiverEvent =
   | { type: 'webhook'; data: ReceivedWebhook }
   | { type: 'order'; data: SentOrderView }
-  | { type: 'track'; data: TrackedOrderView };
+  | { type: 'track'; data: TrackedOrderView }
+  | { type: 'store'; data: StoreStatus };
 
 const HEARTBEAT_MS = 15_000;
 

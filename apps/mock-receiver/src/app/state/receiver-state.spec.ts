@@ -1,4 +1,4 @@
-import { ReceivedWebhook, ReceiverState, SentOrder } from './receiver-state';
+import { isStateSnapshot, ReceivedWebhook, ReceiverState, SentOrder } from './receiver-state';
 
 function sentOrder(n: number, extra: Partial<SentOrder> = {}): SentOrder {
   return {
@@ -132,5 +132,39 @@ describe('ReceiverState', () => {
     expect(state.track('yk-2')).toBeUndefined();
     expect(state.track('yk-1')?.status).toBe('ROUTED');
     expect(state.track('yk-3')).toBeDefined();
+  });
+
+  it('keeps the stores of the availability webhooks across a snapshot, the one changed last first; reads files written before them', () => {
+    const state = new ReceiverState(2);
+    const store = (integrationId: string, stateName: string, stateAt: string) => ({
+      integrationId,
+      provider: 'SOME_PLATFORM',
+      providerRestaurantId: `store-${integrationId}`,
+      state: stateName,
+      until: null,
+      expectedState: 'OPEN',
+      detectedBy: 'read_back',
+      platformReason: null,
+      stateAt,
+      receivedAt: stateAt,
+      webhookId: `wh-${integrationId}-${stateName}`,
+    });
+    state.applyStoreStatus(store('a', 'CLOSED', '2025-05-01T10:00:00Z'));
+    state.applyStoreStatus(store('b', 'BUSY', '2025-05-01T10:01:00Z'));
+    state.applyStoreStatus(store('a', 'OPEN', '2025-05-01T10:02:00Z'));
+    expect(state.listStores().map((entry) => [entry.integrationId, entry.state])).toEqual([
+      ['a', 'OPEN'],
+      ['b', 'BUSY'],
+    ]);
+    state.applyStoreStatus(store('c', 'CLOSED', '2025-05-01T10:03:00Z'));
+    expect(state.listStores().map((entry) => entry.integrationId)).toEqual(['c', 'a']);
+    const restored = new ReceiverState(2, JSON.parse(JSON.stringify(state.snapshot())));
+    expect(restored.listStores()).toEqual(state.listStores());
+    expect(restored.store('a')?.history.map((entry) => entry.state)).toEqual(['OPEN', 'CLOSED']);
+
+    const { stores: _stores, ...older } = state.snapshot();
+    expect(isStateSnapshot(older)).toBe(true);
+    expect(new ReceiverState(2, older).listStores()).toEqual([]);
+    expect(isStateSnapshot({ ...older, stores: {} })).toBe(false);
   });
 });

@@ -38,6 +38,12 @@ export interface ReceivedWebhook {
   reason?: string;
   canceledBy?: string;
   timestamp?: string;
+  /** restaurant.availability_changed (to the status URL): the integration, its store on the platform and the state reported. */
+  integrationId?: string;
+  providerRestaurantId?: string;
+  state?: string;
+  expectedState?: string | null;
+  until?: string | null;
   /** Parsed body of an authenticated delivery. */
   payload?: unknown;
   /** Start of the body as text, for deliveries that were refused. */
@@ -101,6 +107,33 @@ export interface SentOrderView extends SentOrder {
   statusHistory: OrderTrack['history'];
 }
 
+/** One state of a store as an availability webhook reported it. */
+export interface StoreStateEntry {
+  state: string;
+  timestamp: string;
+  webhookId: string;
+}
+
+/** What the availability webhooks (restaurant.availability_changed) last reported about one platform integration's store. */
+export interface StoreStatus {
+  integrationId: string;
+  provider: string;
+  providerRestaurantId: string;
+  /** OPEN, CLOSED or BUSY: what the platform reports. */
+  state: string;
+  until: string | null;
+  /** What the restaurant asked for last (null: never asked). */
+  expectedState: string | null;
+  detectedBy: string;
+  platformReason: string | null;
+  /** `timestamp` of the last applied webhook: a later one must be newer to be applied. */
+  stateAt: string;
+  receivedAt: string;
+  webhookId: string;
+  /** Newest first, at most HISTORY_PER_STORE. */
+  history: StoreStateEntry[];
+}
+
 /** What the state file holds. */
 export interface ReceiverStateSnapshot {
   version: 1;
@@ -109,9 +142,13 @@ export interface ReceiverStateSnapshot {
   tracks: OrderTrack[];
   /** Ids of accepted webhooks with the hash of their first body, newest first. */
   seen: Array<{ webhookId: string; bodyHash: string }>;
+  /** Stores of the availability webhooks, the one changed last first (absent in files written before them). */
+  stores?: StoreStatus[];
 }
 
-export const EMPTY_STATE: ReceiverStateSnapshot = { version: 1, orders: [], webhooks: [], tracks: [], seen: [] };
+export const EMPTY_STATE: ReceiverStateSnapshot = { version: 1, orders: [], webhooks: [], tracks: [], seen: [], stores: [] };
+
+const HISTORY_PER_STORE = 20;
 
 const HISTORY_PER_ORDER = 50;
 
@@ -136,6 +173,7 @@ export class ReceiverState {
   private webhooks: ReceivedWebhook[];
   private readonly tracks = new Map<string, OrderTrack>();
   private readonly seen = new Map<string, string>();
+  private readonly stores = new Map<string, StoreStatus>();
 
   constructor(
     readonly limit: number,
@@ -146,6 +184,7 @@ export class ReceiverState {
     // Maps keep insertion order: oldest first, so the snapshot's newest-first lists are reversed.
     for (const track of snapshot.tracks.slice(0, limit).reverse()) this.tracks.set(track.yemekKuryeOrderId, track);
     for (const entry of snapshot.seen.slice(0, this.seenLimit).reverse()) this.seen.set(entry.webhookId, entry.bodyHash);
+    for (const store of (snapshot.stores ?? []).slice(0, limit).reverse()) this.stores.set(store.integrationId, store);
   }
 
   private get seenLimit(): number {
@@ -257,6 +296,26 @@ export class ReceiverState {
     return { ...rest, provider: track.provider ?? null, statusHistory: history, sentHere };
   }
 
+  store(integrationId: string): StoreStatus | undefined {
+    return this.stores.get(integrationId);
+  }
+
+  /** Applies a store's reported state; the caller has checked it is newer than the one held. */
+  applyStoreStatus(update: Omit<StoreStatus, 'history'>): StoreStatus {
+    const previous = this.stores.get(update.integrationId);
+    const history = [{ state: update.state, timestamp: update.stateAt, webhookId: update.webhookId }, ...(previous?.history ?? [])].slice(0, HISTORY_PER_STORE);
+    const store: StoreStatus = { ...update, history };
+    this.stores.delete(update.integrationId);
+    this.stores.set(update.integrationId, store);
+    while (this.stores.size > this.limit) this.stores.delete(this.stores.keys().next().value as string);
+    return store;
+  }
+
+  /** Every store the availability webhooks reported, the one changed last first. */
+  listStores(limit = this.limit): StoreStatus[] {
+    return [...this.stores.values()].reverse().slice(0, limit);
+  }
+
   listWebhooks(limit = this.limit): ReceivedWebhook[] {
     return this.webhooks.slice(0, limit);
   }
@@ -268,6 +327,7 @@ export class ReceiverState {
       webhooks: this.webhooks,
       tracks: [...this.tracks.values()].reverse(),
       seen: [...this.seen.entries()].reverse().map(([webhookId, bodyHash]) => ({ webhookId, bodyHash })),
+      stores: this.listStores(),
     };
   }
 }
@@ -281,6 +341,7 @@ export function isStateSnapshot(value: unknown): value is ReceiverStateSnapshot 
     Array.isArray(candidate.orders) &&
     Array.isArray(candidate.webhooks) &&
     Array.isArray(candidate.tracks) &&
-    Array.isArray(candidate.seen)
+    Array.isArray(candidate.seen) &&
+    (candidate.stores === undefined || Array.isArray(candidate.stores))
   );
 }

@@ -1,5 +1,5 @@
-import { cancelPayload, statusPayload } from '../../__fixtures__/webhooks';
-import { checkWebhookPayload } from './webhook-payload';
+import { availabilityPayload, cancelPayload, statusPayload } from '../../__fixtures__/webhooks';
+import { checkWebhookPayload, isAvailabilityWebhook } from './webhook-payload';
 
 const ids = { orderId: 'o-1', yemekKuryeOrderId: '3f7c1f6e-0000-4000-8000-000000000001' };
 
@@ -25,5 +25,15 @@ describe('checkWebhookPayload', () => {
   it('requires the timestamp to carry an offset', () => {
     const payload = statusPayload({ ...ids, status: 'VALIDATED', timestamp: '2025-01-01T10:00:00' });
     expect(checkWebhookPayload('status', payload)).toEqual([{ field: 'timestamp', message: 'must be an ISO 8601 date-time with offset' }]);
+  });
+
+  it('takes restaurant.availability_changed on the status URL only, nulls where the contract allows them', () => {
+    const payload = availabilityPayload({ integrationId: 'i-1', state: 'BUSY', timestamp: '2025-01-01T10:00:00Z', until: '2025-01-01T10:30:00+03:00', expectedState: null, platformReason: null });
+    expect(isAvailabilityWebhook('status', payload)).toBe(true);
+    expect(isAvailabilityWebhook('cancel', payload)).toBe(false);
+    expect(checkWebhookPayload('status', { ...payload, extra: true })).toEqual([]);
+    expect(checkWebhookPayload('cancel', payload)).toContainEqual({ field: 'event', message: 'must be order.canceled' });
+    const errors = checkWebhookPayload('status', { ...payload, state: 'closed', expectedState: 'SHUT', until: 'later', platformReason: 3, provider: '' });
+    expect(errors.map((error) => error.field)).toEqual(['provider', 'state', 'expectedState', 'until', 'platformReason']);
   });
 });

@@ -15,10 +15,10 @@ const SIGNATURE_HEADERS = [
 ];
 
 /** POST, 200, the signature headers and the answers of a webhook endpoint receiving `event`. */
-function WebhookEndpoint(event: 'order.status_changed' | 'order.canceled') {
+function WebhookEndpoint(event: 'order.status_changed' | 'order.canceled', summary = `Receives ${event}`) {
   return applyDecorators(
     HttpCode(200),
-    ApiOperation({ summary: `Receives ${event}` }),
+    ApiOperation({ summary }),
     ...SIGNATURE_HEADERS.map((header) => ApiHeader(header)),
     ApiResponse({ status: 200, description: '{ received: true, webhookId, outcome: applied | duplicate | stale }' }),
     ApiResponse({ status: 401, description: 'INVALID_SIGNATURE' }),
@@ -33,7 +33,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post('webhook/status')
-  @WebhookEndpoint('order.status_changed')
+  @WebhookEndpoint('order.status_changed', 'Receives order.status_changed and restaurant.availability_changed (told apart by `event`)')
   status(@Req() req: RequestWithRawBody): WebhookAck {
     return this.receive('status', req);
   }
@@ -48,6 +48,16 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Webhooks received, newest first, with outcome and signature verdicts' })
   list(@Query() query: ListQueryDto) {
     return { data: this.webhooks.list(query.limit) };
+  }
+
+  @Get('api/store-status')
+  @ApiOperation({
+    summary: 'Per platform integration, the store state the availability webhooks reported last, the one changed last first',
+    description:
+      'integrationId, provider, providerRestaurantId, state (OPEN, CLOSED, BUSY), until, expectedState, detectedBy, platformReason, stateAt (the webhook timestamp), receivedAt, webhookId, history (newest first). A webhook not newer than the state held is stale and not applied.',
+  })
+  storeStatus(@Query() query: ListQueryDto) {
+    return { data: this.webhooks.stores(query.limit) };
   }
 
   private receive(kind: WebhookKind, req: RequestWithRawBody): WebhookAck {

@@ -1,7 +1,7 @@
 import { Logger, MessageEvent } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { ProblemException } from '@courier/http';
-import { cancelPayload, signedHeaders, statusPayload, TEST_SECRET } from '../../__fixtures__/webhooks';
+import { availabilityPayload, cancelPayload, signedHeaders, statusPayload, TEST_SECRET } from '../../__fixtures__/webhooks';
 import { ReceiverEvents } from '../events/receiver-events.service';
 import { normaliseReceiverConfig } from '../receiver.config';
 import { ReceiverState } from '../state/receiver-state';
@@ -149,5 +149,53 @@ describe('WebhooksService', () => {
     expect(ack.webhookId).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(service('').receive('status', body, {})).toEqual({ ...ack, outcome: 'duplicate' });
     expect(store.state.listWebhooks()[0].verdicts.serviceSignature.state).toBe('not-checked');
+  });
+
+  describe('restaurant.availability_changed on the status URL', () => {
+    const INTEGRATION = '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9';
+    const availability = (fields: Partial<Parameters<typeof availabilityPayload>[0]> & { timestamp: string }) =>
+      Buffer.from(JSON.stringify(availabilityPayload({ integrationId: INTEGRATION, state: 'CLOSED', ...fields })));
+
+    it("applies it to the integration's store, records it among the webhooks and streams both, leaving the orders alone", () => {
+      const body = availability({ timestamp: '2025-05-01T10:00:00Z', until: '2025-05-01T10:30:00Z' });
+      expect(service().receive('status', body, signedHeaders(body.toString(), { id: 'wh-store-1' }))).toEqual({ received: true, webhookId: 'wh-store-1', outcome: 'applied' });
+      expect(store.state.store(INTEGRATION)).toMatchObject({
+        state: 'CLOSED',
+        until: '2025-05-01T10:30:00Z',
+        expectedState: 'OPEN',
+        provider: 'SOME_PLATFORM',
+        providerRestaurantId: 'store-77',
+        stateAt: '2025-05-01T10:00:00Z',
+        webhookId: 'wh-store-1',
+        history: [{ state: 'CLOSED', timestamp: '2025-05-01T10:00:00Z', webhookId: 'wh-store-1' }],
+      });
+      expect(store.state.listWebhooks()[0]).toMatchObject({ event: 'restaurant.availability_changed', kind: 'status', integrationId: INTEGRATION, state: 'CLOSED', outcome: 'applied' });
+      expect(store.state.listTrackedOrders()).toEqual([]);
+      expect(streamed.map((event) => event.type)).toEqual(['ready', 'webhook', 'store']);
+    });
+
+    it('marks a repeated id duplicate and an older state stale, keeping the newest state', () => {
+      const open = availability({ state: 'OPEN', timestamp: '2025-05-01T10:10:00Z', expectedState: null, platformReason: null });
+      service().receive('status', open, signedHeaders(open.toString(), { id: 'wh-open' }));
+      expect(service().receive('status', open, signedHeaders(open.toString(), { id: 'wh-open', attempt: 2 })).outcome).toBe('duplicate');
+      const older = availability({ timestamp: '2025-05-01T10:05:00Z' });
+      expect(service().receive('status', older, signedHeaders(older.toString(), { id: 'wh-older' })).outcome).toBe('stale');
+      expect(store.state.store(INTEGRATION)).toMatchObject({ state: 'OPEN', expectedState: null, platformReason: null, history: [{ webhookId: 'wh-open' }] });
+      const newer = availability({ state: 'BUSY', timestamp: '2025-05-01T10:20:00Z' });
+      expect(service().receive('status', newer, signedHeaders(newer.toString(), { id: 'wh-busy' })).outcome).toBe('applied');
+      expect(store.state.store(INTEGRATION)?.history.map((entry) => entry.state)).toEqual(['BUSY', 'OPEN']);
+    });
+
+    it('checks its signature like any webhook, and refuses it with 422 on the cancel URL or with bad fields', () => {
+      const body = availability({ timestamp: '2025-05-01T10:00:00Z' });
+      expect(problemOf(() => service().receive('status', body, signedHeaders(body.toString(), { secret: 'whsec_b3RoZXItc2VjcmV0' }))).getStatus()).toBe(401);
+      const onCancel = problemOf(() => service().receive('cancel', body, signedHeaders(body.toString())));
+      expect([onCancel.getStatus(), onCancel.errors?.[0]]).toEqual([422, { field: 'event', message: 'must be order.canceled' }]);
+      const bad = Buffer.from(JSON.stringify({ ...availabilityPayload({ integrationId: INTEGRATION, state: 'CLOSED', timestamp: 'soon' }), state: 'PAUSED', integrationId: '' }));
+      const invalid = problemOf(() => service().receive('status', bad, signedHeaders(bad.toString())));
+      expect([invalid.getStatus(), invalid.detail]).toEqual([422, 'The body is not a valid restaurant.availability_changed payload.']);
+      expect(invalid.errors?.map((error) => error.field)).toEqual(['integrationId', 'state', 'timestamp']);
+      expect(store.state.store(INTEGRATION)).toBeUndefined();
+    });
   });
 });

@@ -5,10 +5,10 @@ import { ProblemException } from '@courier/http';
 import { ReceiverEvents } from '../events/receiver-events.service';
 import { RECEIVER_CONFIG } from '../receiver.tokens';
 import { ReceiverConfig } from '../receiver.config';
-import { ReceivedWebhook, StatusUpdate, WebhookKind, WebhookOutcome } from '../state/receiver-state';
+import { ReceivedWebhook, StatusUpdate, StoreStatus, WebhookKind, WebhookOutcome } from '../state/receiver-state';
 import { ReceiverStore } from '../state/receiver-state.store';
 import { HeaderBag, headerValue, signatureRefusal, SignatureVerdicts, verifySignatures } from './signature';
-import { checkWebhookPayload, WebhookPayload } from './webhook-payload';
+import { AVAILABILITY_EVENT, AvailabilityPayload, checkWebhookPayload, EVENT_BY_KIND, isAvailabilityWebhook, WebhookPayload } from './webhook-payload';
 
 /** The 200 answer to a webhook the receiver accepted. */
 export interface WebhookAck {
@@ -71,12 +71,14 @@ export class WebhooksService {
       this.refuse(base, rawBody, verdicts, 400, detail);
       throw new ProblemException(400, ErrorCode.InvalidPayload, detail);
     }
+    const availability = isAvailabilityWebhook(kind, parsed);
     const errors = checkWebhookPayload(kind, parsed);
     if (errors.length > 0) {
-      const detail = `The body is not a valid ${kind === 'status' ? 'order.status_changed' : 'order.canceled'} payload.`;
+      const detail = `The body is not a valid ${availability ? AVAILABILITY_EVENT : EVENT_BY_KIND[kind]} payload.`;
       this.refuse(base, rawBody, verdicts, 422, detail, errors);
       throw new ProblemException(422, ErrorCode.ValidationError, detail, errors);
     }
+    if (availability) return this.receiveAvailability(base, bodyHash, parsed as AvailabilityPayload);
 
     const payload = parsed as WebhookPayload;
     const fields = {
@@ -119,6 +121,69 @@ export class WebhooksService {
 
   list(limit?: number): ReceivedWebhook[] {
     return this.store.state.listWebhooks(limit);
+  }
+
+  stores(limit?: number): StoreStatus[] {
+    return this.store.state.listStores(limit);
+  }
+
+  /**
+   * A store-status webhook: applied to its integration's store unless it repeats an accepted id
+   * (duplicate) or is not newer than the store's last applied state (stale), as order statuses are.
+   */
+  private receiveAvailability(base: Omit<ReceivedWebhook, 'outcome' | 'httpStatus'>, bodyHash: string, payload: AvailabilityPayload): WebhookAck {
+    const state = this.store.state;
+    const { outcome, note } = this.decideStore(base.webhookId, bodyHash, payload);
+    if (outcome !== 'duplicate') state.markSeen(base.webhookId, bodyHash);
+    const store =
+      outcome === 'applied'
+        ? state.applyStoreStatus({
+            integrationId: payload.integrationId,
+            provider: payload.provider,
+            providerRestaurantId: payload.providerRestaurantId,
+            state: payload.state,
+            until: payload.until ?? null,
+            expectedState: payload.expectedState ?? null,
+            detectedBy: payload.detectedBy,
+            platformReason: payload.platformReason ?? null,
+            stateAt: payload.timestamp,
+            receivedAt: base.receivedAt,
+            webhookId: base.webhookId,
+          })
+        : undefined;
+    const record: ReceivedWebhook = {
+      ...base,
+      event: payload.event,
+      integrationId: payload.integrationId,
+      provider: payload.provider,
+      providerRestaurantId: payload.providerRestaurantId,
+      state: payload.state,
+      expectedState: payload.expectedState ?? null,
+      until: payload.until ?? null,
+      timestamp: payload.timestamp,
+      outcome,
+      httpStatus: 200,
+      ...(note ? { note } : {}),
+      payload,
+    };
+    state.addWebhook(record);
+    this.store.changed();
+    this.events.publish({ type: 'webhook', data: record });
+    if (store) this.events.publish({ type: 'store', data: store });
+    this.logger.log({ webhookId: base.webhookId, event: payload.event, integrationId: payload.integrationId, state: payload.state, outcome }, 'webhook received');
+    return { received: true, webhookId: base.webhookId, outcome };
+  }
+
+  private decideStore(webhookId: string, bodyHash: string, payload: AvailabilityPayload): { outcome: Exclude<WebhookOutcome, 'rejected'>; note?: string } {
+    const firstHash = this.store.state.seenBodyHash(webhookId);
+    if (firstHash !== undefined) {
+      return { outcome: 'duplicate', note: firstHash === bodyHash ? 'id seen before; not applied again' : 'id seen before with a different body; not applied' };
+    }
+    const held = this.store.state.store(payload.integrationId);
+    if (held && Date.parse(payload.timestamp) <= Date.parse(held.stateAt)) {
+      return { outcome: 'stale', note: `timestamp ${payload.timestamp} is not newer than ${held.stateAt} (${held.state}) already applied` };
+    }
+    return { outcome: 'applied' };
   }
 
   private decide(webhookId: string, bodyHash: string, payload: WebhookPayload): { outcome: Exclude<WebhookOutcome, 'rejected'>; note?: string } {

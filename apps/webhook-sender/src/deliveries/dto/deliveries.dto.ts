@@ -31,14 +31,17 @@ export class DeliveryDto {
   @ApiProperty({ format: 'uuid', description: 'The webhook id: X-Webhook-Id and webhook-id of every attempt.' })
   id: string;
 
-  @ApiProperty({ enum: WEBHOOK_EVENTS })
+  @ApiProperty({ enum: WEBHOOK_EVENTS, description: 'order.status_changed and restaurant.availability_changed go to the status URL, order.canceled to the cancel URL.' })
   event: WebhookEvent;
 
-  @ApiProperty({ example: 'pos-1001' })
-  orderId: string;
+  @ApiProperty({ type: String, nullable: true, example: 'pos-1001', description: 'The order of an order webhook; null for restaurant.availability_changed.' })
+  orderId: string | null;
 
-  @ApiProperty({ format: 'uuid' })
-  yemekKuryeOrderId: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The order of an order webhook; null for restaurant.availability_changed.' })
+  yemekKuryeOrderId: string | null;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The platform integration a restaurant.availability_changed is about; null for order webhooks.' })
+  integrationId: string | null;
 
   @ApiProperty({
     enum: DELIVERY_STATUSES,
