@@ -117,7 +117,7 @@ export class PlatformBAvailability implements PlatformAvailability {
     }
   }
 
-  planProduct(change: ProductAvailabilityChange): ProductAvailabilityPlan {
+  planProduct(change: ProductAvailabilityChange, _now?: Date): ProductAvailabilityPlan {
     if (change.available) return { kind: 'send', params: { isAvailable: true } };
     // The middleware brings the item back by itself at that time too; the dispatcher's own timer is the second net.
     if (change.until) return { kind: 'send', params: { isAvailable: false, willBeAvailable: 'AT_TIMESTAMP', atTimeStamp: change.until.toISOString() } };
