@@ -182,8 +182,8 @@ export function platformDId(id: string): number | string {
  * Call budget per set of credentials (the store's API key): no limit is documented (platforms.md).
  * Assumed, on the safe side: 60 requests per 61 s. A cancellation books three (Migros' adapter reads
  * GetCancelReasons and GetOrderDetail, then sends Rejected or CancelOrder); a step one. A store change
- * books three (an open: RemoveStoreOffDate, GetStoreDetail, ActivateStore), a read two (GetStoreDetail,
- * GetStoreViewStatus), a product one.
+ * books four (an open at most: GetStoreDetail, ActivateStore, RemoveStoreOffDate, GetStoreViewStatus),
+ * a read two (GetStoreDetail, GetStoreViewStatus), a product one.
  */
 export const PLATFORM_D_CALL_BUDGET: CallBudget = {
   scopes: [
@@ -191,7 +191,7 @@ export const PLATFORM_D_CALL_BUDGET: CallBudget = {
       name: 'credentials',
       limit: 60,
       windowMs: 61_000,
-      requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3, 'availability:store': 3, 'availability:product': 1, 'availability:read': 2 },
+      requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3, 'availability:store': 4, 'availability:product': 1, 'availability:read': 2 },
     },
   ],
 };
@@ -263,12 +263,13 @@ export const PLATFORM_D_OFF_DATE_OPTIONS = [
 export const PLATFORM_D_NEXT_SHIFT_OPTION = 'NEXT_SHIFT_START';
 
 /**
- * Assumed: a close without an end is DeActivateStore (M-go's SetStoreStatus(false)); an open removes any
- * off date (RemoveStoreOffDate, AJ's open) and activates the store when GetStoreDetail shows it inactive
- * (M-go's SetStoreStatus(true)), so it undoes either kind of close. No source says what
- * RemoveStoreOffDate answers without an off date; a `success: false` to it is final like any other.
+ * Assumed: a close without an end is DeActivateStore (M-go's SetStoreStatus(false)); an open activates
+ * the store when GetStoreDetail shows it inactive (M-go's SetStoreStatus(true)) and removes any off date
+ * (RemoveStoreOffDate, AJ's open), so it undoes either kind of close. No source says what
+ * RemoveStoreOffDate answers when there is no off date: a refusal of it counts only when
+ * GetStoreViewStatus then does not show the store OPEN.
  */
-export const PLATFORM_D_OPEN_CALLS = ['RemoveStoreOffDate', 'GetStoreDetail', 'ActivateStore when inactive'] as const;
+export const PLATFORM_D_OPEN_CALLS = ['GetStoreDetail', 'ActivateStore when inactive', 'RemoveStoreOffDate', 'GetStoreViewStatus when that is refused'] as const;
 
 /** No busy mode or preparation-time call in any Migros source (platforms.md: "none found"). */
 export const PLATFORM_D_HAS_BUSY_MODE = false;

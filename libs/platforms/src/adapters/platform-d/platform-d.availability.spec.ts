@@ -45,14 +45,14 @@ describe('PLATFORM_D availability against its simulator', () => {
     expect(paths()).toEqual([
       'GET /Store/GetStoreDetail', 'POST /Store/DeActivateStore',
       'GET /Store/GetStoreDetail',
-      'POST /Store/RemoveStoreOffDate', 'GET /Store/GetStoreDetail', 'POST /Store/ActivateStore',
+      'GET /Store/GetStoreDetail', 'POST /Store/ActivateStore', 'POST /Store/RemoveStoreOffDate',
       'GET /Store/GetStoreDetail', 'POST /Store/GetStoreViewStatus',
     ]);
     // Migros understood the encrypted bodies: the simulator only records what it could decrypt.
     expect(sim.availability.stores.get(STORE.storeId)!.changes.map((change) => [change.path, change.body])).toEqual([
       ['/Store/DeActivateStore', { storeId: 23000000101833, warehouseId: 7001 }],
-      ['/Store/RemoveStoreOffDate', { storeId: 23000000101833, storeGroupId: 511 }],
       ['/Store/ActivateStore', { storeId: 23000000101833, warehouseId: 7001 }],
+      ['/Store/RemoveStoreOffDate', { storeId: 23000000101833, storeGroupId: 511 }],
     ]);
   });
 
@@ -76,6 +76,19 @@ describe('PLATFORM_D availability against its simulator', () => {
     expect(state()).toMatchObject({ open: true, offUntil: null });
     // The store was active: opening removed the off date and did not activate it again.
     expect(paths().filter((path) => path.endsWith('ActivateStore'))).toEqual([]);
+  });
+
+  it('opens a store with nothing to remove even when Migros refuses RemoveStoreOffDate, but not a store it still shows closed', async () => {
+    const availability = adapter.availability;
+    const open = send(availability.planStore({ state: 'OPEN' }, now));
+    const refuseRemove = () => sim.failNext({ status: 400, body: { data: null, success: false, errorMessage: { errorCode: 'NO_OFF_DATE' } }, match: (request) => request.path === '/Store/RemoveStoreOffDate' });
+    refuseRemove();
+    expect(await availability.setStore(credentials, open)).toMatchObject({ kind: 'done', answer: { body: { data: { status: 'OPEN' } } } });
+    await availability.setStore(credentials, send(availability.planStore({ state: 'CLOSED', until: new Date(now.getTime() + 60 * 60_000) }, now)));
+    refuseRemove();
+    expect(await availability.setStore(credentials, open)).toMatchObject({ kind: 'failed', reason: expect.stringContaining('NO_OFF_DATE') });
+    expect(await availability.setStore(credentials, open)).toMatchObject({ kind: 'done' });
+    expect(state()).toMatchObject({ open: true });
   });
 
   it('answers BUSY and a close ending in the past as unsupported', () => {
@@ -125,7 +138,7 @@ describe('PLATFORM_D availability against its simulator', () => {
   });
 
   it('books its calls in the call budget', () => {
-    expect(budgetScopesOf(adapter.callBudget, 'availability:store')).toMatchObject([{ scope: { name: 'credentials' }, count: 3 }]);
+    expect(budgetScopesOf(adapter.callBudget, 'availability:store')).toMatchObject([{ scope: { name: 'credentials' }, count: 4 }]);
     expect(budgetScopesOf(adapter.callBudget, 'availability:product')).toMatchObject([{ count: 1 }]);
     expect(budgetScopesOf(adapter.callBudget, 'availability:read')).toMatchObject([{ count: 2 }]);
   });

@@ -75,13 +75,20 @@ export class PlatformDAvailability implements PlatformAvailability {
           return outcomeOf(await this.deps.post(credentials, PLATFORM_D_AVAILABILITY_PATHS.deactivateStore, { storeId, warehouseId: detail.warehouseId }));
         }
         case 'open': {
-          // Undoes either close: the off date goes, and the store is activated if it was deactivated.
-          const removed = await this.deps.post(credentials, PLATFORM_D_AVAILABILITY_PATHS.removeStoreOffDate, { storeId, storeGroupId });
-          if (!succeeded(removed)) return outcomeOf(removed);
+          // Undoes either close: the store is activated if it was deactivated, and the off date goes.
           const detail = await this.detail(credentials);
           if ('outcome' in detail) return detail.outcome;
-          if (detail.active !== false) return outcomeOf(removed);
-          return outcomeOf(await this.deps.post(credentials, PLATFORM_D_AVAILABILITY_PATHS.activateStore, { storeId, warehouseId: detail.warehouseId }));
+          if (detail.active === false) {
+            const activated = await this.deps.post(credentials, PLATFORM_D_AVAILABILITY_PATHS.activateStore, { storeId, warehouseId: detail.warehouseId });
+            if (!succeeded(activated)) return outcomeOf(activated);
+          }
+          const removed = await this.deps.post(credentials, PLATFORM_D_AVAILABILITY_PATHS.removeStoreOffDate, { storeId, storeGroupId });
+          const outcome = outcomeOf(removed);
+          if (outcome.kind !== 'failed') return outcome;
+          // No source says what it answers when there is no off date to remove: a store Migros shows open is open.
+          const view = await this.deps.post(credentials, PLATFORM_D_AVAILABILITY_PATHS.storeViewStatus, { storeId });
+          const viewed = isRecord(view.body) && isRecord(view.body.data) ? view.body.data.status : undefined;
+          return succeeded(view) && typeof viewed === 'string' && viewed.toUpperCase() === 'OPEN' ? { kind: 'done', answer: answerOf(view) } : outcome;
         }
         default:
           return { kind: 'failed', answer: { httpStatus: null, body: null, error: 'unknown operation' }, reason: `the planned operation ${String(plan.params.operation)} is not one of PLATFORM_D's` };
