@@ -74,6 +74,18 @@ describe('PlatformBSimulator availability', () => {
     expect(sim.availability.vendors.get('v-3')!.changes.map((change) => change.availabilityState)).toEqual(['CLOSED', 'CLOSED_UNTIL', 'OPEN']);
   });
 
+  it('takes any state, known closedReason and closingMinutes from an entry that lists none (DH\'s own GET sample: changeable with empty lists)', async () => {
+    const [entry] = await entries('v-8');
+    Object.assign(sim.availability.vendors.get('v-8')!.entries[0], { availabilityStates: [], closingReasons: [], closingMinutes: [] });
+    const ids = { platformKey: entry.platformKey, platformRestaurantId: entry.platformRestaurantId };
+    expect(await call('PUT', path('v-8'), { availabilityState: 'CLOSED_UNTIL', closedReason: 'OTHER', closingMinutes: 45, ...ids })).toMatchObject({ status: 200 });
+    expect(await entries('v-8')).toMatchObject([{ availabilityState: 'CLOSED_UNTIL', closedReason: 'OTHER' }]);
+    expect(await call('PUT', path('v-8'), { availabilityState: 'CLOSED', closedReason: 'NOT_A_REASON', ...ids })).toMatchObject({ status: 400, body: { code: 'INVALID_CLOSED_REASON' } });
+    expect(await call('PUT', path('v-8'), { availabilityState: 'CLOSED_UNTIL', closedReason: 'OTHER', closingMinutes: 0, ...ids })).toMatchObject({ status: 400, body: { code: 'INVALID_CLOSING_MINUTES' } });
+    expect(await call('PUT', path('v-8'), { availabilityState: 'UNKNOWN', ...ids })).toMatchObject({ status: 400 });
+    expect(await call('PUT', path('v-8'), { availabilityState: 'OPEN', ...ids })).toMatchObject({ status: 200 });
+  });
+
   it('reopens a CLOSED_UNTIL by itself when its time is over', async () => {
     const [entry] = await entries('v-4');
     await call('PUT', path('v-4'), { availabilityState: 'CLOSED_UNTIL', closedReason: 'OTHER', closingMinutes: 30, platformKey: entry.platformKey, platformRestaurantId: entry.platformRestaurantId });

@@ -18,7 +18,9 @@ import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse } from '../commo
  *   atTimeStamp? }`: 204; willBeAvailable only when switching off. `GET .../catalog/items/unavailable`.
  * - DH closing a vendor itself (too many expired orders, an operator): the entry is CLOSED and not
  *   changeable, and the plugin hears it on `PUT /remoteId/{remoteId}/availability { timestamp, closures }`.
- * The error bodies (`{ code, message }`, HTTP 400) are this simulator's: no source shows DH's.
+ * An entry may list no availabilityStates / closingReasons / closingMinutes while changeable (DH's own
+ * GET sample): then any settable state, any known reason and any positive closingMinutes is taken.
+ * Errors are `{ code, message }` (DH's PUT error sample `{ code: POS_ERROR, message }`); the codes are ours.
  */
 
 export const SIMULATED_B_AVAILABILITY_STATES = ['OPEN', 'CLOSED', 'CLOSED_UNTIL', 'CLOSED_TODAY', 'INACTIVE', 'UNKNOWN'] as const;
@@ -26,6 +28,9 @@ export type SimulatedBAvailabilityState = (typeof SIMULATED_B_AVAILABILITY_STATE
 
 /** PosClosingReason of the Foodora client, with TOO_BUSY_KITCHEN (talabat-types.ts). */
 export const SIMULATED_B_CLOSING_REASONS = ['CLOSED', 'UPDATES_IN_MENU', 'HOLIDAY_SPECIAL_DAY', 'TECHNICAL_PROBLEM', 'REFURBISHMENT', 'TOO_BUSY_NO_DRIVERS', 'TOO_BUSY_KITCHEN', 'BAD_WEATHER', 'OTHER'];
+
+/** What a PUT may set on an entry whose availabilityStates is empty (UNKNOWN is DH's reading, not a state to set). */
+const SETTABLE_STATES: string[] = ['OPEN', 'CLOSED', 'CLOSED_UNTIL', 'CLOSED_TODAY', 'INACTIVE'];
 
 /** "a closed list (30/60/120/...)" (the PedidosYa responder); the tail is ours. */
 export const SIMULATED_B_CLOSING_MINUTES = [30, 60, 120, 240];
@@ -166,16 +171,22 @@ export class PlatformBAvailabilityRoutes {
     const entry = vendor.entries.find((candidate) => candidate.platformKey === body.platformKey && candidate.platformRestaurantId === String(body.platformRestaurantId));
     if (!entry) return refusal(404, 'PLATFORM_VENDOR_NOT_FOUND', `the vendor is not on ${body.platformKey} as ${String(body.platformRestaurantId)}`);
     if (!entry.changeable) return refusal(400, 'AVAILABILITY_NOT_CHANGEABLE', `the vendor's availability on ${entry.platformKey} is not changeable (${entry.availabilityState}${entry.closedReason ? `, ${entry.closedReason}` : ''})`);
-    if (!entry.availabilityStates.includes(state)) return refusal(400, 'AVAILABILITY_STATE_NOT_ALLOWED', `${state} is not one of the entry's availabilityStates (${entry.availabilityStates.join(', ')})`);
+    // DH's own GET sample lists changeable entries with empty lists: an empty list restricts nothing (TB reads it so).
+    const states = entry.availabilityStates.length > 0 ? entry.availabilityStates : SETTABLE_STATES;
+    if (!states.includes(state)) return refusal(400, 'AVAILABILITY_STATE_NOT_ALLOWED', `${state} is not one of the entry's availabilityStates (${states.join(', ')})`);
     const now = this.now();
     if (state === 'OPEN') {
       Object.assign(entry, { availabilityState: 'OPEN', closedReason: null, closedUntil: null });
     } else {
-      if (typeof body.closedReason !== 'string' || !entry.closingReasons.includes(body.closedReason)) return refusal(400, 'INVALID_CLOSED_REASON', `closedReason must be one of the entry's closingReasons (${entry.closingReasons.join(', ')})`);
+      const reasons = entry.closingReasons.length > 0 ? entry.closingReasons : SIMULATED_B_CLOSING_REASONS;
+      if (typeof body.closedReason !== 'string' || !reasons.includes(body.closedReason)) return refusal(400, 'INVALID_CLOSED_REASON', `closedReason must be one of the entry's closingReasons (${reasons.join(', ')})`);
       let closedUntil: string | null = null;
       if (state === 'CLOSED_UNTIL') {
-        if (typeof body.closingMinutes !== 'number' || !entry.closingMinutes.includes(body.closingMinutes)) return refusal(400, 'INVALID_CLOSING_MINUTES', `closingMinutes must be one of the entry's closingMinutes (${entry.closingMinutes.join(', ')})`);
-        closedUntil = new Date(now + body.closingMinutes * 60_000).toISOString();
+        const listed = entry.closingMinutes.length > 0;
+        const minutes = typeof body.closingMinutes === 'number' ? body.closingMinutes : Number.NaN;
+        const minutesOk = listed ? entry.closingMinutes.includes(minutes) : Number.isInteger(minutes) && minutes > 0;
+        if (!minutesOk) return refusal(400, 'INVALID_CLOSING_MINUTES', listed ? `closingMinutes must be one of the entry's closingMinutes (${entry.closingMinutes.join(', ')})` : 'closingMinutes must be a positive whole number of minutes');
+        closedUntil = new Date(now + minutes * 60_000).toISOString();
       } else if (state === 'CLOSED_TODAY') {
         closedUntil = new Date(nextIstanbulMidnight(now)).toISOString();
       }
