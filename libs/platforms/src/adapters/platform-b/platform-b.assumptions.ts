@@ -236,6 +236,11 @@ export const PLATFORM_B_VENDOR_AVAILABILITY_PATH = (chainCode: string, remoteId:
  * true otherwise the request will be unsuccessful"; TB: DH closes vendors itself, e.g. after too many
  * rejected or expired orders, "and only DH can reopen those"): every change is GET, then a PUT per
  * changeable entry with values that entry lists. An entry that is not changeable is DH's: a final refusal.
+ * Two readings of an empty list: DH's own GET sample (a transcription of its POS middleware docs, "POS
+ * Vendor Availability Status") shows changeable OPEN entries with `availabilityStates: []`,
+ * `closingReasons: []`, `closingMinutes: []`, and TB checks a list only when it is non-empty; PY skips an
+ * entry whose availabilityStates is empty. We follow the first (an empty list restricts nothing): DH
+ * refusing the PUT is a final failure anyway, while the second would never change such a vendor.
  */
 export const PLATFORM_B_AVAILABILITY_STATES = ['OPEN', 'CLOSED', 'CLOSED_UNTIL', 'CLOSED_TODAY', 'INACTIVE', 'UNKNOWN'] as const;
 

@@ -72,6 +72,17 @@ describe('PLATFORM_B availability against its simulator', () => {
     expect(sim.availability.vendor(credentials.providerRestaurantId).entries.map((one) => one.availabilityState)).toEqual(['CLOSED', 'CLOSED_UNTIL']);
   });
 
+  it('closes and opens an entry that lists no states, reasons or minutes (DH\'s own GET sample): an empty list restricts nothing', async () => {
+    for (const one of sim.availability.vendor(credentials.providerRestaurantId).entries) Object.assign(one, { availabilityStates: [], closingReasons: [], closingMinutes: [] });
+    const availability = adapter.availability;
+    expect(await availability.setStore(credentials, send(availability.planStore({ state: 'CLOSED', until: new Date(now.getTime() + 45 * 60_000) }, now)))).toMatchObject({ kind: 'done' });
+    expect(entry()).toMatchObject({ availabilityState: 'CLOSED_UNTIL', closedReason: 'CLOSED' });
+    expect(await availability.setStore(credentials, send(availability.planStore({ state: 'OPEN' }, now)))).toMatchObject({ kind: 'done' });
+    expect(entry()).toMatchObject({ availabilityState: 'OPEN' });
+    const puts = sim.callsTo('PUT', `/v2/chains/chain-1/remoteVendors/${credentials.providerRestaurantId}/availability`);
+    expect(puts.map((call) => (call.body as { closingMinutes?: number }).closingMinutes)).toEqual([45, 45, undefined, undefined]);
+  });
+
   it('answers BUSY and a close ending in the past as unsupported, sending nothing', async () => {
     const availability = adapter.availability;
     expect(availability.planStore({ state: 'BUSY', busyMinutes: 20 }, now)).toMatchObject({ kind: 'unsupported', code: 'BUSY_MODE_UNSUPPORTED' });

@@ -182,12 +182,13 @@ function chainCodeOf(credentials: IntegrationCredentials): string {
 }
 
 /**
- * The PUT body for one changeable entry, with values that entry lists, or why none fits. A timed close
+ * The PUT body for one changeable entry, with values that entry lists (any, where a list is empty), or why none fits. A timed close
  * the entry does not take becomes CLOSED (the suite reopens it at until); closingMinutes is the shortest
  * listed that covers the time asked, else the longest listed.
  */
 export function changeBody(entry: PlatformBAvailabilityEntry, params: Record<string, string | number | boolean | null>): Record<string, unknown> | string {
-  const allowed = Array.isArray(entry.availabilityStates) ? entry.availabilityStates : undefined;
+  // An empty list restricts nothing: DH's own GET sample lists changeable entries with empty lists.
+  const allowed = Array.isArray(entry.availabilityStates) && entry.availabilityStates.length > 0 ? entry.availabilityStates : undefined;
   let state = String(params.availabilityState);
   if (allowed && !allowed.includes(state) && state === 'CLOSED_UNTIL' && allowed.includes('CLOSED')) state = 'CLOSED';
   if (allowed && !allowed.includes(state)) return `Delivery Hero does not take ${state} for this vendor on ${entry.platformKey ?? 'its platform'} now (it takes ${allowed.join(', ') || 'nothing'})`;
