@@ -259,7 +259,8 @@ export const PLATFORM_B_CLOSED_REASONS_PREFERRED = ['CLOSED', 'OTHER'] as const;
 /**
  * Documented (NK, TB, PY): a 204 to the availability GET means "acknowledged, result not yet available,
  * retry in a couple of seconds" (TB waits 2 s, PY tells its caller 5 s). Assumed: the call is retried
- * after this long; a GET entry in state UNKNOWN is read the same way.
+ * after this long. A GET entry in state UNKNOWN (DH's GET sample has one, not changeable, beside known
+ * ones) is left out of a read; only when every entry is UNKNOWN is the read retried after this long.
  */
 export const PLATFORM_B_AVAILABILITY_PENDING_RETRY_MS = 5_000;
 

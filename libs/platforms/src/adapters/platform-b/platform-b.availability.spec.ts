@@ -83,6 +83,17 @@ describe('PLATFORM_B availability against its simulator', () => {
     expect(puts.map((call) => (call.body as { closingMinutes?: number }).closingMinutes)).toEqual([45, 45, undefined, undefined]);
   });
 
+  it('reads the store from the entries DH knows, waiting only while every entry is UNKNOWN (DH\'s GET sample: one platform UNKNOWN and not changeable)', async () => {
+    const entries = sim.availability.vendor(credentials.providerRestaurantId).entries;
+    Object.assign(entries[1], { availabilityState: 'UNKNOWN', changeable: false });
+    const availability = adapter.availability;
+    expect(await availability.readStore!(credentials)).toMatchObject({ kind: 'ok', state: 'OPEN' });
+    expect(await availability.setStore(credentials, send(availability.planStore({ state: 'CLOSED' }, now)))).toMatchObject({ kind: 'done' });
+    expect(await availability.readStore!(credentials)).toMatchObject({ kind: 'ok', state: 'CLOSED', platformReason: 'CLOSED, CLOSED' });
+    Object.assign(entries[0], { availabilityState: 'UNKNOWN' });
+    expect(await availability.readStore!(credentials)).toMatchObject({ kind: 'retry', retryAfterMs: 5_000 });
+  });
+
   it('answers BUSY and a close ending in the past as unsupported, sending nothing', async () => {
     const availability = adapter.availability;
     expect(availability.planStore({ state: 'BUSY', busyMinutes: 20 }, now)).toMatchObject({ kind: 'unsupported', code: 'BUSY_MODE_UNSUPPORTED' });

@@ -100,10 +100,10 @@ export class PlatformBAvailability implements PlatformAvailability {
     try {
       const read = await this.entries(credentials);
       if (read.kind === 'outcome') return read.outcome.kind === 'retry' ? { kind: 'retry', answer: read.outcome.answer, retryAfterMs: read.outcome.retryAfterMs } : { kind: 'failed', answer: read.outcome.answer, reason: read.outcome.reason };
-      if (read.entries.some((entry) => entry.availabilityState === 'UNKNOWN' || typeof entry.availabilityState !== 'string')) {
-        return { kind: 'retry', answer: read.answer, retryAfterMs: PLATFORM_B_AVAILABILITY_PENDING_RETRY_MS };
-      }
-      const closed = read.entries.filter((entry) => entry.availabilityState !== 'OPEN');
+      // A platform DH reports UNKNOWN (its GET sample has one, not changeable) says nothing: read the others, wait only when none is known.
+      const known = read.entries.filter((entry) => typeof entry.availabilityState === 'string' && entry.availabilityState !== 'UNKNOWN');
+      if (known.length === 0) return { kind: 'retry', answer: read.answer, retryAfterMs: PLATFORM_B_AVAILABILITY_PENDING_RETRY_MS };
+      const closed = known.filter((entry) => entry.availabilityState !== 'OPEN');
       if (closed.length === 0) return { kind: 'ok', state: 'OPEN', answer: read.answer };
       const ends = closed.map((entry) => (entry.closedUntil ? Date.parse(entry.closedUntil) : Number.NaN));
       const until = ends.every(Number.isFinite) ? new Date(Math.max(...ends)) : undefined;
