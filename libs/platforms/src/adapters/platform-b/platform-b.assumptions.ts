@@ -280,8 +280,10 @@ export const PLATFORM_B_HAS_BUSY_MODE = false;
  * it from `.../platform-vendors`); 204 is success, 200 a partial success with the failures in its body
  * (PY). FP sends the same path as POST: the simulator takes both, we send PUT (three sources). Assumed:
  * the item id is our platformProductId (the catalog's item id), type ITEM, and the call goes once per
- * platformKey of the availability GET. `GET .../catalog/items/unavailable` lists the items switched off
- * (FP, NK, OC; its answer's shape is not in the sources, so we do not read it).
+ * platformKey of the availability GET. DH's docs (the POS middleware "Catalog Item Availability"
+ * transcription) mark globalEntityId, items, type and isAvailable required. `GET .../catalog/items/unavailable`
+ * lists the items switched off (FP, NK, OC; DH's sample `[{ platformVendorId, globalEntityId, status,
+ * unavailableItems: [] }]` does not show an item's shape, so we do not read it).
  */
 export const PLATFORM_B_ITEM_AVAILABILITY_PATH = (chainCode: string, remoteId: string) => `/v2/chains/${encodeURIComponent(chainCode)}/vendors/${encodeURIComponent(remoteId)}/catalog/items/availability`;
 

@@ -115,15 +115,23 @@ describe('PlatformBSimulator availability', () => {
     expect(await call('POST', items, { globalEntityId: 'YS_TR', items: ['ayran'], type: 'ITEM', isAvailable: false })).toMatchObject({ status: 204 });
     const unavailable = '/v2/chains/chain-1/vendors/v-6/catalog/items/unavailable';
     expect((await call('GET', unavailable)).body).toEqual([
-      { id: 'iskender-1', type: 'ITEM', globalEntityId: 'YS_TR', availableAt: at },
-      { id: 'ayran', type: 'ITEM', globalEntityId: 'YS_TR', availableAt: null },
+      {
+        platformVendorId: 'ys-v-6',
+        globalEntityId: 'YS_TR',
+        status: 'Success',
+        unavailableItems: [
+          { id: 'iskender-1', type: 'ITEM', availableAt: at },
+          { id: 'ayran', type: 'ITEM', availableAt: null },
+        ],
+      },
     ]);
     expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: ['ayran'], type: 'ITEM', isAvailable: true })).toMatchObject({ status: 204 });
     sim.availability.vendors.get('v-6')!.unavailable.get('YS_TR/ITEM/iskender-1')!.availableAt = new Date(Date.now() - 1).toISOString();
-    expect((await call('GET', unavailable)).body).toEqual([]);
+    expect((await call('GET', unavailable)).body).toEqual([{ platformVendorId: 'ys-v-6', globalEntityId: 'YS_TR', status: 'Success', unavailableItems: [] }]);
     expect(await call('PUT', items, { items: ['x'], isAvailable: false })).toMatchObject({ status: 400 });
     expect(await call('PUT', items, { globalEntityId: 'OTHER', items: ['x'], isAvailable: false })).toMatchObject({ status: 400 });
-    expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: [], isAvailable: false })).toMatchObject({ status: 400 });
+    expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: [], type: 'ITEM', isAvailable: false })).toMatchObject({ status: 400 });
+    expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: ['x'], isAvailable: false })).toMatchObject({ status: 400 });
     expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: ['x'], isAvailable: true, willBeAvailable: 'NEXT_BUSINESS_DAY' })).toMatchObject({ status: 400 });
     expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: ['x'], isAvailable: false, willBeAvailable: 'AT_TIMESTAMP' })).toMatchObject({ status: 400 });
   });

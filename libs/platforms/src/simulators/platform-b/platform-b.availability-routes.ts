@@ -15,7 +15,8 @@ import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse } from '../commo
  *   closedReason with every closing state, closingMinutes with CLOSED_UNTIL. A CLOSED_UNTIL ends by itself.
  * - `PUT|POST /v2/chains/{chainCode}/vendors/{remoteId}/catalog/items/availability { globalEntityId,
  *   items, type: ITEM | TOPPING, isAvailable, willBeAvailable?: NEXT_BUSINESS_DAY | AT_TIMESTAMP,
- *   atTimeStamp? }`: 204; willBeAvailable only when switching off. `GET .../catalog/items/unavailable`.
+ *   atTimeStamp? }`: 204; type required (DH's docs); willBeAvailable only when switching off.
+ *   `GET .../catalog/items/unavailable` -> `[{ platformVendorId, globalEntityId, status, unavailableItems }]`.
  * - DH closing a vendor itself (too many expired orders, an operator): the entry is CLOSED and not
  *   changeable, and the plugin hears it on `PUT /remoteId/{remoteId}/availability { timestamp, closures }`.
  * An entry may list no availabilityStates / closingReasons / closingMinutes while changeable (DH's own
@@ -150,8 +151,18 @@ export class PlatformBAvailabilityRoutes {
     // FoodpandaMiddlewareClient sends POST, three other clients PUT: both are taken.
     if (items && (request.method === 'PUT' || request.method === 'POST')) return this.items(this.vendor(items.remoteId, items.chainCode), request.body);
     const unavailable = matchPath('/v2/chains/:chainCode/vendors/:remoteId/catalog/items/unavailable', request.path);
-    if (unavailable && request.method === 'GET') return { status: 200, body: [...this.vendor(unavailable.remoteId, unavailable.chainCode).unavailable.values()] };
+    if (unavailable && request.method === 'GET') return { status: 200, body: this.unavailableOf(this.vendor(unavailable.remoteId, unavailable.chainCode)) };
     return undefined;
+  }
+
+  /** DH's sample: one `{ platformVendorId, globalEntityId, status, unavailableItems }` per platform; the item shape inside is ours. */
+  private unavailableOf(vendor: SimulatedBVendor): Array<Record<string, unknown>> {
+    return vendor.entries.map((entry) => ({
+      platformVendorId: entry.platformRestaurantId,
+      globalEntityId: entry.platformKey,
+      status: 'Success',
+      unavailableItems: [...vendor.unavailable.values()].filter((item) => item.globalEntityId === entry.platformKey).map(({ id, type, availableAt }) => ({ id, type, availableAt })),
+    }));
   }
 
   private read(vendor: SimulatedBVendor): SimulatorResponse {
@@ -200,8 +211,8 @@ export class PlatformBAvailabilityRoutes {
     const body = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     if (typeof body.globalEntityId !== 'string' || !vendor.entries.some((entry) => entry.platformKey === body.globalEntityId)) return refusal(400, 'INVALID_REQUEST', 'globalEntityId (a platformKey of the vendor) is required');
     if (!Array.isArray(body.items) || body.items.length === 0 || !body.items.every((item) => typeof item === 'string' && item.length > 0)) return refusal(400, 'INVALID_REQUEST', 'items must be a non-empty array of item ids');
-    const type = body.type ?? 'ITEM';
-    if (type !== 'ITEM' && type !== 'TOPPING') return refusal(400, 'INVALID_REQUEST', 'type must be ITEM or TOPPING');
+    const type = body.type;
+    if (type !== 'ITEM' && type !== 'TOPPING') return refusal(400, 'INVALID_REQUEST', 'type (required) must be ITEM or TOPPING');
     if (typeof body.isAvailable !== 'boolean') return refusal(400, 'INVALID_REQUEST', 'isAvailable must be a boolean');
     let availableAt: string | null = null;
     if (body.willBeAvailable !== undefined) {
