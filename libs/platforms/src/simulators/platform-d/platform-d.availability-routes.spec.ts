@@ -63,6 +63,10 @@ describe('PlatformDSimulator availability', () => {
     expect(await post('/Menu/UpdateProductStatusByStoreId', { storeId: Number(store.storeId), productId: 55001, status: 'ACTIVE' })).toMatchObject({ status: 200 });
     expect(sim.availability.view(store.storeId)).toMatchObject({ passiveProducts: [] });
     expect(await post('/Menu/UpdateProductStatusByStoreId', { storeId: Number(store.storeId), productId: 55001, status: 'OFF' })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'INVALID_PRODUCT_STATUS' } } });
+    // M-go's productId is an int64: a name is refused, digits in a string are taken (both readings of a lenient binder).
+    expect(await post('/Menu/UpdateProductStatusByStoreId', { storeId: Number(store.storeId), productId: 'doner-1', status: 'PASSIVE' })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'INVALID_PRODUCT' } } });
+    expect(await post('/Menu/UpdateProductStatusByStoreId', { storeId: Number(store.storeId), productId: 1.5, status: 'PASSIVE' })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'INVALID_PRODUCT' } } });
+    expect(await post('/Menu/UpdateProductStatusByStoreId', { storeId: Number(store.storeId), productId: '55002', status: 'ACTIVE' })).toMatchObject({ status: 200 });
     expect(await post('/Menu/UpdateProductStatusByStoreId', { storeId: 23000000101834, productId: 55001, status: 'PASSIVE' })).toMatchObject({ status: 400, body: { errorMessage: { errorCode: 'STORE_MISMATCH' } } });
     const plain = await platformRequest({ method: 'POST', url: `${sim.baseUrl}/Menu/UpdateProductStatusByStoreId`, headers: { XApiKey: store.apiKey }, json: { storeId: Number(store.storeId), productId: 1, status: 'PASSIVE' }, timeoutMs: 2000 });
     expect(plain).toMatchObject({ status: 400, body: { success: false } });

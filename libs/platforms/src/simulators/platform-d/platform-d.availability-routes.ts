@@ -11,7 +11,8 @@ import { matchPath, SimulatorRequest, SimulatorResponse } from '../common/simula
  *   `/Store/RemoveStoreOffDate { storeId, storeGroupId }`: a temporary close that ends by itself.
  * - `POST /Store/GetStoreViewStatus { storeId }` -> `{ status: OPEN | CLOSED, openingTime }` (M-go:
  *   "unix timestamp"; this simulator sends seconds).
- * - `POST /Menu/UpdateProductStatusByStoreId { storeId, productId, status: ACTIVE | PASSIVE }`.
+ * - `POST /Menu/UpdateProductStatusByStoreId { storeId, productId, status: ACTIVE | PASSIVE }` (productId an
+ *   int64 in M-go: a name is refused).
  * Every body is encrypted like Migros' other POSTs (`{ value }`, the simulator's decrypt), every answer
  * is the `{ data, success, errorMessage? }` envelope; the errorCodes are this simulator's own names.
  */
@@ -133,7 +134,9 @@ export class PlatformDAvailabilityRoutes {
         return answer({ status: this.isOpen(store.storeId) ? 'OPEN' : 'CLOSED', openingTime: state.offUntil === null ? null : Math.floor(state.offUntil / 1000) });
       default: {
         const productId = body.productid;
-        if ((typeof productId !== 'number' && typeof productId !== 'string') || String(productId) === '' || String(productId) === '0') return refusal(400, 'INVALID_PRODUCT', 'productId is required');
+        // M-go sends an int64: a positive whole number, or its digits in a string (a lenient binder takes both).
+        const wholeId = (typeof productId === 'number' && Number.isSafeInteger(productId) && productId > 0) || (typeof productId === 'string' && /^[1-9]\d{0,18}$/.test(productId));
+        if (!wholeId) return refusal(400, 'INVALID_PRODUCT', 'productId must be the product\'s numeric id');
         if (body.status !== 'ACTIVE' && body.status !== 'PASSIVE') return refusal(400, 'INVALID_PRODUCT_STATUS', 'status must be ACTIVE or PASSIVE');
         state.products.set(String(productId), body.status);
         record();
