@@ -281,7 +281,10 @@ export const PLATFORM_B_HAS_BUSY_MODE = false;
  * (PY). FP sends the same path as POST: the simulator takes both, we send PUT (three sources). Assumed:
  * the item id is our platformProductId (the catalog's item id), type ITEM, and the call goes once per
  * platformKey of the availability GET. DH's docs (the POS middleware "Catalog Item Availability"
- * transcription) mark globalEntityId, items, type and isAvailable required. `GET .../catalog/items/unavailable`
+ * transcription) mark globalEntityId, items, type and isAvailable required, globalEntityId "(if available)";
+ * TB quotes it "should be provided if available or can be ignored if unavailable" (the simulator takes both;
+ * we always send it). TB sends the same body with willBeAvailable AT_TIMESTAMP / atTimeStamp, by PUT, in
+ * chunks of 100 items. `GET .../catalog/items/unavailable`
  * lists the items switched off (FP, NK, OC; DH's sample `[{ platformVendorId, globalEntityId, status,
  * unavailableItems: [] }]` does not show an item's shape, so we do not read it).
  */

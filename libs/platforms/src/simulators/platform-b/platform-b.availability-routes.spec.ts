@@ -129,6 +129,10 @@ describe('PlatformBSimulator availability', () => {
     sim.availability.vendors.get('v-6')!.unavailable.get('YS_TR/ITEM/iskender-1')!.availableAt = new Date(Date.now() - 1).toISOString();
     expect((await call('GET', unavailable)).body).toEqual([{ platformVendorId: 'ys-v-6', globalEntityId: 'YS_TR', status: 'Success', unavailableItems: [] }]);
     expect(await call('PUT', items, { items: ['x'], isAvailable: false })).toMatchObject({ status: 400 });
+    // TB quotes DH: globalEntityId "should be provided if available or can be ignored if unavailable".
+    expect(await call('PUT', items, { items: ['kola'], type: 'ITEM', isAvailable: false })).toMatchObject({ status: 204 });
+    expect((await call('GET', unavailable)).body).toMatchObject([{ globalEntityId: 'YS_TR', unavailableItems: [{ id: 'kola', type: 'ITEM', availableAt: null }] }]);
+    expect(await call('PUT', items, { items: ['kola'], type: 'ITEM', isAvailable: true })).toMatchObject({ status: 204 });
     expect(await call('PUT', items, { globalEntityId: 'OTHER', items: ['x'], isAvailable: false })).toMatchObject({ status: 400 });
     expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: [], type: 'ITEM', isAvailable: false })).toMatchObject({ status: 400 });
     expect(await call('PUT', items, { globalEntityId: 'YS_TR', items: ['x'], isAvailable: false })).toMatchObject({ status: 400 });

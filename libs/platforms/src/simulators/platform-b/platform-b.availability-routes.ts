@@ -15,7 +15,8 @@ import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse } from '../commo
  *   closedReason with every closing state, closingMinutes with CLOSED_UNTIL. A CLOSED_UNTIL ends by itself.
  * - `PUT|POST /v2/chains/{chainCode}/vendors/{remoteId}/catalog/items/availability { globalEntityId,
  *   items, type: ITEM | TOPPING, isAvailable, willBeAvailable?: NEXT_BUSINESS_DAY | AT_TIMESTAMP,
- *   atTimeStamp? }`: 204; type required (DH's docs); willBeAvailable only when switching off.
+ *   atTimeStamp? }`: 204; type required (DH's docs); globalEntityId may be left out (TB quoting DH: then
+ *   every platform of the vendor, our reading); willBeAvailable only when switching off.
  *   `GET .../catalog/items/unavailable` -> `[{ platformVendorId, globalEntityId, status, unavailableItems }]`.
  * - DH closing a vendor itself (too many expired orders, an operator): the entry is CLOSED and not
  *   changeable, and the plugin hears it on `PUT /remoteId/{remoteId}/availability { timestamp, closures }`.
@@ -209,7 +210,11 @@ export class PlatformBAvailabilityRoutes {
 
   private items(vendor: SimulatedBVendor, raw: unknown): SimulatorResponse {
     const body = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
-    if (typeof body.globalEntityId !== 'string' || !vendor.entries.some((entry) => entry.platformKey === body.globalEntityId)) return refusal(400, 'INVALID_REQUEST', 'globalEntityId (a platformKey of the vendor) is required');
+    // DH (as TB quotes it): globalEntityId "should be provided if available or can be ignored if unavailable"; absent, every platform of the vendor.
+    if (body.globalEntityId !== undefined && (typeof body.globalEntityId !== 'string' || !vendor.entries.some((entry) => entry.platformKey === body.globalEntityId))) {
+      return refusal(400, 'INVALID_REQUEST', 'globalEntityId must be a platformKey of the vendor');
+    }
+    const globalEntityIds = typeof body.globalEntityId === 'string' ? [body.globalEntityId] : vendor.entries.map((entry) => entry.platformKey);
     if (!Array.isArray(body.items) || body.items.length === 0 || !body.items.every((item) => typeof item === 'string' && item.length > 0)) return refusal(400, 'INVALID_REQUEST', 'items must be a non-empty array of item ids');
     const type = body.type;
     if (type !== 'ITEM' && type !== 'TOPPING') return refusal(400, 'INVALID_REQUEST', 'type (required) must be ITEM or TOPPING');
@@ -227,10 +232,12 @@ export class PlatformBAvailabilityRoutes {
         return refusal(400, 'INVALID_REQUEST', 'willBeAvailable must be NEXT_BUSINESS_DAY or AT_TIMESTAMP');
       }
     }
-    for (const id of body.items as string[]) {
-      const key = `${body.globalEntityId}/${type}/${id}`;
-      if (body.isAvailable) vendor.unavailable.delete(key);
-      else vendor.unavailable.set(key, { id, type, globalEntityId: body.globalEntityId, availableAt });
+    for (const globalEntityId of globalEntityIds) {
+      for (const id of body.items as string[]) {
+        const key = `${globalEntityId}/${type}/${id}`;
+        if (body.isAvailable) vendor.unavailable.delete(key);
+        else vendor.unavailable.set(key, { id, type, globalEntityId, availableAt });
+      }
     }
     return { status: 204 };
   }
