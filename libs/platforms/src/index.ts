@@ -28,6 +28,7 @@ export * from './yemeksepeti/yemeksepeti.orders';
 export * from './yemeksepeti/yemeksepeti.adapter';
 export * from './yemeksepeti/yemeksepeti.plugin-auth';
 export * from './yemeksepeti/yemeksepeti.plugin-answers';
+export * from './yemeksepeti/yemeksepeti.availability-update';
 export * from './yemeksepeti/yemeksepeti.inbound.config';
 export * from './yemeksepeti/yemeksepeti.inbound';
 export * from './trendyol-go/trendyol-go.assumptions';
