@@ -4,13 +4,15 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { StatusPushAction } from '@courier/domain';
 import { OutboxEvent, outboxEventsParam, outboxInsertEvents, scheduledTaskInsert } from '@courier/messaging';
 import { isUniqueViolation } from '@courier/persistence';
-import type { PlatformAnswer } from '@courier/platforms';
 import type { OrderStatusChange } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.repository';
 import type { PlatformOrderRow } from '../platform-orders/platform-order.model';
-import type { StatusUpdateState } from './dto/status-update.dto';
 import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
+import type { StatusUpdateRow, StoredAnswer } from './status-update.model';
+
+// The row types live in the model (shared with the decisions: no import cycle); importers of the repository still find them here.
+export type { StatusUpdateRow, StoredAnswer } from './status-update.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -24,40 +26,6 @@ export interface StatusUpdateTaskPayload {
 /** The dedupe key of the task a push stores with its update: at most one per update, found again by it. */
 export function statusUpdateTaskKey(statusUpdateId: string): string {
   return `status-update:${statusUpdateId}`;
-}
-
-/** A row of `status_updates`: one platform command. */
-export interface StatusUpdateRow {
-  id: string;
-  orderId: string;
-  seq: number;
-  platform: string;
-  providerOrderId: string;
-  action: StatusPushAction;
-  previousStatus: string | null;
-  reason: string | null;
-  state: StatusUpdateState;
-  holdReason: string | null;
-  notBefore: Date;
-  attempts: number;
-  sendingUntil: Date | null;
-  firstAttemptAt: Date | null;
-  lastAttemptAt: Date | null;
-  sentAt: Date | null;
-  lastAnswer: StoredAnswer | null;
-  lastError: string | null;
-  acceptedAt: Date;
-  /** The correlation id of the push that created it (null: accepted before it was recorded). */
-  correlationId: string | null;
-  /** The call slot this update booked in its platform's call budget (it waits for it queued; null: none). */
-  budgetSlotAt: Date | null;
-}
-
-/** The platform's answer as stored: what it said and how it was read. */
-export interface StoredAnswer extends PlatformAnswer {
-  outcome: 'done' | 'retry' | 'failed' | 'skipped';
-  alreadyDone?: boolean;
-  at: string;
 }
 
 const UPDATE_COLUMNS = `id, order_id AS "orderId", seq, platform, provider_order_id AS "providerOrderId", action, previous_status AS "previousStatus", reason,

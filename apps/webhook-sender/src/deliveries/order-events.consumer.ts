@@ -3,7 +3,8 @@ import { Queues, RoutingKey } from '@courier/contracts';
 import { currentCorrelationId } from '@courier/logging';
 import { MessageConsumer, MessageContext, traceHeaders } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
-import { DeliveriesRepository, DeliveryArrival, StoredDelivery } from '../repositories/deliveries.repository';
+import { DeliveriesRepository } from '../repositories/deliveries.repository';
+import type { DeliveryArrival, StoredDelivery } from '../repositories/delivery.model';
 import { DeliveryPump } from '../sending/delivery-pump';
 import { webhookFromOrderEvent } from './webhook-payload';
 
