@@ -3,7 +3,7 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type TracingHandle } from '@courier/observability/tracing';
 import { deleteTestTopology, describeWithBroker, silentLogger, testBrokerUrl, testNamespace, waitFor } from '@courier/testing';
 import { AmqpTransport } from './amqp-transport';
-import { outboxRow } from './unit-of-work';
+import { outboxEvent } from './outbox';
 
 describeWithBroker('trace context over RabbitMQ', () => {
   const exporter = new InMemorySpanExporter();
@@ -32,10 +32,10 @@ describeWithBroker('trace context over RabbitMQ', () => {
     });
     const { row, producer } = trace.getTracer('test').startActiveSpan('POST /orders', (span) => {
       span.end();
-      return { row: outboxRow('probe.sent', { n: 1 }), producer: span.spanContext() };
+      return { row: outboxEvent('probe.sent', { n: 1 }), producer: span.spanContext() };
     });
     // The relay publishes outside the producer's context.
-    await context.with(ROOT_CONTEXT, () => transport.publish([{ messageId: row.id, routingKey: row.routingKey, payload: JSON.parse(row.payload), headers: JSON.parse(row.headers) }]));
+    await context.with(ROOT_CONTEXT, () => transport.publish([{ messageId: row.id, routingKey: row.routingKey, payload: row.payload, headers: row.headers }]));
     await waitFor('the message handled', () => seen.length > 0, 15_000, 20);
     expect(seen).toEqual([producer.traceId]);
     const consumer = await waitFor('the consumer span', () => exporter.getFinishedSpans().find((span) => span.name === 'traced process'), 15_000, 20);

@@ -4,6 +4,7 @@ export * from './amqp-transport';
 export * from './in-process-transport';
 export * from './messaging.entities';
 export * from './messaging.migration';
+export * from './outbox';
 export * from './outbox-relay';
 export * from './task-runner';
 export * from './unit-of-work';

@@ -7,6 +7,7 @@ import { Queues, QueueSpec } from '@courier/contracts';
 import { createLogger } from '@courier/logging';
 import { AmqpTransport } from './amqp-transport';
 import { InProcessTransport } from './in-process-transport';
+import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 import { TaskRunner } from './task-runner';
 import { MessageServer } from './message-handlers';
@@ -66,18 +67,19 @@ export class MessagingModule {
           inject: [DataSource, MESSAGING_LOGGER, BaseConfig, 'MIGRATIONS_APPLIED'],
           useFactory: (dataSource: DataSource, logger: Logger, config: BaseConfig) => new TaskRunner(dataSource, logger, { pollMs: config.TASK_POLL_MS }),
         },
+        { provide: Outbox, inject: [OutboxRelay], useFactory: (relay: OutboxRelay) => new Outbox(() => relay.nudge()) },
         {
           provide: UnitOfWork,
-          inject: [DataSource, OutboxRelay, TaskRunner],
-          useFactory: (dataSource: DataSource, relay: OutboxRelay, tasks: TaskRunner) =>
-            new UnitOfWork(dataSource, { onEnqueued: () => relay.nudge(), onScheduled: () => tasks.nudge() }),
+          inject: [DataSource, Outbox, TaskRunner],
+          useFactory: (dataSource: DataSource, outbox: Outbox, tasks: TaskRunner) =>
+            new UnitOfWork(dataSource, { onEnqueued: () => outbox.committed(true), onScheduled: () => tasks.nudge() }),
         },
         { provide: MESSAGING_SERVICE, useValue: options.service },
         Messaging,
         MessageServer,
         TaskHandlerExplorer,
       ],
-      exports: [MESSAGE_TRANSPORT, OutboxRelay, TaskRunner, UnitOfWork, Messaging, MessageServer, MESSAGING_LOGGER, MESSAGING_SERVICE],
+      exports: [MESSAGE_TRANSPORT, Outbox, OutboxRelay, TaskRunner, UnitOfWork, Messaging, MessageServer, MESSAGING_LOGGER, MESSAGING_SERVICE],
     };
   }
 }

@@ -2,7 +2,7 @@ import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { startTracing, type TracingHandle } from '@courier/observability/tracing';
 import { InProcessBroker, InProcessTransport } from './in-process-transport';
-import { outboxRow } from './unit-of-work';
+import { outboxEvent } from './outbox';
 
 const queue = { name: 'q.orders', bindings: ['order.*'], deliveryLimit: 2 };
 
@@ -12,8 +12,8 @@ describe('trace context through the outbox and the transport', () => {
       expect(startTracing('test-app', { env: {} })).toBeUndefined();
       const span = trace.getTracer('test').startSpan('work');
       expect(span.isRecording()).toBe(false);
-      const row = context.with(trace.setSpan(ROOT_CONTEXT, span), () => outboxRow('order.received', {}));
-      expect(Object.keys(JSON.parse(row.headers))).not.toContain('traceparent');
+      const row = context.with(trace.setSpan(ROOT_CONTEXT, span), () => outboxEvent('order.received', {}));
+      expect(Object.keys(row.headers)).not.toContain('traceparent');
       span.end();
     });
   });
@@ -33,11 +33,11 @@ describe('trace context through the outbox and the transport', () => {
       const tracer = trace.getTracer('test');
       // The producer: a request writing its event to the outbox in its transaction.
       const { row, producer } = tracer.startActiveSpan('POST /orders', (span) => {
-        const written = outboxRow('order.received', { orderId: 'o-1' });
+        const written = outboxEvent('order.received', { orderId: 'o-1' });
         span.end();
         return { row: written, producer: span.spanContext() };
       });
-      const stored = JSON.parse(row.headers) as Record<string, string>;
+      const stored = row.headers;
       expect(stored.traceparent).toBe(`00-${producer.traceId}-${producer.spanId}-01`);
 
       // The relay publishes later, outside the producer's context (a poll or another request).
@@ -52,7 +52,7 @@ describe('trace context through the outbox and the transport', () => {
         seen.push({ traceId: onward.traceparent?.split('-')[1] });
       });
       const other = tracer.startSpan('relay poll');
-      await context.with(trace.setSpan(ROOT_CONTEXT, other), () => bus.publish([{ messageId: row.id, routingKey: row.routingKey, payload: JSON.parse(row.payload), headers: stored }]));
+      await context.with(trace.setSpan(ROOT_CONTEXT, other), () => bus.publish([{ messageId: row.id, routingKey: row.routingKey, payload: row.payload, headers: stored }]));
       other.end();
 
       expect(seen).toEqual([{ traceId: producer.traceId }, { traceId: producer.traceId }]);

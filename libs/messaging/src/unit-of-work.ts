@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { CORRELATION_HEADER, currentCorrelationId } from '@courier/logging';
 import { markDuplicateDelivery } from './delivery-observer';
+import { outboxEvent, outboxInsert } from './outbox';
 import type { IncomingMessage } from './transport';
 import { traceHeaders } from './trace-context';
 
@@ -13,28 +14,8 @@ export interface ScheduleRequest {
   dedupeKey?: string;
 }
 
-/** An `outbox_messages` row as `TransactionContext.publish` writes it (payload and headers as JSON text). */
-export interface OutboxRow {
-  id: string;
-  routingKey: string;
-  payload: string;
-  headers: string;
-}
-
-/**
- * The outbox row of an event, with the current correlation id and trace context in its headers: for a state change
- * that writes its rows and its events in one statement of its own (then `UnitOfWork.written` wakes
- * the relay); `publish` writes the same row.
- */
-export function outboxRow(routingKey: string, payload: unknown, headers: Record<string, string> = {}): OutboxRow {
-  const correlationId = currentCorrelationId();
-  return {
-    id: randomUUID(),
-    routingKey,
-    payload: JSON.stringify(payload),
-    headers: JSON.stringify({ ...(correlationId ? { [CORRELATION_HEADER]: correlationId } : {}), ...traceHeaders(), ...headers }),
-  };
-}
+/** One event, as `publish` writes it. */
+const INSERT_EVENT = outboxInsert({ id: '$1::uuid', routingKey: '$2', payload: '$3::jsonb', headers: '$4::jsonb' });
 
 /** The transaction a state change runs in: write entities with `manager`, events with `publish`. */
 export class TransactionContext {
@@ -45,10 +26,10 @@ export class TransactionContext {
 
   /** Writes an event to the outbox in this transaction; it is published after commit. Returns its id. */
   async publish(routingKey: string, payload: unknown, headers: Record<string, string> = {}): Promise<string> {
-    const row = outboxRow(routingKey, payload, headers);
-    await this.manager.query('INSERT INTO outbox_messages (id, routing_key, payload, headers) VALUES ($1, $2, $3, $4)', [row.id, row.routingKey, row.payload, row.headers]);
+    const event = outboxEvent(routingKey, payload, headers);
+    await this.manager.query(INSERT_EVENT, [event.id, event.routingKey, JSON.stringify(event.payload), JSON.stringify(event.headers)]);
     this.enqueued += 1;
-    return row.id;
+    return event.id;
   }
 
   /** Stores delayed work in this transaction; returns false when a task with the same dedupe key exists. */
@@ -86,7 +67,8 @@ export class UnitOfWork {
       context = new TransactionContext(manager);
       return work(context);
     });
-    this.written(context);
+    if (context.enqueued > 0) this.hooks.onEnqueued();
+    if (context.scheduled > 0) this.hooks.onScheduled();
     return result;
   }
 
@@ -96,7 +78,7 @@ export class UnitOfWork {
    * since its read (nothing written). It is tried up to `attempts` times without a transaction, then
    * once in a transaction after `lock` (the row lock of what it reads), where its write cannot
    * conflict. `onConflict` hears of each conflict and whether the lock comes next. The caller wakes
-   * the relay (`written`) for the events its write stored, on either path, once this returns.
+   * the relay (`Outbox.committed`) for the events its write stored, on either path, once this returns.
    */
   async compareAndSet<T>(options: {
     attempts: number;
@@ -117,15 +99,6 @@ export class UnitOfWork {
       if (result === undefined) throw new Error(`${options.what} conflicted under its row lock`);
       return result;
     });
-  }
-
-  /**
-   * After a state change committed outside `run` (one statement of its own, e.g. with `outboxRow`
-   * rows in it): wakes the relay when it wrote events and the task runner when it stored tasks.
-   */
-  written(counts: { enqueued: number; scheduled: number }): void {
-    if (counts.enqueued > 0) this.hooks.onEnqueued();
-    if (counts.scheduled > 0) this.hooks.onScheduled();
   }
 
   /**

@@ -1,12 +1,19 @@
 import { DataSource } from 'typeorm';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store';
 
+/** The counters of an increment statement (its one jsonb parameter) as parallel lists. */
+function counterColumns(param: unknown): [string[], string[], number[], number[]] {
+  const counters = JSON.parse(param as string) as Array<{ scope: string; key_hash: string; window_start: number; count: number }>;
+  return [counters.map((c) => c.scope), counters.map((c) => c.key_hash), counters.map((c) => c.window_start), counters.map((c) => c.count)];
+}
+
 describe('PostgresRateLimitStore', () => {
   it('gives concurrent hits of one counter consecutive places in its count, one row per counter', async () => {
     const counts = new Map<string, number>([['intake\nk1\n60000', 10]]);
     const statements: unknown[][] = [];
     const dataSource = {
-      query: jest.fn(async (_sql: string, [scopes, keys, windows, increments]: [string[], string[], number[], number[]]) => {
+      query: jest.fn(async (_sql: string, [param]: [string]) => {
+        const [scopes, keys, windows, increments] = counterColumns(param);
         statements.push(scopes);
         return scopes.map((scope, index) => {
           const id = `${scope}\n${keys[index]}\n${windows[index]}`;
@@ -45,7 +52,7 @@ describe('PostgresRateLimitStore with a window longer than a minute', () => {
           const [scope, window, keys] = params as [string, number, string[]];
           return keys.filter((key) => rows.has(`${scope}\n${key}\n${window}`)).map((key) => ({ key_hash: key, count: rows.get(`${scope}\n${key}\n${window}`) }));
         }
-        const [scopes, keys, windows, increments] = params as [string[], string[], number[], number[]];
+        const [scopes, keys, windows, increments] = counterColumns(params[0]);
         return scopes.map((scope, index) => {
           const id = `${scope}\n${keys[index]}\n${windows[index]}`;
           rows.set(id, (rows.get(id) ?? 0) + increments[index]);

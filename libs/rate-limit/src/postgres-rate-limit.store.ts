@@ -54,10 +54,10 @@ export class PostgresRateLimitStore implements RateLimitStore {
     const entries = [...counters.values()];
     const rows: Array<{ scope: string; key_hash: string; window_start: string; count: number }> = await this.dataSource.query(
       `INSERT INTO rate_limit_counters (scope, key_hash, window_start, count)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])
+       SELECT scope, key_hash, window_start, count FROM jsonb_to_recordset($1::jsonb) AS c(scope text, key_hash text, window_start bigint, count int)
        ON CONFLICT (scope, key_hash, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
        RETURNING scope, key_hash, window_start, count`,
-      [entries.map((entry) => entry.hit.scope), entries.map((entry) => entry.hit.keyHash), entries.map((entry) => entry.hit.windowStart), entries.map((entry) => entry.indexes.length)],
+      [JSON.stringify(entries.map((entry) => ({ scope: entry.hit.scope, key_hash: entry.hit.keyHash, window_start: entry.hit.windowStart, count: entry.indexes.length })))],
     );
     const counts = new Array<number>(hits.length);
     for (const row of rows) {

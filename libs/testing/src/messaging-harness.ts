@@ -1,7 +1,7 @@
 import { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import pino from 'pino';
 import { appDataSourceOptions, runMigrationsLocked } from '@courier/persistence';
-import { addOutboxLease, createMessagingTables, dropMessagingTables, MESSAGING_ENTITIES, MessageTransport, OutboxRelay, TaskRunner, UnitOfWork } from '@courier/messaging';
+import { addOutboxLease, createMessagingTables, dropMessagingTables, MESSAGING_ENTITIES, MessageTransport, Outbox, OutboxRelay, TaskRunner, UnitOfWork } from '@courier/messaging';
 
 class TestMessagingTables1700000000000 implements MigrationInterface {
   name = 'TestMessagingTables1700000000000';
@@ -31,6 +31,7 @@ export async function messagingDataSource(url: string, schema = 'msgtest'): Prom
 export function messagingStack(dataSource: DataSource, transport: MessageTransport, pollMs = 50) {
   const relay = new OutboxRelay(dataSource, transport, silentLogger, { pollMs });
   const tasks = new TaskRunner(dataSource, silentLogger, { pollMs, retryDelayMs: () => 50 });
-  const unitOfWork = new UnitOfWork(dataSource, { onEnqueued: () => relay.nudge(), onScheduled: () => tasks.nudge() });
-  return { relay, tasks, unitOfWork };
+  const outbox = new Outbox(() => relay.nudge());
+  const unitOfWork = new UnitOfWork(dataSource, { onEnqueued: () => outbox.committed(true), onScheduled: () => tasks.nudge() });
+  return { relay, tasks, unitOfWork, outbox };
 }

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
 import { randomUUID } from 'node:crypto';
 import { CORRELATION_HEADER } from '@courier/logging';
-import { DEFAULT_DELIVERY_LIMIT, Lane, Messaging, OutboxRelay, traceHeaders } from '@courier/messaging';
+import { DEFAULT_DELIVERY_LIMIT, Lane, Messaging, Outbox, traceHeaders } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { Geocoder } from '../geocoding/geocoder';
 import { IntakeConfig } from '../app/intake-api.config';
@@ -47,7 +47,7 @@ export class OrderProcessingService implements OnApplicationShutdown {
   private readonly local: Lane<LocalOrder>;
 
   constructor(
-    private readonly relay: OutboxRelay,
+    private readonly outbox: Outbox,
     private readonly orders: OrdersRepository,
     private readonly geocoder: Geocoder,
     private readonly config: IntakeConfig,
@@ -119,7 +119,7 @@ export class OrderProcessingService implements OnApplicationShutdown {
     } catch (error) {
       if (afterProcessingError({ deliveryCount: delivery.deliveryCount, deliveryLimit: DEFAULT_DELIVERY_LIMIT, state: found?.order.state }) === 'redeliver') throw error;
       this.logger.error({ err: error, yemekKuryeOrderId, deliveryCount: delivery.deliveryCount }, 'order processing failed on its last delivery; order FAILED');
-      await this.orders.completeProcessing(failure(found!.order, found!.account, UNEXPECTED_FAILURE, headers, new Date()));
+      this.outbox.committed(await this.orders.completeProcessing(failure(found!.order, found!.account, UNEXPECTED_FAILURE, headers, new Date())));
     }
   }
 
@@ -134,12 +134,12 @@ export class OrderProcessingService implements OnApplicationShutdown {
     const { order, account } = found;
     if (decision.decision === 'fail') {
       this.logger.warn({ yemekKuryeOrderId: order.yemekKuryeOrderId, restaurantId: order.restaurantId, refusal: decision.reason }, 'order cannot be processed; order FAILED');
-      if (await this.orders.completeProcessing({ ...failure(order, account, decision.reason, headers, new Date()), receivedEventId })) this.relay.nudge();
+      this.outbox.committed(await this.orders.completeProcessing({ ...failure(order, account, decision.reason, headers, new Date()), receivedEventId }));
       return;
     }
     const coordinates = await this.coordinatesFor(order);
     // Its event is committed: publish it now rather than at the relay's next poll.
-    if (await this.orders.completeProcessing({ ...success(order, account!, coordinates, headers, new Date()), receivedEventId })) this.relay.nudge();
+    this.outbox.committed(await this.orders.completeProcessing({ ...success(order, account!, coordinates, headers, new Date()), receivedEventId }));
   }
 
   /** Re-publishes order.received for orders stuck in ACCEPTED; returns how many. */
@@ -147,7 +147,7 @@ export class OrderProcessingService implements OnApplicationShutdown {
     const requeued = await this.orders.requeueStuck(olderThanMs);
     if (requeued > 0) {
       this.logger.warn({ requeued }, 'orders still ACCEPTED long after acceptance: order.received published again');
-      this.relay.nudge();
+      this.outbox.committed(requeued);
     }
     return requeued;
   }

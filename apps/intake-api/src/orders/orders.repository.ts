@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
 import { identityKey } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
+import { outboxInsert, outboxSettle } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
 import { AccountRow, accountFromRow } from '../accounts/accounts.repository';
 import { IntakeAccount } from '../accounts/intake-account';
@@ -130,8 +131,7 @@ export class OrdersRepository {
           WHERE restaurant_id = $1 AND order_id = $2 AND state = 'FAILED'
           RETURNING restaurant_id, order_id, yemek_kurye_order_id
        ), event AS (
-         INSERT INTO outbox_messages (id, routing_key, payload, headers)
-         SELECT gen_random_uuid(), $7, ${ORDER_RECEIVED_PAYLOAD}, $8::jsonb FROM changed
+         ${outboxInsert({ from: 'changed', routingKey: '$7', payload: ORDER_RECEIVED_PAYLOAD, headers: '$8::jsonb' })}
        )
        SELECT count(*)::int AS changed FROM changed`,
       [
@@ -181,7 +181,7 @@ export class OrdersRepository {
    * is marked re-published (requeued_at) only together with its new event. Returns how many.
    */
   async requeueStuck(olderThanMs: number, limit = 100): Promise<number> {
-    const rows: unknown[] = await this.dataSource.query(
+    const [row]: Array<{ requeued: number }> = await this.dataSource.query(
       `WITH stuck AS (
          SELECT restaurant_id, order_id FROM orders
           WHERE state = 'ACCEPTED' AND coalesce(requeued_at, received_at) < now() - ($1::bigint * interval '1 millisecond')
@@ -190,13 +190,13 @@ export class OrdersRepository {
          UPDATE orders SET requeued_at = now() FROM stuck
           WHERE orders.restaurant_id = stuck.restaurant_id AND orders.order_id = stuck.order_id
           RETURNING orders.restaurant_id, orders.order_id, orders.yemek_kurye_order_id
+       ), event AS (
+         ${outboxInsert({ from: 'requeued', routingKey: '$3', payload: ORDER_RECEIVED_PAYLOAD })}
        )
-       INSERT INTO outbox_messages (id, routing_key, payload, headers)
-       SELECT gen_random_uuid(), $3, ${ORDER_RECEIVED_PAYLOAD}, '{}'::jsonb FROM requeued
-       RETURNING id`,
+       SELECT count(*)::int AS requeued FROM requeued`,
       [olderThanMs, limit, RoutingKey.OrderReceived],
     );
-    return rows.length;
+    return row.requeued;
   }
 
   /**
@@ -230,11 +230,15 @@ export class OrdersRepository {
          ON CONFLICT DO NOTHING
          RETURNING yemek_kurye_order_id
        ), event AS (
-         -- Claimed (the relay's lease) when the accepting process processes the order itself.
-         INSERT INTO outbox_messages (id, routing_key, payload, headers, claimed_until)
-         SELECT coalesce(incoming.event_id, gen_random_uuid()), $2, ${ORDER_RECEIVED_PAYLOAD}, incoming.headers,
-                now() + incoming.claim_ms * interval '1 millisecond'
-           FROM changed JOIN incoming USING (yemek_kurye_order_id)
+         -- Leased (the relay's lease) when the accepting process processes the order itself.
+         ${outboxInsert({
+           from: 'changed JOIN incoming USING (yemek_kurye_order_id)',
+           id: 'coalesce(incoming.event_id, gen_random_uuid())',
+           routingKey: '$2',
+           payload: ORDER_RECEIVED_PAYLOAD,
+           headers: 'incoming.headers',
+           leasedUntil: "now() + incoming.claim_ms * interval '1 millisecond'",
+         })}
        )
        SELECT yemek_kurye_order_id FROM changed`,
       [JSON.stringify(rows), RoutingKey.OrderReceived],
@@ -287,14 +291,10 @@ export class OrdersRepository {
           WHERE orders.yemek_kurye_order_id = input.yemek_kurye_order_id AND orders.state = 'ACCEPTED'
           RETURNING orders.yemek_kurye_order_id
        ), event AS (
-         INSERT INTO outbox_messages (id, routing_key, payload, headers)
-         SELECT gen_random_uuid(), input.routing_key, input.event, input.headers FROM input JOIN changed USING (yemek_kurye_order_id)
+         ${outboxInsert({ from: 'input JOIN changed USING (yemek_kurye_order_id)', routingKey: 'input.routing_key', payload: 'input.event', headers: 'input.headers' })}
        ), received_done AS (
-         -- Processed where it was accepted: its claimed order.received is not needed any more
-         -- (published_at set, attempts left at 0: never sent). A row the relay sent meanwhile is left alone.
-         UPDATE outbox_messages SET published_at = now(), claimed_until = NULL
-           FROM input JOIN changed USING (yemek_kurye_order_id)
-          WHERE outbox_messages.id = input.received_event_id AND outbox_messages.published_at IS NULL
+         -- Processed where it was accepted: its leased order.received is not needed any more (never sent).
+         ${outboxSettle({ from: 'input JOIN changed USING (yemek_kurye_order_id)', id: 'input.received_event_id' })}
        )
        SELECT yemek_kurye_order_id FROM changed`,
       [JSON.stringify(input)],

@@ -4,7 +4,7 @@ import { ErrorCode } from '@courier/contracts';
 import { normaliseText } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { currentCorrelationId } from '@courier/logging';
-import { OutboxRelay, traceHeaders } from '@courier/messaging';
+import { Outbox, traceHeaders } from '@courier/messaging';
 import { IntakeAccount } from '../accounts/intake-account';
 import { IntakeCaller } from '../accounts/intake-auth.guard';
 import { ORDER_LIMITS } from './dto/third-party-order.dto';
@@ -32,7 +32,7 @@ export class OrdersService {
   constructor(
     private readonly orders: OrdersRepository,
     private readonly statusHistory: OrderStatusHistoryRepository,
-    private readonly relay: OutboxRelay,
+    private readonly outbox: Outbox,
     private readonly processing: OrderProcessingService,
   ) {}
 
@@ -75,7 +75,7 @@ export class OrdersService {
         const again: AcceptedOrder = { ...accepted, orderId: stored.orderId as string, payload: stored, payloadHash: storedHash };
         // Accepted again through the broker: its order.received goes out with the relay.
         if (await this.orders.acceptFailedAgain(again)) {
-          this.relay.nudge();
+          this.outbox.committed(1);
           return this.accepted(again);
         }
         continue; // another request retried it first: read it again
@@ -112,7 +112,7 @@ export class OrdersService {
       if (claim && !inserted) this.processing.releaseLocal();
     }
     if (inserted && claim) this.processing.processAccepted(order, claim, account);
-    else if (inserted) this.relay.nudge();
+    else this.outbox.committed(inserted);
     return inserted;
   }
 

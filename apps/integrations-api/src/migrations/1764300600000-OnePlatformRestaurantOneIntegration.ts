@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { RoutingKey } from '@courier/contracts';
-import { outboxRow } from '@courier/messaging';
+import { outboxEvent } from '@courier/messaging';
 
 /**
  * The platforms whose providerRestaurantId is the customer's own label (unique per account only).
@@ -80,7 +80,7 @@ export class OnePlatformRestaurantOneIntegration1764300600000 implements Migrati
     const logger = new Logger('Migration');
     for (const row of displaced) {
       // The payload integration-events.ts builds, written out here so that this migration stays as it is when that code changes.
-      const event = outboxRow(RoutingKey.IntegrationUpserted, {
+      const event = outboxEvent(RoutingKey.IntegrationUpserted, {
         integrationId: row.id,
         restaurantId: row.restaurant_id,
         platform: row.platform,
@@ -94,7 +94,13 @@ export class OnePlatformRestaurantOneIntegration1764300600000 implements Migrati
         updatedAt: new Date(row.updated_at).toISOString(),
         occurredAt: new Date(row.updated_at).toISOString(),
       });
-      await queryRunner.query('INSERT INTO outbox_messages (id, routing_key, payload, headers) VALUES ($1, $2, $3, $4)', [event.id, event.routingKey, event.payload, event.headers]);
+      // Spelt out, not libs/messaging's outboxInsert: a migration writes the table as it was at this point of the schema's history.
+      await queryRunner.query('INSERT INTO outbox_messages (id, routing_key, payload, headers) VALUES ($1, $2, $3, $4)', [
+        event.id,
+        event.routingKey,
+        JSON.stringify(event.payload),
+        JSON.stringify(event.headers),
+      ]);
       await queryRunner.query(
         `INSERT INTO platform_restaurant_audit (action, platform, provider_restaurant_id, integration_id, previous_integration_id, operator, note)
          VALUES ('deduplicate', $1, $2, $3, $4, $5, 'several integrations held this platform restaurant: the oldest keeps it')`,

@@ -91,7 +91,8 @@ export class AccountDirectoryRepository {
   async storeIntegration(integration: IntegrationUpsertedEvent): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO integrations (integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, deleted_at, occurred_at, updated_at, verification)
-       VALUES ($1, $2, $3, $4, $5, $10, $6, $7, $8, NULL, $9, now(), $11)
+       SELECT integration_id, restaurant_id, platform, provider_restaurant_id, is_active, displaced, settings, secrets, version, NULL, occurred_at, now(), verification
+         FROM jsonb_populate_record(NULL::integrations, $1::jsonb)
        ON CONFLICT (integration_id) DO UPDATE
           SET restaurant_id = EXCLUDED.restaurant_id, platform = EXCLUDED.platform, provider_restaurant_id = EXCLUDED.provider_restaurant_id,
               is_active = EXCLUDED.is_active, displaced = EXCLUDED.displaced, settings = EXCLUDED.settings, secrets = EXCLUDED.secrets, version = EXCLUDED.version,
@@ -99,18 +100,20 @@ export class AccountDirectoryRepository {
               deleted_at = NULL, occurred_at = EXCLUDED.occurred_at, updated_at = now()
         WHERE integrations.version < EXCLUDED.version`,
       [
-        integration.integrationId,
-        integration.restaurantId,
-        integration.platform,
-        integration.providerRestaurantId,
-        integration.isActive,
-        JSON.stringify(integration.settings),
-        JSON.stringify(integration.secrets),
-        integration.version,
-        integration.occurredAt,
-        integration.displaced ?? false,
-        // Older producers send none: unverified (THIRD_PARTY needs none, its orders are not platform orders).
-        integration.verification ?? (integration.platform === 'THIRD_PARTY' ? 'verified' : 'unverified'),
+        JSON.stringify({
+          integration_id: integration.integrationId,
+          restaurant_id: integration.restaurantId,
+          platform: integration.platform,
+          provider_restaurant_id: integration.providerRestaurantId,
+          is_active: integration.isActive,
+          displaced: integration.displaced ?? false,
+          settings: integration.settings,
+          secrets: integration.secrets,
+          version: integration.version,
+          occurred_at: integration.occurredAt,
+          // Older producers send none: unverified (THIRD_PARTY needs none, its orders are not platform orders).
+          verification: integration.verification ?? (integration.platform === 'THIRD_PARTY' ? 'verified' : 'unverified'),
+        }),
       ],
     );
   }

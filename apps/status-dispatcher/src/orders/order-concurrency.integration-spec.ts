@@ -103,7 +103,7 @@ describe('writeMove', () => {
 
   const move = (sequence: number) => ({
     change: { sequence, status: 'VALIDATED' as const, previousStatus: 'NEW' as const, trigger: 'APPROVE' as const, occurredAt: new Date(), reason: null, cancelReasonId: null, canceledBy: null },
-    event: { id: randomUUID(), routingKey: 'order.status_changed', payload: JSON.stringify({ sequence }), headers: '{}' },
+    event: { id: randomUUID(), routingKey: 'order.status_changed', payload: { sequence }, headers: {} },
     expectedSequence: sequence - 1,
     expectedFinalApprovedAt: null,
   });

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
 import { allowedTriggers, CANCEL_REASONS, Cancellation, decideOrderTransition, resolveCancellation } from '@courier/domain';
 import { ProblemException } from '@courier/http';
-import { outboxRow, UnitOfWork } from '@courier/messaging';
+import { Outbox, outboxEvent, UnitOfWork } from '@courier/messaging';
 import { isUuid } from '../common/ids';
 import { OrderDto } from './dto/order.dto';
 import { TransitionRequestDto } from './dto/transition-request.dto';
@@ -46,6 +46,7 @@ export class OrderLifecycleService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly unitOfWork: UnitOfWork,
+    private readonly outbox: Outbox,
   ) {}
 
   /** Compare-and-set attempts before the row lock (tests set 0 to take the locked path). */
@@ -72,7 +73,7 @@ export class OrderLifecycleService {
       what: `transition of ${id}`,
     });
     // Written and committed (on either path): wake the relay for the move's event.
-    this.unitOfWork.written({ enqueued: 1, scheduled: 0 });
+    this.outbox.committed(1);
     return moved;
   }
 
@@ -129,8 +130,8 @@ export class OrderLifecycleService {
     // and check() resolved its cancellation.
     const event =
       decision.effect === 'cancel_webhook'
-        ? outboxRow(RoutingKey.OrderCanceled, orderCanceledEvent(moved, order.status, checked.cancellation!))
-        : outboxRow(RoutingKey.OrderStatusChanged, orderStatusChangedEvent(moved, order.status));
+        ? outboxEvent(RoutingKey.OrderCanceled, orderCanceledEvent(moved, order.status, checked.cancellation!))
+        : outboxEvent(RoutingKey.OrderStatusChanged, orderStatusChangedEvent(moved, order.status));
     const written = await this.orders.writeMove(db, id, { change, event, expectedSequence: order.sequence, expectedFinalApprovedAt: order.finalApprovedAt });
     return written ? presentOrder(moved, [...history, change]) : undefined;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { OutboxRow } from '@courier/messaging';
+import { OutboxEvent, outboxEventsParam, outboxInsertEvents } from '@courier/messaging';
 import { Order, OrderStatusChange } from './order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
@@ -24,7 +24,7 @@ export interface OrderAcceptance {
 /** A decided move: the change, its event, and the order's state it was decided on. */
 export interface MoveWrite {
   change: OrderStatusChange;
-  event: OutboxRow;
+  event: OutboxEvent;
   /** The order's `sequence` and `finalApprovedAt` as read: the move is stored only if both are unchanged. */
   expectedSequence: number;
   expectedFinalApprovedAt: Date | null;
@@ -97,23 +97,28 @@ export class OrderRepository {
       `WITH created AS (
          INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details,
                              received_at, scheduled_delivery_time, final_approval_due_at, final_approved_at, status_changed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id)
-       INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, $8, $7, $14 FROM created`,
+         SELECT id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details,
+                received_at, scheduled_delivery_time, final_approval_due_at, final_approved_at, status_changed_at
+           FROM jsonb_populate_record(NULL::orders, $1::jsonb)
+         RETURNING id, sequence, status, status_changed_at)
+       INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, sequence, status, status_changed_at FROM created`,
       [
-        order.id,
-        order.orderId,
-        order.restaurantId,
-        order.provider,
-        order.providerRestaurantId,
-        order.orderNumber,
-        order.status,
-        order.sequence,
-        JSON.stringify(details),
-        order.receivedAt,
-        order.scheduledDeliveryTime,
-        order.finalApprovalDueAt,
-        order.finalApprovedAt,
-        order.statusChangedAt,
+        JSON.stringify({
+          id: order.id,
+          order_id: order.orderId,
+          restaurant_id: order.restaurantId,
+          provider: order.provider,
+          provider_restaurant_id: order.providerRestaurantId,
+          order_number: order.orderNumber,
+          status: order.status,
+          sequence: order.sequence,
+          details,
+          received_at: order.receivedAt,
+          scheduled_delivery_time: order.scheduledDeliveryTime,
+          final_approval_due_at: order.finalApprovalDueAt,
+          final_approved_at: order.finalApprovedAt,
+          status_changed_at: order.statusChangedAt,
+        }),
       ],
     );
   }
@@ -148,20 +153,20 @@ export class OrderRepository {
     const { change, event } = write;
     // One CTE: a move, its history entry and its event are all written or none, and only on the order as read.
     const [row] = await db.query(
-      `WITH moved AS (
-         UPDATE orders SET status = $2, sequence = $3, status_changed_at = $4, updated_at = now()
-          WHERE id = $1 AND sequence = $10 AND final_approved_at IS NOT DISTINCT FROM $11::timestamptz RETURNING id),
+      `WITH change AS (
+         SELECT * FROM jsonb_to_record($2::jsonb) AS c(sequence int, status text, "previousStatus" text, trigger text, "occurredAt" timestamptz,
+                                                       reason text, "cancelReasonId" text, "canceledBy" text)),
+       moved AS (
+         UPDATE orders SET status = change.status, sequence = change.sequence, status_changed_at = change."occurredAt", updated_at = now()
+           FROM change
+          WHERE orders.id = $1 AND orders.sequence = $3 AND orders.final_approved_at IS NOT DISTINCT FROM $4::timestamptz RETURNING orders.id),
        history AS (
          INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
-         SELECT id, $3, $2, $5, $6, $4, $7, $8, $9 FROM moved),
-       event AS (
-         INSERT INTO outbox_messages (id, routing_key, payload, headers) SELECT $12, $13, $14::jsonb, $15::jsonb FROM moved)
+         SELECT moved.id, change.sequence, change.status, change."previousStatus", change.trigger, change."occurredAt", change.reason, change."cancelReasonId", change."canceledBy"
+           FROM moved, change),
+       event AS (${outboxInsertEvents('$5', 'moved')})
        SELECT count(*)::int AS written FROM moved`,
-      [
-        id, change.status, change.sequence, change.occurredAt, change.previousStatus, change.trigger, change.reason, change.cancelReasonId, change.canceledBy,
-        write.expectedSequence, write.expectedFinalApprovedAt,
-        event.id, event.routingKey, event.payload, event.headers,
-      ],
+      [id, JSON.stringify(change), write.expectedSequence, write.expectedFinalApprovedAt, outboxEventsParam([event])],
     );
     return row.written === 1;
   }

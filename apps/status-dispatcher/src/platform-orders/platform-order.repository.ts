@@ -99,25 +99,29 @@ export class PlatformOrderRepository {
       `WITH created AS (
          INSERT INTO orders (id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, sequence, details, received_at,
                              scheduled_delivery_time, status_changed_at, integration_id, platform_data, approved_at, accept_by, withheld)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $9, $11, $12, $13, $14, $15)
-         ON CONFLICT DO NOTHING RETURNING id)
-       INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, 0, $7, $9 FROM created RETURNING order_id`,
+         SELECT id, order_id, restaurant_id, provider, provider_restaurant_id, order_number, status, 0, details, received_at,
+                scheduled_delivery_time, received_at, integration_id, platform_data, approved_at, accept_by, withheld
+           FROM jsonb_populate_record(NULL::orders, $1::jsonb)
+         ON CONFLICT DO NOTHING RETURNING id, status, received_at)
+       INSERT INTO order_status_changes (order_id, sequence, status, occurred_at) SELECT id, 0, status, received_at FROM created RETURNING order_id`,
       [
-        row.id,
-        row.orderId,
-        row.restaurantId,
-        row.provider,
-        row.providerRestaurantId,
-        row.orderNumber,
-        row.status,
-        JSON.stringify(details),
-        row.receivedAt,
-        row.scheduledDeliveryTime,
-        row.integrationId,
-        JSON.stringify(row.platformData),
-        row.approvedAt,
-        acceptBy ?? null,
-        row.withheld ?? false,
+        JSON.stringify({
+          id: row.id,
+          order_id: row.orderId,
+          restaurant_id: row.restaurantId,
+          provider: row.provider,
+          provider_restaurant_id: row.providerRestaurantId,
+          order_number: row.orderNumber,
+          status: row.status,
+          details,
+          received_at: row.receivedAt,
+          scheduled_delivery_time: row.scheduledDeliveryTime,
+          integration_id: row.integrationId,
+          platform_data: row.platformData,
+          approved_at: row.approvedAt,
+          accept_by: acceptBy ?? null,
+          withheld: row.withheld ?? false,
+        }),
       ],
     );
     return inserted.length > 0;

@@ -1,6 +1,6 @@
 import type { PlatformCallOutcome, RetryPacing } from '@courier/platforms';
 import type { StatusUpdateState } from './dto/status-update.dto';
-import type { StoredAnswer } from './status-update.repository';
+import type { StoredAnswer } from './status-update.model';
 
 /**
  * What the status dispatcher decides, as pure functions of the facts it read (no database, no

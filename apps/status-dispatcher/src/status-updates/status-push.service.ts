@@ -5,7 +5,7 @@ import { evaluateStatusPush, OrderStatus, StatusPushAction, statusPushPath } fro
 import { ProblemException } from '@courier/http';
 import { CORRELATION_HEADER, currentCorrelationId } from '@courier/logging';
 import type { EntityManager } from 'typeorm';
-import { outboxRow, UnitOfWork } from '@courier/messaging';
+import { Outbox, outboxEvent, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters, PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { planMoves } from '../platform-orders/platform-order-moves';
@@ -69,6 +69,7 @@ export class StatusPushService {
     private readonly metrics: DispatchMetrics,
     private readonly updates: StatusUpdateRepository,
     private readonly platformOrders: PlatformOrderRepository,
+    private readonly outbox: Outbox,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -91,7 +92,7 @@ export class StatusPushService {
       what: `status push of ${request.providerOrderId}`,
     });
     // Committed (on the locked path too): now the relay finds the events.
-    this.unitOfWork.written({ enqueued: result.events ?? 0, scheduled: 0 });
+    this.outbox.committed(result.events ?? 0);
     if (result.outcome === 'queued') this.immediate.send(result.claimed ?? result.statusUpdateId);
     this.logger.log(
       {
@@ -220,7 +221,7 @@ export class StatusPushService {
       expectedSequence: order.sequence,
       moved: { status: planned.order.status, sequence: planned.order.sequence, statusChangedAt: planned.order.statusChangedAt },
       changes: planned.steps.map((step) => step.change),
-      events: planned.steps.map((step) => outboxRow(step.event.routingKey, step.event.payload)),
+      events: planned.steps.map((step) => outboxEvent(step.event.routingKey, step.event.payload)),
     });
     if (!written) return undefined;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { outboxRow } from '@courier/messaging';
+import { outboxEvent } from '@courier/messaging';
 import { TestApp } from '../../test/harness';
 import type { OrderStatusChange } from '../orders/order.model';
 import { PlatformOrdersService } from '../platform-orders/platform-orders.service';
@@ -50,7 +50,7 @@ describe('writePush (the push\'s one conditional statement)', () => {
       expectedSequence: state.order.sequence,
       moved,
       changes: move ? [{ sequence: moved.sequence, status: 'ACCEPTED', previousStatus: state.order.status, trigger: 'VERIFY' as OrderStatusChange['trigger'], occurredAt: now, reason: null, cancelReasonId: null, canceledBy: null }] : [],
-      events: move ? [outboxRow('order.status_changed', { yemekKuryeOrderId: state.order.id, sequence: moved.sequence })] : [],
+      events: move ? [outboxEvent('order.status_changed', { yemekKuryeOrderId: state.order.id, sequence: moved.sequence })] : [],
     };
   }
 

@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { StatusPushAction } from '@courier/domain';
-import type { OutboxRow } from '@courier/messaging';
+import { OutboxEvent, outboxEventsParam, outboxInsertEvents, scheduledTaskInsert } from '@courier/messaging';
 import { isUniqueViolation } from '@courier/persistence';
-import type { PlatformAnswer } from '@courier/platforms';
 import type { OrderStatusChange } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.repository';
 import type { PlatformOrderRow } from '../platform-orders/platform-order.model';
-import type { StatusUpdateState } from './dto/status-update.dto';
 import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
+import type { StatusUpdateRow, StoredAnswer } from './status-update.model';
+
+// The row types live in the model (shared with the decisions: no import cycle); importers of the repository still find them here.
+export type { StatusUpdateRow, StoredAnswer } from './status-update.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -25,40 +26,6 @@ export interface StatusUpdateTaskPayload {
 /** The dedupe key of the task a push stores with its update: at most one per update, found again by it. */
 export function statusUpdateTaskKey(statusUpdateId: string): string {
   return `status-update:${statusUpdateId}`;
-}
-
-/** A row of `status_updates`: one platform command. */
-export interface StatusUpdateRow {
-  id: string;
-  orderId: string;
-  seq: number;
-  platform: string;
-  providerOrderId: string;
-  action: StatusPushAction;
-  previousStatus: string | null;
-  reason: string | null;
-  state: StatusUpdateState;
-  holdReason: string | null;
-  notBefore: Date;
-  attempts: number;
-  sendingUntil: Date | null;
-  firstAttemptAt: Date | null;
-  lastAttemptAt: Date | null;
-  sentAt: Date | null;
-  lastAnswer: StoredAnswer | null;
-  lastError: string | null;
-  acceptedAt: Date;
-  /** The correlation id of the push that created it (null: accepted before it was recorded). */
-  correlationId: string | null;
-  /** The call slot this update booked in its platform's call budget (it waits for it queued; null: none). */
-  budgetSlotAt: Date | null;
-}
-
-/** The platform's answer as stored: what it said and how it was read. */
-export interface StoredAnswer extends PlatformAnswer {
-  outcome: 'done' | 'retry' | 'failed' | 'skipped';
-  alreadyDone?: boolean;
-  at: string;
 }
 
 const UPDATE_COLUMNS = `id, order_id AS "orderId", seq, platform, provider_order_id AS "providerOrderId", action, previous_status AS "previousStatus", reason,
@@ -90,7 +57,7 @@ export interface PushWrite {
   /** The order after the moves (status, sequence, statusChangedAt; unchanged without moves). */
   moved: { status: string; sequence: number; statusChangedAt: Date };
   changes: OrderStatusChange[];
-  events: OutboxRow[];
+  events: OutboxEvent[];
 }
 
 export interface NewStatusUpdate {
@@ -181,35 +148,54 @@ export class StatusUpdateRepository {
    */
   async writePush(db: Queryable, write: PushWrite): Promise<boolean> {
     const { update } = write;
+    // The update's row and the order's move, as one record (`push` below).
+    const push = {
+      ...update,
+      seq: write.seq,
+      claimedAt: write.claim?.at ?? null,
+      sendingUntil: write.claim?.until ?? null,
+      expectedSequence: write.expectedSequence,
+      movedStatus: write.moved.status,
+      movedSequence: write.moved.sequence,
+      movedAt: write.moved.statusChangedAt,
+      taskKey: statusUpdateTaskKey(update.id),
+      taskDueAt: write.taskDueAt,
+      taskHeaders: write.taskHeaders,
+    };
     try {
       // One CTE: an accepted push never lacks its task (it would never be sent) nor its moves' events.
       const [row] = await db.query(
-        `WITH cas AS (
-           UPDATE orders SET status = $18, sequence = $19, status_changed_at = $20, updated_at = now()
-            WHERE id = $2 AND sequence = $21 RETURNING id),
+        `WITH push AS (
+           SELECT * FROM jsonb_to_record($1::jsonb) AS p(id uuid, "orderId" uuid, seq int, platform text, "providerOrderId" text, action text, "previousStatus" text,
+             reason text, state text, "holdReason" text, "notBefore" timestamptz, "acceptedAt" timestamptz, "correlationId" text, "claimedAt" timestamptz,
+             "sendingUntil" timestamptz, "expectedSequence" int, "movedStatus" text, "movedSequence" int, "movedAt" timestamptz,
+             "taskKey" text, "taskDueAt" timestamptz, "taskHeaders" jsonb)),
+         cas AS (
+           UPDATE orders SET status = push."movedStatus", sequence = push."movedSequence", status_changed_at = push."movedAt", updated_at = now()
+             FROM push
+            WHERE orders.id = push."orderId" AND orders.sequence = push."expectedSequence" RETURNING orders.id),
          inserted AS (
            INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at, correlation_id,
                                        attempts, sending_until, first_attempt_at, last_attempt_at)
-           SELECT $1, cas.id, $22, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, CASE WHEN $25::timestamptz IS NULL THEN 0 ELSE 1 END, $26, $25, $25 FROM cas RETURNING id),
+           SELECT p.id, cas.id, p.seq, p.platform, p."providerOrderId", p.action, p."previousStatus", p.reason, p.state, p."holdReason", p."notBefore", p."acceptedAt", p."correlationId",
+                  CASE WHEN p."claimedAt" IS NULL THEN 0 ELSE 1 END, p."sendingUntil", p."claimedAt", p."claimedAt"
+             FROM cas, push p RETURNING id),
          task AS (
-           INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
-           SELECT $13, $14, $15, json_build_object('statusUpdateId', inserted.id), $16, $17 FROM inserted),
+           ${scheduledTaskInsert({
+             from: 'inserted, push',
+             kind: '$4::text',
+             dedupeKey: 'push."taskKey"',
+             payload: "jsonb_build_object('statusUpdateId', inserted.id)",
+             dueAt: 'push."taskDueAt"',
+             headers: 'push."taskHeaders"',
+           })}),
          history AS (
            INSERT INTO order_status_changes (order_id, sequence, status, previous_status, trigger, occurred_at, reason, cancel_reason_id, canceled_by)
            SELECT cas.id, h.sequence, h.status, h."previousStatus", h.trigger, h."occurredAt", h.reason, h."cancelReasonId", h."canceledBy"
-             FROM cas, json_to_recordset($23::json) AS h(sequence int, status text, "previousStatus" text, trigger text, "occurredAt" timestamptz, reason text, "cancelReasonId" text, "canceledBy" text)),
-         events AS (
-           INSERT INTO outbox_messages (id, routing_key, payload, headers)
-           SELECT e.id, e."routingKey", e.payload::jsonb, e.headers::jsonb
-             FROM cas, json_to_recordset($24::json) AS e(id uuid, "routingKey" text, payload text, headers text))
+             FROM cas, jsonb_to_recordset($2::jsonb) AS h(sequence int, status text, "previousStatus" text, trigger text, "occurredAt" timestamptz, reason text, "cancelReasonId" text, "canceledBy" text)),
+         events AS (${outboxInsertEvents('$3', 'cas')})
          SELECT count(*)::int AS written FROM inserted`,
-        [
-          update.id, update.orderId, update.platform, update.providerOrderId, update.action, update.previousStatus, update.reason, update.state, update.holdReason, update.notBefore, update.acceptedAt, update.correlationId,
-          randomUUID(), STATUS_UPDATE_TASK, statusUpdateTaskKey(update.id), write.taskDueAt, JSON.stringify(write.taskHeaders),
-          write.moved.status, write.moved.sequence, write.moved.statusChangedAt, write.expectedSequence, write.seq,
-          JSON.stringify(write.changes), JSON.stringify(write.events),
-          write.claim?.at ?? null, write.claim?.until ?? null,
-        ],
+        [JSON.stringify(push), JSON.stringify(write.changes), outboxEventsParam(write.events), STATUS_UPDATE_TASK],
       );
       return row.written === 1;
     } catch (error) {

@@ -4,7 +4,8 @@ import { ProblemException } from '@courier/http';
 import { PlatformRegistry } from '@courier/platforms';
 import { isUuid } from '../common/ids';
 import { StatusUpdateDto } from './dto/status-update.dto';
-import { StatusUpdateRepository, StatusUpdateRow } from './status-update.repository';
+import type { StatusUpdateRow } from './status-update.model';
+import { StatusUpdateRepository } from './status-update.repository';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 

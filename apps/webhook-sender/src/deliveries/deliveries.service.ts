@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { ErrorCode } from '@courier/contracts';
 import { DEFAULT_PAGE_SIZE, ListPosition, ProblemException } from '@courier/http';
 import { decodeCursor, encodeCursor, UUID } from '../common/cursor';
-import { DeliveriesRepository, Delivery } from '../repositories/deliveries.repository';
+import { DeliveriesRepository } from '../repositories/deliveries.repository';
+import type { Delivery } from '../repositories/delivery.model';
 import { DeliveryPump } from '../sending/delivery-pump';
 import { DeliveryDetailDto, DeliveryDto, DeliveryPageDto, ListDeliveriesQueryDto } from './dto/deliveries.dto';
 

@@ -1,7 +1,8 @@
 import { currentCorrelationId } from '@courier/logging';
 import { IncomingMessage, traceHeaders } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
-import { DeliveriesRepository, DeliveryArrival, StoredDelivery } from '../repositories/deliveries.repository';
+import { DeliveriesRepository } from '../repositories/deliveries.repository';
+import type { DeliveryArrival, StoredDelivery } from '../repositories/delivery.model';
 import { DeliveryPump } from '../sending/delivery-pump';
 import type { WebhookDraft } from './webhook-payload';
 

@@ -7,112 +7,9 @@ import { ListPosition } from '@courier/http';
 import { PERSISTENCE } from '../app/persistence';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
 import { WebhookAttemptEntity } from '../deliveries/webhook-attempt.entity';
-import { DeliveryStatus, WebhookDeliveryEntity, WebhookEvent } from '../deliveries/webhook-delivery.entity';
-import type { WebhookDraft } from '../deliveries/webhook-payload';
-import type { AttemptRecord } from '../sending/delivery-worker';
+import { WebhookDeliveryEntity } from '../deliveries/webhook-delivery.entity';
+import type { AttemptRecord, ClaimedDelivery, Delivery, DeliveryArrival, DeliveryAttempt, DeliveryBacklog, DeliveryFilter, DueClaim, Handover, StoredDelivery } from './delivery.model';
 import { hostKey } from '../sending/host-limiter';
-
-/** A webhook as the delivery log shows it. */
-export interface Delivery {
-  id: string;
-  restaurantId: string;
-  event: WebhookEvent;
-  /** Null for a webhook about the restaurant rather than an order. */
-  orderId: string | null;
-  yemekKuryeOrderId: string | null;
-  /** The integration a restaurant webhook is about; null for order webhooks. */
-  integrationId: string | null;
-  url: string | null;
-  body: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAt: Date | null;
-  lastAttemptAt: Date | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  deliveredAt: Date | null;
-  alertRaisedAt: Date | null;
-  createdAt: Date;
-}
-
-/** One try of a delivery. */
-export interface DeliveryAttempt {
-  attempt: number;
-  url: string | null;
-  startedAt: Date;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-}
-
-/** A delivery as a claim (or the store's handover) leases it: the row with its account's URLs and secret as they are now. */
-export interface ClaimedDelivery {
-  id: string;
-  restaurantId: string;
-  event: WebhookEvent;
-  orderId: string | null;
-  body: string;
-  /** X-Correlation-Id of every attempt (null: none recorded). */
-  correlationId: string | null;
-  /** The event's W3C traceparent: every attempt runs in that trace (null: not traced). */
-  traceparent: string | null;
-  status: DeliveryStatus;
-  attempts: number;
-  cycle: number;
-  cycleStartedAt: Date;
-  cycleFailures: number;
-  alertRaised: boolean;
-  accountKnown: boolean;
-  statusUrl: string | null;
-  cancelUrl: string | null;
-  signingSecretCiphertext: string | null;
-  /** The account's rotated-out secret while a grace period may run, and its end (checked at sending time). */
-  previousSigningSecretCiphertext: string | null;
-  previousSigningSecretValidUntil: Date | null;
-}
-
-/** A new delivery from an order or restaurant event (its body serialised once). */
-export interface DeliveryArrival extends WebhookDraft {
-  messageId: string;
-  /** The event's correlation id (the status change's request): sent with every attempt. */
-  correlationId: string | null;
-  /** The event's W3C traceparent (tracing on), for the attempts' spans. */
-  traceparent: string | null;
-}
-
-/** Free pump slots for deliveries being stored: those that fit are leased by the store statement itself. */
-export interface Handover {
-  slots: number;
-  /** HostLimiter.claimLimits() as JSON. */
-  limits: string;
-  defaultAllowance: number;
-  leaseMs: number;
-}
-
-export type StoredDelivery = ClaimedDelivery & { handedOver: boolean };
-
-export interface DueClaim {
-  /** Most deliveries to lease (free slots). */
-  limit: number;
-  /** Due rows looked at, oldest first. */
-  scanLimit: number;
-  leaseMs: number;
-  /** HostLimiter.claimLimits() as JSON. */
-  limits: string;
-  defaultAllowance: number;
-}
-
-export interface DeliveryFilter {
-  status?: DeliveryStatus;
-  event?: WebhookEvent;
-  orderId?: string;
-  yemekKuryeOrderId?: string;
-}
-
-export interface DeliveryBacklog {
-  open: number;
-  overdueSeconds: number;
-}
 
 /** Open deliveries are counted up to this: a scrape must stay cheap however large the backlog. */
 export const OPEN_DELIVERIES_COUNT_CAP = 100_000;
@@ -175,14 +72,26 @@ export class DeliveriesRepository implements OnApplicationShutdown {
   async store(consumer: string, batch: DeliveryArrival[], handover: Handover, now = new Date()): Promise<StoredDelivery[]> {
     // A message delivered twice into one batch is stored once.
     const arrivals = [...new Map(batch.map((arrival) => [arrival.messageId, arrival])).values()];
-    const column = <K extends keyof DeliveryArrival>(key: K) => arrivals.map((arrival) => arrival[key]);
+    const rows = arrivals.map((arrival) => ({
+      message_id: arrival.messageId,
+      id: arrival.deliveryId ?? randomUUID(),
+      restaurant_id: arrival.restaurantId,
+      event: arrival.event,
+      order_id: arrival.orderId,
+      yemek_kurye_order_id: arrival.yemekKuryeOrderId,
+      source_key: arrival.sourceKey,
+      body: arrival.body,
+      correlation_id: arrival.correlationId,
+      traceparent: arrival.traceparent,
+      integration_id: arrival.integrationId,
+    }));
     return this.dataSource.query(
-      `WITH inbox AS (
-         INSERT INTO processed_messages (consumer, message_id) SELECT $1, unnest($2::text[])
+      `WITH arrival AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS a(message_id text, id uuid, restaurant_id text, event text, order_id text, yemek_kurye_order_id text,
+                                                          source_key text, body text, correlation_id text, traceparent text, integration_id text)
+       ), inbox AS (
+         INSERT INTO processed_messages (consumer, message_id) SELECT $1, message_id FROM arrival
          ON CONFLICT DO NOTHING RETURNING message_id
-       ), arrival AS (
-         SELECT * FROM unnest($2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $15::text[], $16::text[], $17::text[])
-           AS a(message_id, id, restaurant_id, event, order_id, yemek_kurye_order_id, source_key, body, correlation_id, traceparent, integration_id)
        ), fresh AS (
          -- Only order.canceled goes to the cancel URL (receiverUrlOf in delivery-attempt.decisions).
          SELECT a.*, acc.restaurant_id IS NOT NULL AS account_known,
@@ -192,11 +101,11 @@ export class DeliveriesRepository implements OnApplicationShutdown {
          INSERT INTO webhook_deliveries (id, restaurant_id, event, order_id, yemek_kurye_order_id, integration_id, source_key, url, body, correlation_id, traceparent, status,
                                          cycle_started_at, next_attempt_at, last_error, created_at, updated_at)
          SELECT id, restaurant_id, event, order_id, yemek_kurye_order_id, integration_id, source_key, url, body, correlation_id, traceparent,
-                CASE WHEN account_known AND url IS NULL THEN 'skipped' ELSE 'pending' END, $10::timestamptz,
-                CASE WHEN account_known AND url IS NULL THEN NULL ELSE $10::timestamptz END,
+                CASE WHEN account_known AND url IS NULL THEN 'skipped' ELSE 'pending' END, $3::timestamptz,
+                CASE WHEN account_known AND url IS NULL THEN NULL ELSE $3::timestamptz END,
                 CASE WHEN account_known AND url IS NULL
                      THEN 'no ' || CASE WHEN event = 'order.canceled' THEN 'cancel' ELSE 'status' END || ' URL configured' END,
-                $10::timestamptz, $10::timestamptz
+                $3::timestamptz, $3::timestamptz
            FROM fresh
          -- The same change published twice (another message id) is one webhook. A webhook id derived from the
          -- change comes with a source key derived from it too, so this arbiter also covers its primary key.
@@ -208,32 +117,14 @@ export class DeliveriesRepository implements OnApplicationShutdown {
            FROM stored s WHERE s.status = 'pending'
        ), queued AS (
          INSERT INTO webhook_delivery_queue (delivery_id, host, due_at, lease_until)
-         SELECT id, host, $10::timestamptz,
-                CASE WHEN overall <= $11 AND place <= ${allowanceSql('host', '$12', '$13')} THEN $10::timestamptz + ($14::bigint * interval '1 millisecond') END
+         SELECT id, host, $3::timestamptz,
+                CASE WHEN overall <= $4 AND place <= ${allowanceSql('host', '$5', '$6')} THEN $3::timestamptz + ($7::bigint * interval '1 millisecond') END
            FROM ranked
          RETURNING delivery_id, lease_until IS NOT NULL AS handed_over
        )
        SELECT ${CLAIMED_COLUMNS}, q.handed_over AS "handedOver"
          FROM queued q JOIN stored d ON d.id = q.delivery_id LEFT JOIN webhook_accounts a ON a.restaurant_id = d.restaurant_id`,
-      [
-        consumer,
-        column('messageId'),
-        arrivals.map((arrival) => arrival.deliveryId ?? randomUUID()),
-        column('restaurantId'),
-        column('event'),
-        column('orderId'),
-        column('yemekKuryeOrderId'),
-        column('sourceKey'),
-        column('body'),
-        now,
-        handover.slots,
-        handover.limits,
-        handover.defaultAllowance,
-        handover.leaseMs,
-        column('correlationId'),
-        column('traceparent'),
-        column('integrationId'),
-      ],
+      [consumer, JSON.stringify(rows), now, handover.slots, handover.limits, handover.defaultAllowance, handover.leaseMs],
     );
   }
 
@@ -292,10 +183,25 @@ export class DeliveriesRepository implements OnApplicationShutdown {
    */
   async recordResults(records: AttemptRecord[]): Promise<Set<string>> {
     const attempt = (record: AttemptRecord) => (record.kind === 'attempt' ? record : undefined);
+    const input = records.map((record) => ({
+      id: record.delivery.id,
+      cycle: record.delivery.cycle,
+      kind: record.kind,
+      attempt: attempt(record)?.number ?? null,
+      url: attempt(record)?.url ?? null,
+      started_at: attempt(record)?.startedAt ?? null,
+      status_code: attempt(record)?.outcome.statusCode ?? null,
+      latency_ms: attempt(record)?.outcome.latencyMs ?? null,
+      error: record.kind === 'attempt' ? record.outcome.error : record.kind === 'skip' ? record.error : null,
+      status: record.kind === 'attempt' ? record.status : record.kind === 'skip' ? 'skipped' : record.delivery.status,
+      next_attempt_at: record.kind === 'attempt' ? record.nextAttemptAt : record.kind === 'defer' ? record.until : null,
+      raise_alert: record.kind === 'attempt' && record.raiseAlert,
+      host: record.kind === 'attempt' && record.url !== null ? hostKey(record.url) : null,
+    }));
     const { rows } = await this.pumpPool.query<{ id: string; current: boolean }>(
       `WITH input AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::int[], $8::int[], $9::text[], $10::text[], $11::timestamptz[], $12::boolean[], $13::text[])
-           AS i(id, cycle, kind, attempt, url, started_at, status_code, latency_ms, error, status, next_attempt_at, raise_alert, host)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id uuid, cycle int, kind text, attempt int, url text, started_at timestamptz, status_code int,
+                                                          latency_ms int, error text, status text, next_attempt_at timestamptz, raise_alert boolean, host text)
        ), attempt AS (
          INSERT INTO webhook_attempts (delivery_id, attempt, url, started_at, status_code, latency_ms, error)
          SELECT id, attempt, url, started_at, status_code, latency_ms, error FROM input WHERE kind = 'attempt'
@@ -320,21 +226,7 @@ export class DeliveriesRepository implements OnApplicationShutdown {
          DELETE FROM webhook_delivery_queue q USING updated u WHERE q.delivery_id = u.id AND u.status NOT IN ('pending', 'retrying')
        )
        SELECT id, current FROM updated`,
-      [
-        records.map((record) => record.delivery.id),
-        records.map((record) => record.delivery.cycle),
-        records.map((record) => record.kind),
-        records.map((record) => attempt(record)?.number ?? null),
-        records.map((record) => attempt(record)?.url ?? null),
-        records.map((record) => attempt(record)?.startedAt ?? null),
-        records.map((record) => attempt(record)?.outcome.statusCode ?? null),
-        records.map((record) => attempt(record)?.outcome.latencyMs ?? null),
-        records.map((record) => (record.kind === 'attempt' ? record.outcome.error : record.kind === 'skip' ? record.error : null)),
-        records.map((record) => (record.kind === 'attempt' ? record.status : record.kind === 'skip' ? 'skipped' : record.delivery.status)),
-        records.map((record) => (record.kind === 'attempt' ? record.nextAttemptAt : record.kind === 'defer' ? record.until : null)),
-        records.map((record) => record.kind === 'attempt' && record.raiseAlert),
-        records.map((record) => (record.kind === 'attempt' && record.url !== null ? hostKey(record.url) : null)),
-      ],
+      [JSON.stringify(input)],
     );
     return new Set(rows.filter((row) => row.current).map((row) => row.id));
   }

@@ -32,7 +32,9 @@ export class WebhookAccountsRepository {
     const rows: unknown[] = await this.dataSource.query(
       `INSERT INTO webhook_accounts (restaurant_id, name, status, api_key_hash, api_secret_hash, status_url, cancel_url, signing_secret_ciphertext,
                                      previous_signing_secret_ciphertext, previous_signing_secret_valid_until, version, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $11, $12, $9, $10)
+       SELECT restaurant_id, name, status, api_key_hash, api_secret_hash, status_url, cancel_url, signing_secret_ciphertext,
+              previous_signing_secret_ciphertext, previous_signing_secret_valid_until, version, updated_at
+         FROM jsonb_populate_record(NULL::webhook_accounts, $1::jsonb)
        ON CONFLICT (restaurant_id) DO UPDATE SET
          name = EXCLUDED.name, status = EXCLUDED.status, api_key_hash = EXCLUDED.api_key_hash, api_secret_hash = EXCLUDED.api_secret_hash,
          status_url = EXCLUDED.status_url, cancel_url = EXCLUDED.cancel_url, signing_secret_ciphertext = EXCLUDED.signing_secret_ciphertext,
@@ -41,19 +43,21 @@ export class WebhookAccountsRepository {
        WHERE webhook_accounts.version < EXCLUDED.version
        RETURNING restaurant_id`,
       [
-        snapshot.restaurantId,
-        snapshot.name,
-        snapshot.status,
-        snapshot.apiKeyHash,
-        snapshot.apiSecretHash,
-        snapshot.webhooks.statusUrl,
-        snapshot.webhooks.cancelUrl,
-        snapshot.webhooks.signingSecretCiphertext,
-        snapshot.version,
-        new Date(snapshot.occurredAt),
-        // Snapshots from a producer without rotation grace have neither field: no previous secret.
-        snapshot.webhooks.previousSigningSecretCiphertext ?? null,
-        snapshot.webhooks.previousSigningSecretValidUntil ? new Date(snapshot.webhooks.previousSigningSecretValidUntil) : null,
+        JSON.stringify({
+          restaurant_id: snapshot.restaurantId,
+          name: snapshot.name,
+          status: snapshot.status,
+          api_key_hash: snapshot.apiKeyHash,
+          api_secret_hash: snapshot.apiSecretHash,
+          status_url: snapshot.webhooks.statusUrl,
+          cancel_url: snapshot.webhooks.cancelUrl,
+          signing_secret_ciphertext: snapshot.webhooks.signingSecretCiphertext,
+          // Snapshots from a producer without rotation grace have neither field: no previous secret.
+          previous_signing_secret_ciphertext: snapshot.webhooks.previousSigningSecretCiphertext ?? null,
+          previous_signing_secret_valid_until: snapshot.webhooks.previousSigningSecretValidUntil ? new Date(snapshot.webhooks.previousSigningSecretValidUntil) : null,
+          version: snapshot.version,
+          updated_at: new Date(snapshot.occurredAt),
+        }),
       ],
     );
     return rows.length > 0;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
 import { CachedSample } from '@courier/observability';
-import { DeliveriesRepository, DeliveryBacklog, OPEN_DELIVERIES_COUNT_CAP } from '../repositories/deliveries.repository';
+import { DeliveriesRepository, OPEN_DELIVERIES_COUNT_CAP } from '../repositories/deliveries.repository';
+import type { DeliveryBacklog } from '../repositories/delivery.model';
 
 /**
  * The retry backlog: `webhook_deliveries_open` (deliveries pending or retrying, i.e. the rows of

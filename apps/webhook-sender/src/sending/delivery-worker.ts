@@ -1,29 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
-import { ClaimedDelivery } from '../repositories/deliveries.repository';
+import type { AttemptRecord, ClaimedDelivery } from '../repositories/delivery.model';
 import { afterAttempt, deliveryTarget, RetryPolicy } from './delivery-attempt.decisions';
 import { HostLimiter, hostKey } from './host-limiter';
 import { ReceiverClient, ReceiverOutcome } from './receiver-client';
 import { webhookHeaders } from './webhook-headers';
-
-/** What one turn of a claimed delivery comes to, for the pump to record. */
-export type AttemptRecord =
-  | {
-      kind: 'attempt';
-      delivery: ClaimedDelivery;
-      number: number;
-      url: string | null;
-      startedAt: Date;
-      outcome: ReceiverOutcome;
-      status: 'delivered' | 'retrying' | 'failed';
-      nextAttemptAt: Date | null;
-      raiseAlert: boolean;
-    }
-  /** No receiver URL for the event: nothing to send to (a redelivery after setting one sends it). */
-  | { kind: 'skip'; delivery: ClaimedDelivery; error: string }
-  /** The receiver's host has no free slot: put off, no attempt counted. */
-  | { kind: 'defer'; delivery: ClaimedDelivery; until: Date };
 
 /**
  * One turn of a claimed delivery, without touching the database: the URL and signing secret are the
