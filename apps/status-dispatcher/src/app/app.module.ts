@@ -10,6 +10,7 @@ import { PersistenceModule } from '@courier/persistence';
 import { RateLimitModule } from '@courier/rate-limit';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { AdminModule } from '../admin/admin.module';
+import { AvailabilityModule } from '../availability/availability.module';
 import { OrdersModule } from '../orders/orders.module';
 import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
 import { StatusUpdatesModule } from '../status-updates/status-updates.module';
@@ -40,6 +41,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       RateLimitModule.forRoot({ service: 'status-dispatcher', authFailures: { keyIdHeaders: [] } }),
       AccountDirectoryModule,
       AdminModule,
+      AvailabilityModule,
       OrdersModule,
       PlatformOrdersModule,
       StatusUpdatesModule,
