@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
-import { OnTask, ScheduledTask, TaskOutcome } from '@courier/messaging';
+import { Messaging, OnTask, ScheduledTask, TaskOutcome } from '@courier/messaging';
 import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, ProductAvailabilityChange, StoreAvailabilityRequest } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
@@ -32,6 +32,7 @@ export class AvailabilityCommandWorker {
     private readonly budgets: PlatformCallBudgets,
     private readonly config: DispatcherConfig,
     private readonly metrics: AvailabilityMetrics,
+    private readonly messaging: Messaging,
   ) {}
 
   @OnTask(AVAILABILITY_REOPEN_TASK)
@@ -58,7 +59,8 @@ export class AvailabilityCommandWorker {
     if ('problem' in credentials) return this.end(command, claimedUntil, { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem });
     const slot = await this.budgetSlot(command, credentials);
     if (slot) {
-      await this.commands.waitForBudgetSlot(command.id, claimedUntil, slot);
+      const state = await this.commands.waitForBudgetSlot(command, claimedUntil, slot);
+      if (state !== 'queued') return this.superseded(command, state);
       this.logger.log({ commandId, platform: command.platform, kind: command.kind, slot: slot.toISOString() }, 'platform call budget used up: the availability command waits for its booked slot');
       return { rescheduleAt: slot };
     }
@@ -102,7 +104,8 @@ export class AvailabilityCommandWorker {
     const decision = decideAfterAnswer(command, outcome, now, policy, Math.random());
     const log = { commandId: command.id, platform: command.platform, kind: command.kind, target: command.target || undefined, attempt: command.attempts };
     if (decision.kind === 'retry') {
-      await this.commands.retryAt(command.id, claimedUntil, decision.at, decision.answer);
+      const state = await this.commands.retryAt(command, claimedUntil, decision.at, decision.answer);
+      if (state !== 'retrying') return this.superseded(command, state);
       this.logger.warn({ ...log, httpStatus: decision.answer.httpStatus, nextAttemptAt: decision.at.toISOString() }, 'availability command to be retried');
       return { rescheduleAt: decision.at };
     }
@@ -113,8 +116,23 @@ export class AvailabilityCommandWorker {
       return;
     }
     this.metrics.commands.inc({ platform: command.platform, kind: command.kind, state });
+    await this.wakeOthers(command);
     if (state === 'failed') this.logger.warn({ ...log, error: decision.error, httpStatus: decision.answer.httpStatus }, 'availability command failed');
     else this.logger.log(log, 'availability command sent');
+  }
+
+  /** A command a newer one of its target replaced while it was claimed: the newer one goes now. */
+  private async superseded(command: ClaimedCommand, state: 'superseded' | 'lost'): Promise<TaskOutcome> {
+    if (state === 'superseded') {
+      this.metrics.commands.inc({ platform: command.platform, kind: command.kind, state });
+      this.logger.log({ commandId: command.id, platform: command.platform, kind: command.kind }, 'availability command superseded by a newer one before it was sent');
+      await this.wakeOthers(command);
+    }
+  }
+
+  /** The commands that waited behind this one's call are due now. */
+  private async wakeOthers(command: ClaimedCommand): Promise<void> {
+    if ((await this.commands.wakeOthers(command)) > 0) this.messaging.tasks.nudge();
   }
 
   private credentialsOf(command: ClaimedCommand): IntegrationCredentials | { problem: string } {

@@ -77,7 +77,7 @@ export interface PlatformReportDecision {
 export function decidePlatformReport(facts: PlatformReportFacts): PlatformReportDecision {
   if (facts.commandPending) return { publish: false, confirms: false, lastPublished: facts.lastPublished };
   if (facts.asked !== null) {
-    if (sameAvailability(facts.asked, facts.reported)) return { publish: false, confirms: true, lastPublished: null };
+    if (sameAvailability(facts.asked, facts.reported)) return { publish: false, confirms: facts.asked === facts.reported, lastPublished: null };
     return { publish: facts.lastPublished !== facts.reported, confirms: false, lastPublished: facts.reported };
   }
   const changed = facts.previouslySeen !== null && facts.previouslySeen !== facts.reported && facts.lastPublished !== facts.reported;

@@ -127,6 +127,9 @@ const COMMAND_COLUMNS = `id, change_id AS "changeId", integration_id AS "integra
   first_attempt_at AS "firstAttemptAt", last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", ended_at AS "endedAt", last_answer AS "lastAnswer",
   last_error AS "lastError", accepted_at AS "acceptedAt"`;
 
+/** The other pending commands of a command's target ($1 id, $2 integration, $3 kind, $4 target): newer ones, as only those can exist besides a claimed one. */
+const NEWER_PENDING = `SELECT id FROM availability_commands WHERE integration_id = $2 AND kind = $3 AND target = $4 AND id <> $1 AND state IN ('queued', 'retrying')`;
+
 const prefixed = (alias: string, columns: string) => columns.replace(/(^|,\s*)([a-z_]+)/g, `$1${alias}.$2`);
 
 /**
@@ -258,23 +261,57 @@ export class AvailabilityRepository {
     return row?.until ?? null;
   }
 
-  /** The claim given back without an attempt counted: the command waits, queued, for its booked budget slot. */
-  async waitForBudgetSlot(id: string, claimedUntil: Date, slot: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE availability_commands SET sending_until = NULL, attempts = attempts - 1, budget_slot_at = $3, not_before = $3, updated_at = now()
-        WHERE id = $1 AND sending_until = $2`,
-      [id, claimedUntil, slot],
+  /**
+   * The claim given back without an attempt counted: the command waits, queued, for its booked budget
+   * slot; or, when a newer command of its target came during the claim, it is superseded and the
+   * newer one takes the slot. Returns what became of it.
+   */
+  async waitForBudgetSlot(command: Pick<AvailabilityCommandRow, 'id' | 'integrationId' | 'kind' | 'target'>, claimedUntil: Date, slot: Date): Promise<'queued' | 'superseded' | 'lost'> {
+    const [row] = await this.dataSource.query(
+      `WITH newer AS (${NEWER_PENDING}),
+       released AS (
+         UPDATE availability_commands SET sending_until = NULL, attempts = attempts - 1, updated_at = now(),
+                state = CASE WHEN EXISTS (SELECT 1 FROM newer) THEN 'superseded' ELSE state END,
+                ended_at = CASE WHEN EXISTS (SELECT 1 FROM newer) THEN now() END,
+                budget_slot_at = CASE WHEN EXISTS (SELECT 1 FROM newer) THEN NULL ELSE $6::timestamptz END,
+                not_before = CASE WHEN EXISTS (SELECT 1 FROM newer) THEN not_before ELSE $6::timestamptz END
+          WHERE id = $1 AND sending_until = $5 RETURNING state),
+       handed AS (
+         UPDATE availability_commands SET budget_slot_at = coalesce(budget_slot_at, $6::timestamptz), updated_at = now()
+          WHERE id IN (SELECT id FROM newer) AND EXISTS (SELECT 1 FROM released))
+       SELECT (SELECT state FROM released) AS state`,
+      [command.id, command.integrationId, command.kind, command.target, claimedUntil, slot],
     );
+    return row.state ?? 'lost';
   }
 
-  /** The next attempt of a command whose call is worth another try (still under this run's claim). */
-  async retryAt(id: string, claimedUntil: Date, at: Date, answer: StoredAnswer): Promise<boolean> {
-    const [, count]: [unknown[], number] = await this.dataSource.query(
-      `UPDATE availability_commands SET state = 'retrying', sending_until = NULL, not_before = $3, budget_slot_at = NULL, last_answer = $4, updated_at = now()
-        WHERE id = $1 AND sending_until = $2`,
-      [id, claimedUntil, at, JSON.stringify(answer)],
+  /**
+   * The next attempt of a command whose call is worth another try (under this run's claim); or, when
+   * a newer command of its target came during the call, it is superseded (the last request wins).
+   */
+  async retryAt(command: Pick<AvailabilityCommandRow, 'id' | 'integrationId' | 'kind' | 'target'>, claimedUntil: Date, at: Date, answer: StoredAnswer): Promise<'retrying' | 'superseded' | 'lost'> {
+    const [row] = await this.dataSource.query(
+      `WITH newer AS (${NEWER_PENDING}),
+       released AS (
+         UPDATE availability_commands SET sending_until = NULL, budget_slot_at = NULL, last_answer = $7, updated_at = now(),
+                state = CASE WHEN EXISTS (SELECT 1 FROM newer) THEN 'superseded' ELSE 'retrying' END,
+                ended_at = CASE WHEN EXISTS (SELECT 1 FROM newer) THEN now() END, not_before = $6
+          WHERE id = $1 AND sending_until = $5 RETURNING state)
+       SELECT (SELECT state FROM released) AS state`,
+      [command.id, command.integrationId, command.kind, command.target, claimedUntil, at, JSON.stringify(answer)],
     );
-    return count > 0;
+    return row.state ?? 'lost';
+  }
+
+  /** The tasks of the other pending commands of a command's target, due now (they waited behind its call). */
+  async wakeOthers(command: Pick<AvailabilityCommandRow, 'id' | 'integrationId' | 'kind' | 'target'>): Promise<number> {
+    const [, count]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE scheduled_tasks SET due_at = now() WHERE dedupe_key IN (
+         SELECT 'availability-command:' || id FROM availability_commands
+          WHERE integration_id = $2 AND kind = $3 AND target = $4 AND id <> $1 AND state IN ('queued', 'retrying'))`,
+      [command.id, command.integrationId, command.kind, command.target],
+    );
+    return count;
   }
 
   /**
@@ -353,7 +390,7 @@ export class AvailabilityRepository {
   ): Promise<void> {
     await db.query(
       `UPDATE store_availability SET platform_state = $2, platform_until = $3, platform_reason = $4, platform_seen_at = $5, reported_state = $8, updated_at = now(),
-              confirmed_state = CASE WHEN $7 THEN $2 ELSE confirmed_state END, confirmed_until = CASE WHEN $7 THEN $3 ELSE confirmed_until END,
+              confirmed_state = CASE WHEN $7 THEN $2 ELSE confirmed_state END, confirmed_until = CASE WHEN $7 THEN coalesce($3, asked_until) ELSE confirmed_until END,
               confirmed_at = CASE WHEN $7 THEN $5 ELSE confirmed_at END, confirmed_by = CASE WHEN $7 THEN $6 ELSE confirmed_by END,
               last_read_at = CASE WHEN $6 = 'read_back' THEN $5 ELSE last_read_at END
         WHERE integration_id = $1`,
