@@ -40,7 +40,7 @@ export class ProductChangeAcceptedDto extends IntegrationChangeDto {
 }
 
 /** The platform's answer as kept: its HTTP status and body (bounded), how it was read, and when. */
-export class PlatformAnswerDto {
+export class AvailabilityAnswerDto {
   @ApiProperty({ enum: ['done', 'retry', 'failed', 'skipped'] })
   outcome!: string;
 
@@ -86,8 +86,8 @@ export class AvailabilityCommandDto {
   @ApiPropertyOptional({ nullable: true, type: String })
   lastError!: string | null;
 
-  @ApiPropertyOptional({ nullable: true, type: PlatformAnswerDto })
-  lastAnswer!: PlatformAnswerDto | null;
+  @ApiPropertyOptional({ nullable: true, type: AvailabilityAnswerDto })
+  lastAnswer!: AvailabilityAnswerDto | null;
 }
 
 export class AskedStoreStateDto {
@@ -167,8 +167,8 @@ export class IntegrationAvailabilityDto {
   @ApiPropertyOptional({ nullable: true, type: AvailabilityCommandDto, description: 'The newest command, pending or ended.' })
   lastCommand!: AvailabilityCommandDto | null;
 
-  @ApiPropertyOptional({ nullable: true, type: PlatformAnswerDto, description: 'The platform\'s last answer to a command or a read.' })
-  lastAnswer!: PlatformAnswerDto | null;
+  @ApiPropertyOptional({ nullable: true, type: AvailabilityAnswerDto, description: 'The platform\'s last answer to a command or a read.' })
+  lastAnswer!: AvailabilityAnswerDto | null;
 
   @ApiPropertyOptional({ nullable: true, type: String, description: 'When the asked timed change ends (the OPEN we send then).' })
   endsAt!: string | null;
