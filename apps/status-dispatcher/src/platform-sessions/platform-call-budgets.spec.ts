@@ -61,6 +61,7 @@ describe('PLATFORM_CALL_BUDGETS', () => {
       ['token', 40, 1_300],
       ['cancel-options', 36, 602_000],
       ['active-orders', 18, 62_000],
+      ['configuration', 2, 65_000],
     ]);
     expect(budgets().budgetOf('PLATFORM_A')!.scopes[0]).toMatchObject({ name: 'token', limit: 270, windowMs: 62_000 });
   });

@@ -31,6 +31,7 @@ import {
   RESTAURANT_COURIER,
 } from './platform-a.assumptions';
 import { PlatformAOrderData, parsePlatformAOrder } from './platform-a.orders';
+import { PlatformAAvailability } from './platform-a.availability';
 
 /** The `code` of Getir's error envelope `{ code, error, message, details?, source? }`. */
 function errorCode(response: PlatformResponse): number | undefined {
@@ -64,6 +65,7 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
   readonly callBudget = PLATFORM_A_CALL_BUDGET;
+  readonly availability = new PlatformAAvailability((credentials, method, path, json) => this.call(credentials, method, path, json));
 
   /** The platform's accept-by rule (platform-a.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
@@ -247,7 +249,7 @@ export class PlatformAAdapter implements PlatformAdapter {
     return { kind: 'failed', answer, reason: `${describeError(refusal)}: the order is not in a status for ${action}${status}` };
   }
 
-  private call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<PlatformResponse> {
+  private call(credentials: IntegrationCredentials, method: 'GET' | 'POST' | 'PUT', path: string, json?: unknown): Promise<PlatformResponse> {
     return this.sessions.withSession(
       credentials,
       () => this.login(credentials),

@@ -226,9 +226,11 @@ export const PLATFORM_A_POLL_PATHS = {
  */
 export const PLATFORM_A_CALL_BUDGET: CallBudget = {
   scopes: [
-    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2, 'poll:active': 1 } },
+    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2, 'poll:active': 1, 'availability:store': 2, 'availability:product': 1, 'availability:read': 1 } },
     { name: 'cancel-options', limit: 36, windowMs: 602_000, requests: { CANCEL: 1, REJECT: 1 } },
     { name: 'active-orders', limit: 18, windowMs: 62_000, requests: { 'poll:active': 1 } },
+    // Restaurant configuration calls (status open/close, busyness, GET /restaurants): see PLATFORM_A_CONFIGURATION_RATE_LIMIT.
+    { name: 'configuration', limit: 2, windowMs: 65_000, requests: { 'availability:store': 2, 'availability:read': 1 } },
   ],
 };
 
@@ -250,3 +252,84 @@ export const PLATFORM_A_LOGIN_RESTAURANT_FIELD = 'restaurantId';
  */
 export const PLATFORM_A_POS_STATUS = { OPEN: 100, CLOSED: 200 } as const;
 export const PLATFORM_A_POS_STATUS_PATH = '/restaurants/pos-status';
+
+/*
+ * Availability (store open / closed / busy, products sold out). Sources: G openapi/_original/
+ * getir-food-openapi.json (paths, bodies, enums), G rate-limits/getir-rate-limits.yml, G skills/
+ * getir-manage-menu-availability.md, and three independent clients found by the search tools: a Go
+ * Getir client (`SetRestaurantStatus`, `SetBusyness`), AJ (agrostech/AgrosJet-Render backend/services/
+ * getir_service.py) and a C# Getir proxy controller (`DisableRestaurantDto`, `RestaurantInfoResponse`).
+ */
+
+/**
+ * Store calls, all with the `token` header (G Swagger):
+ * - `PUT /restaurants/status/open`, no body; answers 200 `{}` (Model4).
+ * - `PUT /restaurants/status/close`, body `{ timeOffAmount?: 15 | 30 | 45 }` (Model30, an enum): with it
+ *   Getir closes for that many minutes and reopens by itself; without it (the Go client: "0 = süresiz",
+ *   the C# client: "null => süresiz", AJ sends no body) the close lasts until an open.
+ * - `PUT /restaurants/delivery-duration/busyness { isBusy, busynessDifferenceDuration?: 15 | 30 | 45 }`
+ *   (Model35; summary "Update restaurant delivery duration plus 15 min if set True"): busy mode adds
+ *   the minutes to the delivery estimate. It does not close or open the restaurant.
+ * ASSUMED: open and close of a restaurant already in that state answer 200 (no source shows a refusal);
+ * a busy restaurant stays busy across a close, so OPEN also sends `isBusy: false` and BUSY also opens.
+ */
+export const PLATFORM_A_AVAILABILITY_PATHS = {
+  open: '/restaurants/status/open',
+  close: '/restaurants/status/close',
+  busyness: '/restaurants/delivery-duration/busyness',
+  restaurant: '/restaurants',
+  productStatus: (productId: string) => `/products/${encodeURIComponent(productId)}/status`,
+} as const;
+
+/** The only close durations Getir takes (G Swagger Model30 enum; AJ and the clients send only these). */
+export const PLATFORM_A_CLOSE_MINUTES = [15, 30, 45] as const;
+
+/** The only busy-mode extra minutes Getir takes (G Swagger Model35 enum); 15 when not given (its summary). */
+export const PLATFORM_A_BUSY_MINUTES = [15, 30, 45] as const;
+export const PLATFORM_A_DEFAULT_BUSY_MINUTES = 15;
+
+/**
+ * A timed close asked for `until` becomes Getir's smallest allowed duration that is not shorter (the
+ * store must not reopen on its own before `until`; the dispatcher's own OPEN at `until` ends it on
+ * time), or a close without timeOffAmount when `until` is more than 45 minutes away. A duration
+ * within this tolerance of an allowed one counts as exactly that one (the request took a moment to
+ * arrive).
+ */
+export const PLATFORM_A_CLOSE_TOLERANCE_MS = 60_000;
+
+/**
+ * Configuration calls: G rate-limits lists `PUT /restaurants/status/open`, `/status/close` and
+ * `GET /restaurants` among the 21 restaurant/menu configuration operations limited to 2 requests /
+ * 60 s per token, blocked 30 s past it. G leaves `/restaurants/delivery-duration/busyness` out of its
+ * list; a Python Getir rate limiter (found by `find_string` on "restaurants/status/close") puts it in
+ * the same 2 / 60 s / 30 s family: counted there. ASSUMED: the block is answered like the default
+ * limiter's (HTTP 429, see PLATFORM_A_RATE_LIMIT_BLOCK_MS) and blocks the configuration family only.
+ * Our budget (`configuration` scope of PLATFORM_A_CALL_BUDGET): 2 per 65 s, a store change booking 2
+ * (open + busyness), a read 1.
+ */
+export const PLATFORM_A_CONFIGURATION_RATE_LIMIT = { limit: 2, windowMs: 60_000, blockMs: 30_000 } as const;
+
+/**
+ * `GET /restaurants` (G Swagger Model3): `{ id, averagePreparationTime, status, isCourierAvailable, name,
+ * isStatusChangedByUser, closedSource, rating }`. The `status` numbers are not in G: the C# client
+ * reads "100=open, 200=closed" (and answers 300 after a timed close), another client "1 = açık,
+ * 0 = kapalı". Read tolerantly: 100 or 1 open; 200, 300 or 0 closed; anything else unknown.
+ * `isStatusChangedByUser: false` on a closed restaurant means Getir closed it (G conventions
+ * `timing_rules`: an order unanswered for 5 minutes closes the restaurant); `closedSource`'s values
+ * are not documented (ASSUMED: 1 the restaurant, 2 Getir). The read does not show busy mode.
+ */
+export const PLATFORM_A_RESTAURANT_STATUS = { OPEN: [100, 1], CLOSED: [200, 300, 0] } as const;
+export const PLATFORM_A_CLOSED_SOURCE = { RESTAURANT: 1, GETIR: 2 } as const;
+
+/**
+ * Products: `PUT /products/{productId}/status { status }` with "ACTIVE: 100, INACTIVE: 200,
+ * DAILY_INACTIVE: 400" (G Swagger Model34), `GET /products/{productId}/status` -> `{ id, status }`
+ * (Model21). G rate-limits puts both in the default 300 / 60 s budget (a Python client limits them
+ * to 3 / 60 s: the token scope covers product calls; a burst of sold-out dishes is rare). Error 40
+ * ProductNotBelongsToRestaurantError and 41 ProductNotActiveError (G skills) are final.
+ * ASSUMED: DAILY_INACTIVE lasts until the end of the restaurant's day (Turkey, UTC+3, midnight): a
+ * product sold out until a time today is sent as 400 (Getir brings it back by itself the next day,
+ * the dispatcher's timer at `until`), any other sold-out as 200.
+ */
+export const PLATFORM_A_PRODUCT_STATUS = { ACTIVE: 100, INACTIVE: 200, DAILY_INACTIVE: 400 } as const;
+export const PLATFORM_A_DAY_OFFSET_MS = 3 * 3_600_000;

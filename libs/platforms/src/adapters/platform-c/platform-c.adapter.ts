@@ -19,6 +19,7 @@ import {
   STORE_DELIVERY,
 } from './platform-c.assumptions';
 import { parsePlatformCPackage, PlatformCOrderData } from './platform-c.orders';
+import { PlatformCAvailability } from './platform-c.availability';
 
 type Operation = { path: string; body: Record<string, unknown> } | { skip: string } | { refuse: string };
 
@@ -31,6 +32,7 @@ type Operation = { path: string; body: Record<string, unknown> } | { skip: strin
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
   readonly callBudget = PLATFORM_C_CALL_BUDGET;
+  readonly availability = new PlatformCAvailability({ call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem });
 
   /** The platform's accept-by rule (platform-c.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

@@ -129,6 +129,9 @@ export const PLATFORM_C_CALL_BUDGET: CallBudget = {
     { name: 'manual-shipped', ...PLATFORM_C_ENDPOINT, requests: { HANDOVER: 1 } },
     { name: 'manual-delivered', ...PLATFORM_C_ENDPOINT, requests: { DELIVER: 1 } },
     { name: 'unsupplied', ...PLATFORM_C_ENDPOINT, requests: { CANCEL: 1, REJECT: 1 } },
+    { name: 'store-status', ...PLATFORM_C_ENDPOINT, requests: { 'availability:store': 1 } },
+    { name: 'stores', ...PLATFORM_C_ENDPOINT, requests: { 'availability:read': 1 } },
+    { name: 'product-status', ...PLATFORM_C_ENDPOINT, requests: { 'availability:product': 1 } },
   ],
 };
 
@@ -140,3 +143,47 @@ export const PLATFORM_C_CALL_BUDGET: CallBudget = {
  * Trendyol gives those (docs/platforms.md, "What proves ...").
  */
 export const PLATFORM_C_CHECK_NAMES_STORE = false;
+
+/*
+ * Availability (store open / closed, products sold out). Sources: the T clients found by `find_string`
+ * on "integrator/store/meal" and "/integrator/product/meal/suppliers" (a Python client's
+ * `update_store_status` and `get_stores`, a TypeScript client's `getTrendyolStoreStatus`, a Go client's
+ * `SetRestaurantStatus`, ALKAROS' `TrendyolGoMenuClient.SetProductActiveAsync`, an integrator's
+ * endpoint table copied from developers.tgoapps.com), and platforms.md "Availability".
+ */
+
+/**
+ * Store: `PUT /integrator/store/meal/suppliers/{supplierId}/stores/{storeId}/status { status: "OPEN" |
+ * "CLOSED" }`, answered 200. Trendyol has no timed close and no busy mode (a product-planning note
+ * quoting the tgoapps page: "Süreli kapatma yok; süre dolunca açma isteğini [the integrator]
+ * gönderir"): a close until a time is a close, reopened by the dispatcher's OPEN at that time.
+ * `PUT .../stores/{storeId}/average-delivery-time { min, max }` exists for STORE delivery (Model 1)
+ * only and sets the restaurant's standing estimate, with no way back to the earlier value from the
+ * API: not used as a busy mode. ASSUMED: closing a closed store (or opening an open one) answers 200.
+ */
+export const PLATFORM_C_STORE_STATUS = { OPEN: 'OPEN', CLOSED: 'CLOSED' } as const;
+export const platformCStoreStatusPath = (supplierId: string, storeId: string) => `/integrator/store/meal/suppliers/${encodeURIComponent(supplierId)}/stores/${encodeURIComponent(storeId)}/status`;
+
+/**
+ * Read-back: `GET /integrator/store/meal/suppliers/{supplierId}/stores?page=&size=` answers
+ * `{ restaurants: [{ id, name, workingStatus: "OPEN" | "CLOSED", ... }] }` (the Python and TypeScript
+ * clients read `restaurants[].workingStatus`; `id` a number). ASSUMED: pages of at most 50 (as the
+ * package list), the page counters beside `restaurants` (`page`, `size`, `totalPages`, `totalCount`)
+ * may be absent: a page shorter than asked is the last.
+ */
+export const platformCStoresPath = (supplierId: string) => `/integrator/store/meal/suppliers/${encodeURIComponent(supplierId)}/stores`;
+export const PLATFORM_C_STORES_PAGE_SIZE = 50;
+export const PLATFORM_C_STORES_MAX_PAGES = 20;
+
+/**
+ * Products: `PUT /integrator/product/meal/suppliers/{supplierId}/stores/{storeId}/products/{productId}/status
+ * { status: "ACTIVE" | "PASSIVE" }` (ALKAROS, the endpoint table, platforms.md). A 409 is a concurrent
+ * change of the same store (ALKAROS: "a 409 means a concurrent change of the same store: sent once
+ * more", after 500 ms; another integrator keeps a write lock per store and retries): retried, not
+ * final. No timed sold-out: the dispatcher's timer sends ACTIVE at `until`.
+ */
+export const PLATFORM_C_PRODUCT_STATUS = { ACTIVE: 'ACTIVE', PASSIVE: 'PASSIVE' } as const;
+export const platformCProductStatusPath = (supplierId: string, storeId: string, productId: string) =>
+  `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/stores/${encodeURIComponent(storeId)}/products/${encodeURIComponent(productId)}/status`;
+export const PLATFORM_C_CONCURRENT_CHANGE_STATUS = 409;
+export const PLATFORM_C_CONCURRENT_CHANGE_RETRY_MS = 1_000;

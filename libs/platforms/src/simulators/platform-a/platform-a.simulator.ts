@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { platformRequest, PlatformResponse } from '../../adapters/common/platform-http';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
+import { PlatformAAvailabilityOptions, PlatformAAvailabilityRoutes } from './platform-a.availability-routes';
 
 /*
  * Built from /work/shared/spec/platforms.md (PLATFORM_A) and its source G, the GitHub repository
@@ -73,6 +74,8 @@ export interface PlatformASimulatorOptions {
    * when the order is prepared); null: only when a test says so (`setCourier`, `/_simulator/orders/{id}/courier`).
    */
   courierArrivesAfterMs?: number | null;
+  /** Restaurant availability: the configuration budget, timed closes, menus (platform-a.availability-routes.ts). */
+  availability?: PlatformAAvailabilityOptions;
 }
 
 /**
@@ -169,9 +172,11 @@ export class PlatformASimulator extends SimulatorServer {
   /** Each restaurant's POS status (G Swagger Model32: 100 open, 200 closed); Getir opens an integrator's restaurant closed. */
   private readonly posStatuses = new Map<string, number>();
   logins = 0;
+  readonly availability: PlatformAAvailabilityRoutes;
 
   constructor(readonly options: PlatformASimulatorOptions) {
     super();
+    this.availability = new PlatformAAvailabilityRoutes(options.availability ?? {}, options.restaurants.map((restaurant) => restaurant.restaurantId));
   }
 
   /** A restaurant's POS status: 200 (closed) until the integrator opens it with PUT /restaurants/pos-status. */
@@ -340,6 +345,8 @@ export class PlatformASimulator extends SimulatorServer {
     if (!token || token.expiresAt <= Date.now()) return ERRORS.unauthorized('token is invalid or expired');
     const blocked = this.rateLimited(token, request);
     if (blocked) return blocked;
+    const availability = this.availability.route(request, presented.trim(), token.restaurantId);
+    if (availability) return availability;
 
     if (request.method === 'POST' && request.path === '/food-orders/periodic/unapproved') return this.list(token, (order) => order.status === S.ScheduledAwaitingApproval || order.status === S.AwaitingApproval);
     if (request.method === 'POST' && request.path === '/food-orders/periodic/cancelled') {
@@ -368,6 +375,8 @@ export class PlatformASimulator extends SimulatorServer {
   }
 
   protected override adminRoute(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse | undefined {
+    const availability = this.availability.adminRoute(request);
+    if (availability) return availability;
     if (request.method === 'GET' && request.path === '/_simulator/pos-status') {
       return { status: 200, body: Object.fromEntries(this.options.restaurants.map((restaurant) => [restaurant.restaurantId, this.posStatusOf(restaurant.restaurantId)])) };
     }

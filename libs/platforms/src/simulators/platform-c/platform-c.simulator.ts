@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
+import { PlatformCAvailabilityOptions, PlatformCAvailabilityRoutes } from './platform-c.availability-routes';
 
 /*
  * Built from /work/shared/spec/platforms.md (PLATFORM_C) and its sources, not from our adapter:
@@ -24,6 +25,8 @@ export interface PlatformCSimulatorOptions {
    * endpoint (the route, not the package), refused requests not counted.
    */
   rateLimit?: { limit: number; windowMs: number };
+  /** Store and product availability (platform-c.availability-routes.ts). */
+  availability?: PlatformCAvailabilityOptions;
 }
 
 /** Trendyol Go's documented limit (KB Authorization.md): 50 requests per endpoint in 10 s. */
@@ -110,8 +113,11 @@ export class PlatformCSimulator extends SimulatorServer {
   /** Accepted request times per supplier and endpoint, for `rateLimit`. */
   private readonly requestTimes = new Map<string, number[]>();
 
+  readonly availability: PlatformCAvailabilityRoutes;
+
   constructor(readonly options: PlatformCSimulatorOptions) {
     super();
+    this.availability = new PlatformCAvailabilityRoutes(options.availability ?? {}, options.suppliers);
   }
 
   /** A new package (status Created unless given), visible to the next poll. */
@@ -208,11 +214,12 @@ export class PlatformCSimulator extends SimulatorServer {
     };
   }
 
-  protected route(request: SimulatorRequest): SimulatorResponse {
+  protected route(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse {
     const list = matchPath('/integrator/order/meal/suppliers/:supplierId/packages', request.path);
     const step = matchPath('/integrator/order/meal/suppliers/:supplierId/packages/:step', request.path);
     const manual = matchPath('/integrator/order/meal/suppliers/:supplierId/packages/:packageId/:step', request.path);
-    const supplierId = (list ?? step ?? manual)?.supplierId;
+    const availability = this.availability.match(request.path);
+    const supplierId = (list ?? step ?? manual ?? availability)?.supplierId;
     if (!supplierId) return refusal(404, `no route ${request.method} ${request.path}`);
 
     const supplier = this.options.suppliers.find((entry) => entry.supplierId === supplierId);
@@ -223,7 +230,8 @@ export class PlatformCSimulator extends SimulatorServer {
     if (!userAgent) return refusal(403, 'User-Agent is required');
     const [agentSupplier, integratorName, ...more] = String(userAgent).split(' - ');
     if (agentSupplier !== supplierId || more.length > 0 || !INTEGRATOR_NAME.test(integratorName ?? '')) return refusal(403, 'User-Agent must be "{supplierId} - {integratorName}" (integrator name: at most 30 alphanumeric characters)');
-    if (this.overLimit(`${supplierId} ${request.method} ${list ? 'packages' : (step ?? manual)!.step}`)) return { status: 429, body: { status: 429, message: 'too.many.requests' } };
+    if (this.overLimit(`${supplierId} ${request.method} ${availability?.endpoint ?? (list ? 'packages' : (step ?? manual)!.step)}`)) return { status: 429, body: { status: 429, message: 'too.many.requests' } };
+    if (availability) return this.availability.route(request, supplierId);
 
     if (request.method === 'GET' && list) return this.list(supplierId, request);
     if (request.method === 'PUT' && manual && STEPS[manual.step]?.storeOnly) return this.advance(supplierId, manual.packageId, manual.step);
@@ -327,6 +335,8 @@ export class PlatformCSimulator extends SimulatorServer {
   }
 
   protected override adminRoute(request: SimulatorRequest): SimulatorResponse | undefined {
+    const availability = this.availability.adminRoute(request);
+    if (availability) return availability;
     if (request.method === 'GET' && request.path === '/_simulator/packages') return { status: 200, body: [...this.packages.values()].map((pkg) => this.packageView(pkg)) };
     if (request.method === 'POST' && request.path === '/_simulator/packages') {
       const body = bodyOf(request);
