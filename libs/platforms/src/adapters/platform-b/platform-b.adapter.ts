@@ -21,6 +21,7 @@ import {
   PlatformBRejectReason,
 } from './platform-b.assumptions';
 import { PlatformBOrderData } from './platform-b.orders';
+import { PlatformBAvailability } from './platform-b.availability';
 
 type Operation = { url: string; body?: Record<string, unknown> } | { skip: string };
 
@@ -35,6 +36,7 @@ export const PLATFORM_B_409_PACING_RULE = 'PLATFORM_B_409_NOT_YET';
 export class PlatformBAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_B';
   readonly callBudget = PLATFORM_B_CALL_BUDGET;
+  readonly availability = new PlatformBAvailability({ config: () => this.config, sessions: () => this.sessions, login: (credentials) => this.login(credentials) });
 
   /** The platform's accept-by rule (platform-b.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

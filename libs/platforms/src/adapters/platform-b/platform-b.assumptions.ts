@@ -179,9 +179,18 @@ export const PLATFORM_B_DEFAULT_CURRENCY = 'TRY';
 /**
  * Call budget per set of credentials: the middleware documents no limit (platforms.md). Assumed, on the
  * safe side: 60 status calls per 61 s (one a second on average; a restaurant sends a few per order).
+ * An availability change books the availability GET and one PUT (a vendor on one DH platform; a second
+ * platform's PUT rides in the margin), a product change the GET and one item PUT, a read the GET.
  */
 export const PLATFORM_B_CALL_BUDGET: CallBudget = {
-  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1 } }],
+  scopes: [
+    {
+      name: 'credentials',
+      limit: 60,
+      windowMs: 61_000,
+      requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 1, REJECT: 1, 'availability:store': 2, 'availability:product': 2, 'availability:read': 1 },
+    },
+  ],
 };
 
 /**
@@ -192,3 +201,92 @@ export const PLATFORM_B_CALL_BUDGET: CallBudget = {
  * operator's transfer settles a disputed remoteId (docs/platforms.md, "What proves ...").
  */
 export const PLATFORM_B_CHECK_NAMES_VENDOR = false;
+
+/*
+ * Availability (store open / closed, products sold out). Sources, each read with the search tools:
+ * - TB: omidmohammadizadeh/orderhub-enterprise `.../talabat/talabat-store.service.ts` ("DH Branch
+ *   Availability Status", mandatory for certification) and `talabat-types.ts`
+ *   (`TalabatVendorAvailabilityUpdate`, `TalabatClosedReason`), `talabat-plugin.controller.ts`.
+ * - PY: a PedidosYa responder and plugin (Deno, `peya-responder`, `peya-plugin`) quoting
+ *   middlewareExternalApi.yaml "Availability Status GET/PUT" and the item-availability schema.
+ * - FO: a Foodora NestJS client (`foodora.service.ts`, `dto/foodora-restaurant-availability.dto.ts`,
+ *   `dto/foodora.enum.dto.ts`: PosAvailabilityState, PosClosingReason, AvailabilityStatusResponse).
+ * - YC: a Yemeksepeti C# controller (`AvailabilityItem`, `SetAvailabilityBody`, closedReason and
+ *   closingMinutes rules).
+ * - FP: FoodpandaMiddlewareClient (TypeScript: getVendorAvailability, setVendorAvailability,
+ *   updateCatalogItemsAvailability, getUnavailableCatalogItems).
+ * - NK: a NOKTApp Yemeksepeti adapter listing the v2 paths "read from the published specification".
+ * - OC: nosh/omniconnect README (store and item availability, the inbound availability route).
+ */
+
+/**
+ * Documented (FP, FO, YC, TB, PY, NK): `GET /v2/chains/{chainCode}/remoteVendors/{posVendorId}/availability`
+ * answers an array, one entry per DH platform the vendor is on: `availabilityState`, `availabilityStates`
+ * (the states that entry takes), `changeable`, `closedReason`, `closingReasons`, `closingMinutes` (an
+ * array: the values it takes), `platformId`, `platformKey`, `platformRestaurantId`, `platformType`, and
+ * (TB) `closedUntil`. `PUT` the same path `{ availabilityState, platformKey, platformRestaurantId,
+ * closedReason?, closingMinutes? }` with platformKey and platformRestaurantId taken from the GET.
+ * posVendorId is our providerRestaurantId (the remoteId of the plugin calls), chainCode the integration's.
+ */
+export const PLATFORM_B_VENDOR_AVAILABILITY_PATH = (chainCode: string, remoteId: string) => `/v2/chains/${encodeURIComponent(chainCode)}/remoteVendors/${encodeURIComponent(remoteId)}/availability`;
+
+/**
+ * Documented (PY quoting the spec: "It should first be checked which kind of availability changes are
+ * allowed by making a GET request to this endpoint and verifying that the `changeable` property is
+ * true otherwise the request will be unsuccessful"; TB: DH closes vendors itself, e.g. after too many
+ * rejected or expired orders, "and only DH can reopen those"): every change is GET, then a PUT per
+ * changeable entry with values that entry lists. An entry that is not changeable is DH's: a final refusal.
+ */
+export const PLATFORM_B_AVAILABILITY_STATES = ['OPEN', 'CLOSED', 'CLOSED_UNTIL', 'CLOSED_TODAY', 'INACTIVE', 'UNKNOWN'] as const;
+
+/**
+ * Documented (YC: "closedReason zorunludur (CLOSED/CLOSED_UNTIL)", "closingMinutes zorunludur
+ * (CLOSED_UNTIL)"; PY: closingMinutes only counts with CLOSED_UNTIL and is "a closed list
+ * (30/60/120/...)": choose from the entry's list). Assumed: for a timed close we send the smallest listed
+ * value that covers the time asked (so the store stays closed until `until`, when the dispatcher's own
+ * OPEN reopens it), else the largest listed; the closedReason is the first of these the entry lists,
+ * else the entry's first reason (PY and TB fall back to OTHER). FO's PosClosingReason: CLOSED,
+ * UPDATES_IN_MENU, HOLIDAY_SPECIAL_DAY, TECHNICAL_PROBLEM, REFURBISHMENT, TOO_BUSY_NO_DRIVERS,
+ * BAD_WEATHER, OTHER; TB adds TOO_BUSY_KITCHEN.
+ */
+export const PLATFORM_B_CLOSED_REASONS_PREFERRED = ['CLOSED', 'OTHER'] as const;
+
+/**
+ * Documented (NK, TB, PY): a 204 to the availability GET means "acknowledged, result not yet available,
+ * retry in a couple of seconds" (TB waits 2 s, PY tells its caller 5 s). Assumed: the call is retried
+ * after this long; a GET entry in state UNKNOWN is read the same way.
+ */
+export const PLATFORM_B_AVAILABILITY_PENDING_RETRY_MS = 5_000;
+
+/**
+ * No busy mode (platforms.md; B, FP, OC): the middleware only moves one order's preparation time
+ * (`PUT /v2/orders/{token}/adjust-preparation-time`), it has no vendor-wide busy state. BUSY is
+ * answered as unsupported.
+ */
+export const PLATFORM_B_HAS_BUSY_MODE = false;
+
+/**
+ * Products. Documented (NK "read from the published specification", PY, OC; a Pedidos Ya C# bridge):
+ * `PUT /v2/chains/{chainCode}/vendors/{posVendorId}/catalog/items/availability { globalEntityId, items:
+ * [id], type: ITEM | TOPPING, isAvailable, willBeAvailable?: NEXT_BUSINESS_DAY | AT_TIMESTAMP,
+ * atTimeStamp? }`; willBeAvailable only when switching off (PY: "with isAvailable true it is a 400");
+ * globalEntityId is required (PY: the schema's `required`) and is the vendor's platformKey (PY; NK reads
+ * it from `.../platform-vendors`); 204 is success, 200 a partial success with the failures in its body
+ * (PY). FP sends the same path as POST: the simulator takes both, we send PUT (three sources). Assumed:
+ * the item id is our platformProductId (the catalog's item id), type ITEM, and the call goes once per
+ * platformKey of the availability GET. `GET .../catalog/items/unavailable` lists the items switched off
+ * (FP, NK, OC; its answer's shape is not in the sources, so we do not read it).
+ */
+export const PLATFORM_B_ITEM_AVAILABILITY_PATH = (chainCode: string, remoteId: string) => `/v2/chains/${encodeURIComponent(chainCode)}/vendors/${encodeURIComponent(remoteId)}/catalog/items/availability`;
+
+/**
+ * The plugin side (inbound). Documented (TB talabat-types.ts, talabat-store.service.ts quoting the plugin
+ * spec; PY peya-plugin; OC; FP's plugin router): DH calls `PUT {plugin}/remoteId/{remoteId}/availability
+ * { timestamp, closures?: [{ reason, start, end?, changeable }] }` when the vendor's availability changes
+ * on DH's side (opened, closed by DH or in its vendor portal); no closure active now = open. "Acknowledge
+ * receipt immediately and handle any internal state updates asynchronously"; "notifications with an
+ * older timestamp than the current known state should be ignored"; it may come repeated and out of order
+ * (PY). Signed like every middleware call (PLATFORM_B_PLUGIN_SERVICE_CLAIM). Assumed: answered 200 with
+ * no body (TB, PY, FP answer 200).
+ */
+export const PLATFORM_B_INBOUND_AVAILABILITY_PATH = '/remoteId/:remoteId/availability';

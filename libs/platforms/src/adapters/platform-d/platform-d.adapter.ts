@@ -22,6 +22,7 @@ import {
 } from './platform-d.assumptions';
 import { encryptPlatformDBody, isPlatformDEnvelope, openPlatformDValue, platformDCipherMode } from './platform-d.crypto';
 import { parsePlatformDOrder, PlatformDOrderData } from './platform-d.orders';
+import { PlatformDAvailability } from './platform-d.availability';
 
 /** A Migros answer read: HTTP status, the body (decrypted when it came as `{ value }`), and its envelope. */
 interface MigrosAnswer {
@@ -53,6 +54,7 @@ export type PlatformDOrderReadBack =
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
   readonly callBudget = PLATFORM_D_CALL_BUDGET;
+  readonly availability = new PlatformDAvailability({ get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) });
 
   /** The platform's accept-by rule (platform-d.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

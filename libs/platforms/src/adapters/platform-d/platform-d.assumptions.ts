@@ -181,10 +181,19 @@ export function platformDId(id: string): number | string {
 /**
  * Call budget per set of credentials (the store's API key): no limit is documented (platforms.md).
  * Assumed, on the safe side: 60 requests per 61 s. A cancellation books three (Migros' adapter reads
- * GetCancelReasons and GetOrderDetail, then sends Rejected or CancelOrder); a step one.
+ * GetCancelReasons and GetOrderDetail, then sends Rejected or CancelOrder); a step one. A store change
+ * books four (an open at most: GetStoreDetail, ActivateStore, RemoveStoreOffDate, GetStoreViewStatus),
+ * a read two (GetStoreDetail, GetStoreViewStatus), a product one.
  */
 export const PLATFORM_D_CALL_BUDGET: CallBudget = {
-  scopes: [{ name: 'credentials', limit: 60, windowMs: 61_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3 } }],
+  scopes: [
+    {
+      name: 'credentials',
+      limit: 60,
+      windowMs: 61_000,
+      requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3, 'availability:store': 4, 'availability:product': 1, 'availability:read': 2 },
+    },
+  ],
 };
 
 /** The read statuses of an order Migros no longer has (AJ's CANCELLED; REJECTED and CANCELED tolerated). */
@@ -214,3 +223,53 @@ export const PLATFORM_D_WEBHOOK = {
   readBacksPerStore: 30,
   windowMs: 60_000,
 } as const;
+
+/*
+ * Availability (store open / closed, products sold out). Sources: M-go's client.go and types.go (every
+ * call below, its body and the off-date constants), AJ (`backend/routers/integration_stores.py`
+ * update_migros_store_status: AddStoreOffDate / RemoveStoreOffDate for close / open; its PRD names
+ * GetStoreViewStatus), a Go handler of the same client (`/off-date`, `/view-status` routes).
+ */
+
+/**
+ * Documented (M-go): every availability call is a POST with the encrypted `{ value }` body and answers
+ * the usual envelope. ActivateStore / DeActivateStore `{ storeId, warehouseId }` (M-go reads warehouseId
+ * from GetStoreDetail before each); AddStoreOffDate `{ storeId, storeGroupId, storeOffDateOption }`,
+ * RemoveStoreOffDate `{ storeId, storeGroupId }`; GetStoreViewStatus `{ storeId }` -> `{ status: OPEN |
+ * CLOSED, openingTime }` ("the store's temporary closed state"; openingTime a "unix timestamp": read as
+ * seconds, or milliseconds when it is that large); UpdateProductStatusByStoreId `{ storeId, productId,
+ * status: ACTIVE | PASSIVE }`.
+ */
+export const PLATFORM_D_AVAILABILITY_PATHS = {
+  activateStore: '/Store/ActivateStore',
+  deactivateStore: '/Store/DeActivateStore',
+  addStoreOffDate: '/Store/AddStoreOffDate',
+  removeStoreOffDate: '/Store/RemoveStoreOffDate',
+  storeViewStatus: '/Store/GetStoreViewStatus',
+  productStatus: '/Menu/UpdateProductStatusByStoreId',
+} as const;
+
+/**
+ * The timed closes (M-go constants ONE_HOUR, FOUR_HOUR, NEXT_SHIFT_START; AJ writes the last as
+ * NEXT_WORK_HOUR: we send M-go's spelling, the one platforms.md records). Assumed: a close until a time
+ * takes the shortest option that covers it (ONE_HOUR up to 60 min, FOUR_HOUR up to 240), the
+ * dispatcher's own OPEN at `until` reopening it earlier; beyond four hours NEXT_SHIFT_START, which can
+ * end before `until` (its length depends on the store's working hours): `instead` says so.
+ */
+export const PLATFORM_D_OFF_DATE_OPTIONS = [
+  { option: 'ONE_HOUR', minutes: 60 },
+  { option: 'FOUR_HOUR', minutes: 240 },
+] as const;
+export const PLATFORM_D_NEXT_SHIFT_OPTION = 'NEXT_SHIFT_START';
+
+/**
+ * Assumed: a close without an end is DeActivateStore (M-go's SetStoreStatus(false)); an open activates
+ * the store when GetStoreDetail shows it inactive (M-go's SetStoreStatus(true)) and removes any off date
+ * (RemoveStoreOffDate, AJ's open), so it undoes either kind of close. No source says what
+ * RemoveStoreOffDate answers when there is no off date: a refusal of it counts only when
+ * GetStoreViewStatus then does not show the store OPEN.
+ */
+export const PLATFORM_D_OPEN_CALLS = ['GetStoreDetail', 'ActivateStore when inactive', 'RemoveStoreOffDate', 'GetStoreViewStatus when that is refused'] as const;
+
+/** No busy mode or preparation-time call in any Migros source (platforms.md: "none found"). */
+export const PLATFORM_D_HAS_BUSY_MODE = false;

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { platformRequest, PlatformResponse } from '../../adapters/common/platform-http';
 import { isRecord } from '../../adapters/common/payload-reader';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
+import { PlatformBAvailabilityRoutes } from './platform-b.availability-routes';
 
 /*
  * Built from /work/shared/spec/platforms.md (PLATFORM_B) and its source B (DH's POS Plugin API and
@@ -42,6 +43,8 @@ export interface PlatformBSimulatorOptions {
   transportDelayMs?: number;
   /** `expiryDate` of a new order: dispatch time + this (default 10 min); unanswered past it, the middleware cancels it. */
   expiryMs?: number;
+  /** The DH platforms a vendor is on and the closingMinutes they offer (platform-b.availability-routes.ts). */
+  availability?: { platforms?: Array<{ platformKey: string; platformType?: string }>; closingMinutes?: number[] };
   /** How often expired orders are looked for (default 250 ms). */
   expirySweepMs?: number;
   /** Dispatch attempts when the plugin does not answer 2xx (the real middleware: up to 10, 30-240 s apart; 4xx is not retried). */
@@ -98,9 +101,12 @@ export class PlatformBSimulator extends SimulatorServer {
   private tokenGeneration = 0;
   private readonly signingKey = randomBytes(32);
   private sweeper?: NodeJS.Timeout;
+  /** Vendor and item availability, and DH closing a vendor itself (it tells the plugin, signed like every call). */
+  readonly availability: PlatformBAvailabilityRoutes;
 
   constructor(readonly options: PlatformBSimulatorOptions) {
     super();
+    this.availability = new PlatformBAvailabilityRoutes({ ...options.availability, tellPlugin: async (remoteId, body) => this.options.pluginUrl ? this.pluginCall('PUT', `/remoteId/${encodeURIComponent(remoteId)}/availability`, body) : undefined });
   }
 
   override async start(port = 0): Promise<string> {
@@ -282,6 +288,8 @@ export class PlatformBSimulator extends SimulatorServer {
     if (request.method === 'POST' && status) return this.changeStatus(status.token, bodyOf(request), request.path);
     const ready = matchPath('/v2/orders/:token/preparation-completed', request.path);
     if (request.method === 'POST' && ready) return this.prepared(ready.token, request.path);
+    const availability = this.availability.route(request);
+    if (availability) return availability;
     return refusal(404, 'NOT_FOUND', `no route ${request.method} ${request.path}`);
   }
 
@@ -301,7 +309,7 @@ export class PlatformBSimulator extends SimulatorServer {
       if (!this.orders.has(cancel.token)) return { status: 404, body: { message: 'no such order' } };
       return this.cancelOrder(cancel.token).then((response) => ({ status: 200, body: { pluginAnswer: { status: response.status, body: response.body } } }));
     }
-    return undefined;
+    return this.availability.adminRoute(request);
   }
 
   /** What a status call sees: a held or not-yet-acknowledged order answers with its not-ready state. */

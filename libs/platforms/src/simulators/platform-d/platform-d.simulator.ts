@@ -1,6 +1,7 @@
 import { createDecipheriv, createCipheriv, randomInt } from 'node:crypto';
 import { platformRequest, PlatformResponse } from '../../adapters/common/platform-http';
 import { matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
+import { PlatformDAvailabilityOptions, PlatformDAvailabilityRoutes } from './platform-d.availability-routes';
 
 /**
  * A simulator of PLATFORM_D, Migros Yemek's gourmet API, built from platforms.md (PLATFORM_D) and its
@@ -58,6 +59,8 @@ export interface PlatformDSimulatorOptions {
   cipherMode?: PlatformDSimulatedCipher;
   /** `XApiKey` of the webhooks: 'store' (the store's apiKey, the default), null (no header) or a given value. */
   webhookApiKey?: 'store' | null | string;
+  /** Off-date lengths and the shift start (platform-d.availability-routes.ts). */
+  availability?: PlatformDAvailabilityOptions;
 }
 
 export type SimulatedDStatus = 'NEW_PENDING' | 'Approved' | 'Rejected' | 'Prepared' | 'Delivery' | 'Completed' | 'Cancelled';
@@ -141,9 +144,12 @@ export class PlatformDSimulator extends SimulatorServer {
   readonly received: Array<{ path: string; body: Record<string, unknown>; at: number }> = [];
   readonly cancelReasons = PLATFORM_D_SIMULATED_CANCEL_REASONS.map((reason) => ({ ...reason }));
   private nextId = 400_000 + randomInt(100_000);
+  /** Store open / closed / off dates and product statuses. */
+  readonly availability: PlatformDAvailabilityRoutes;
 
   constructor(readonly options: PlatformDSimulatorOptions) {
     super();
+    this.availability = new PlatformDAvailabilityRoutes(options.availability);
   }
 
   createOrder(storeId: string, overrides: Partial<Omit<SimulatedDOrder, 'history'>> = {}): SimulatedDOrder {
@@ -327,6 +333,8 @@ export class PlatformDSimulator extends SimulatorServer {
 
   private routeFor(store: PlatformDStore, request: SimulatorRequest): SimulatorResponse {
     const route = `${request.method} ${request.path}`;
+    const availability = this.availability.route(store, request, () => this.decrypt(store, request));
+    if (availability) return availability;
     switch (route) {
       case 'GET /Store/GetStoreDetail':
         return answer({
@@ -336,7 +344,7 @@ export class PlatformDSimulator extends SimulatorServer {
           storeName: store.name ?? 'Simulated Migros store',
           prepareDuration: 20,
           inWorkingHours: true,
-          active: true,
+          active: this.availability.isActive(store.storeId),
           integrationIsActive: true,
         });
       case 'GET /Store/GetStoreGroups':
@@ -450,6 +458,6 @@ export class PlatformDSimulator extends SimulatorServer {
       if (!this.orders.has(cancel.id)) return { status: 404, body: { message: 'no such order' } };
       return this.cancelOrder(cancel.id).then((response) => ({ status: 200, body: { webhookAnswer: { status: response.status, body: response.body } } }));
     }
-    return undefined;
+    return this.availability.adminRoute(request, (storeId) => this.store(storeId) !== undefined);
   }
 }
