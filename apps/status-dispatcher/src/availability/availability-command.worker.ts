@@ -81,6 +81,8 @@ export class AvailabilityCommandWorker {
   private async budgetSlot(command: ClaimedCommand, credentials: IntegrationCredentials): Promise<Date | undefined> {
     const now = Date.now();
     if (bookedSlotUsable(command.budgetSlotAt, new Date(now), this.config.PLATFORM_CALL_BUDGET_LATE_MS)) return undefined;
+    // A slot still ahead (taken over from a superseded command) is waited for, not booked again.
+    if (command.budgetSlotAt && command.budgetSlotAt.getTime() > now) return command.budgetSlotAt;
     const booking = await this.budgets.book(command.platform, credentials, command.kind === 'store' ? 'availability:store' : 'availability:product');
     return booking && budgetWait(booking.slot, booking.bookedAt);
   }

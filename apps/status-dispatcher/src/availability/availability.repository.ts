@@ -195,7 +195,7 @@ export class AvailabilityRepository {
    * Queues a command in one statement: the pending commands of the same target that are not being
    * sent are superseded (never sent; their tasks dropped) and the new one takes over the earliest
    * budget slot they had booked, so a burst does not push its last command further back; its task
-   * is due now. Returns the new command's id and the ids superseded.
+   * is due now, or at that slot. Returns the new command's id and the ids superseded.
    */
   async queueCommand(db: Queryable, command: NewCommand): Promise<{ id: string; superseded: string[] }> {
     const id = randomUUID();
@@ -208,12 +208,13 @@ export class AvailabilityRepository {
          RETURNING id, budget_slot_at),
        dropped AS (
          DELETE FROM scheduled_tasks WHERE dedupe_key IN (SELECT 'availability-command:' || id FROM superseded)),
+       slot AS (SELECT min(budget_slot_at) AS at FROM superseded),
        inserted AS (
          INSERT INTO availability_commands (id, change_id, integration_id, restaurant_id, platform, kind, target, request, params, requested_by, state, not_before, accepted_at, budget_slot_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', $11, $11, (SELECT min(budget_slot_at) FROM superseded) RETURNING id),
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', greatest($11, slot.at), $11, slot.at FROM slot RETURNING id, not_before),
        task AS (
          INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
-         SELECT $12, $13, $14, json_build_object('commandId', inserted.id), $11, '{}' FROM inserted)
+         SELECT $12, $13, $14, json_build_object('commandId', inserted.id), inserted.not_before, '{}' FROM inserted)
        SELECT (SELECT coalesce(json_agg(id), '[]') FROM superseded) AS superseded`,
       [
         id, command.changeId, command.integrationId, command.restaurantId, command.platform, command.kind, command.target,
