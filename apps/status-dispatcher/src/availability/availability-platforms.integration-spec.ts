@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
 import { RoutingKey } from '@courier/contracts';
 import { waitFor } from '@courier/testing';
 import { availabilityOf, createAccount, putAvailability, TestAccount, waitForCommand } from '../../test/availability';
