@@ -10,7 +10,8 @@ jest.setTimeout(120_000);
 /** The read-back runs every 200 ms here: a confirmation may come from our call or from the read that follows it. */
 const CONFIRMED_BY = expect.stringMatching(/^(command|read_back)$/);
 
-const ENV = { AVAILABILITY_READ_INTERVAL_MS: '200', PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET, STATUS_PUSH_RETRY_BASE_MS: '50', STATUS_PUSH_RETRY_MAX_DELAY_MS: '200' };
+// The platform here is the port's RecordingAvailability: PLATFORM_A's configuration budget (Getir's 2 a minute) is lifted; the simulator tests keep it.
+const ENV = { PLATFORM_CALL_BUDGETS: 'PLATFORM_A:configuration=1000/1000', AVAILABILITY_READ_INTERVAL_MS: '200', PLATFORM_B_PLUGIN_SECRET: B_PLUGIN_SECRET, STATUS_PUSH_RETRY_BASE_MS: '50', STATUS_PUSH_RETRY_MAX_DELAY_MS: '200' };
 
 /**
  * The availability machinery of status-dispatcher over HTTP, a real database and the task runner,
