@@ -17,6 +17,7 @@ export * from './platform-b/platform-b.orders';
 export * from './platform-b/platform-b.adapter';
 export * from './platform-b/platform-b.plugin-auth';
 export * from './platform-b/platform-b.plugin-answers';
+export * from './platform-b/platform-b.availability-update';
 export * from './platform-c/platform-c.assumptions';
 export * from './platform-c/platform-c.orders';
 export * from './platform-c/platform-c.adapter';
