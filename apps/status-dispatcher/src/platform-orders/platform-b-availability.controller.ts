@@ -48,13 +48,10 @@ export class PlatformBAvailabilityController {
     const integration = await this.vendor(remoteId);
     const { open } = await this.plugin.recordAvailability(integration, read.closures, read.timestamp);
     const now = Date.now();
-    const covering = read.closures.find((closure) => Date.parse(closure.start) <= now && (!closure.end || Date.parse(closure.end) > now));
-    await this.availability.recordPlatformReport(integration, {
-      state: open ? 'OPEN' : 'CLOSED',
-      until: covering?.end ? new Date(covering.end) : null,
-      reason: covering?.reason ?? null,
-      source: 'platform_call',
-    });
+    const covering = read.closures.filter((closure) => Date.parse(closure.start) <= now && (!closure.end || Date.parse(closure.end) > now));
+    // Closed until the last covering closure ends; open-ended when any of them is.
+    const until = covering.length > 0 && covering.every((closure) => closure.end) ? new Date(Math.max(...covering.map((closure) => Date.parse(closure.end!)))) : null;
+    await this.availability.recordPlatformReport(integration, { state: open ? 'OPEN' : 'CLOSED', until, reason: covering[0]?.reason ?? null, source: 'platform_call' });
   }
 
   /** The live integration holding the vendor (active or not), else the refusal platformBVendorRefusal decides. */
