@@ -58,9 +58,16 @@ const PUBLIC_ROUTES: { host: 'intake' | 'pos'; path: string; service: string }[]
   { host: 'pos', path: '/platforms/platform-b/order/vendor-1', service: 'status-dispatcher' },
   { host: 'pos', path: '/platforms/platform-b/remoteId/vendor-1/remoteOrder/ord-1/posOrderStatus', service: 'status-dispatcher' },
   { host: 'pos', path: '/platforms/platform-d/orders', service: 'status-dispatcher' },
+  // The restaurant's availability and its products' are the dispatcher's; the rest of an integration is integrations-api's.
+  { host: 'pos', path: '/api/v1/my/availability', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/products/lahmacun-2/availability', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/products/availability', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e', service: 'integrations-api' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/activate', service: 'integrations-api' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/productsx', service: 'integrations-api' },
 ];
 /** Never reachable through the public Ingress, on either host. */
-const NOT_PUBLIC = ['/admin/v1', '/admin/v1/accounts', '/internal/orders/status', '/internal', '/internal/status-updates/su_1', '/health', '/health/ready', '/metrics', '/docs', '/docs-json', '/', '/api/v1/my/webhooksX', '/platformsX', '/internal/platforms'];
+const NOT_PUBLIC = ['/admin/v1', '/admin/v1/accounts', '/internal/orders/status', '/internal', '/internal/status-updates/su_1', '/internal/restaurants/rest_1/availability', '/health', '/health/ready', '/metrics', '/docs', '/docs-json', '/', '/api/v1/my/webhooksX', '/platformsX', '/internal/platforms'];
 
 const apps = deployables();
 const dockerfile = parseDockerfile(readFileSync(workspacePath('docker/Dockerfile'), 'utf8'));
@@ -383,19 +390,19 @@ describe.each(RENDERS.map((dir) => [dir] as const))('kustomize render of %s', (d
     });
 
     it('exposes no admin, internal, health, metrics or docs path, on any host', () => {
-      const exposed = hosts().all.flatMap((host) => NOT_PUBLIC.filter((requestPath) => routeRequest([publicIngress()], host, requestPath)).map((requestPath) => `${host}${requestPath}`));
+      const exposed = hosts().all.flatMap((host) => NOT_PUBLIC.filter((requestPath) => routeRequest(ingresses(), host, requestPath)).map((requestPath) => `${host}${requestPath}`));
       expect(exposed).toEqual([]);
-      const wrongHost = PUBLIC_ROUTES.filter((route) => routeRequest([publicIngress()], route.host === 'intake' ? hosts().pos! : hosts().intake!, route.path));
+      const wrongHost = PUBLIC_ROUTES.filter((route) => routeRequest(ingresses(), route.host === 'intake' ? hosts().pos! : hosts().intake!, route.path));
       expect(wrongHost).toEqual([]);
     });
 
-    it('sends only {pos_url}/platforms (the platforms\' webhooks) to status-dispatcher, never /internal', () => {
+    it('sends only {pos_url}/platforms (the platforms\' webhooks) and the availability paths to status-dispatcher, never /internal', () => {
       const toDispatcher = ingresses().flatMap((ingress) =>
         ingress.spec.rules.flatMap((rule: { host: string; http: { paths: { path: string; backend: { service: { name: string } } }[] } }) =>
           rule.http.paths.filter((entry) => entry.backend.service.name === 'status-dispatcher').map((entry) => entry.path),
         ),
       );
-      expect(toDispatcher).toEqual(['/platforms']);
+      expect(toDispatcher.sort()).toEqual(['/api/v1/my/availability', '/api/v1/my/integrations/[^/]+/products(/|$)', '/platforms']);
       expect(routeRequest([publicIngress()], hosts().pos!, '/platforms/platform-d/orders')?.service).toBe('status-dispatcher');
       expect(routeRequest([publicIngress()], hosts().intake!, '/platforms/platform-d/orders')).toBeUndefined();
     });

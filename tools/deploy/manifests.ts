@@ -134,7 +134,9 @@ export function routeRequest(ingresses: K8sObject[], host: string, requestPath: 
         let matched = false;
         if (entry.pathType === 'Exact') matched = entry.path === requestPath;
         else if (entry.pathType === 'Prefix') matched = elements.every((element, index) => requestElements[index] === element);
-        else throw new Error(`${ingress.metadata.name}: pathType ${entry.pathType} is implementation-specific; use Exact or Prefix`);
+        // ingress-nginx with use-regex: the path is a case-insensitive regular expression anchored at the start.
+        else if (entry.pathType === 'ImplementationSpecific' && ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/use-regex'] === 'true') matched = new RegExp(`^${entry.path}`, 'i').test(requestPath);
+        else throw new Error(`${ingress.metadata.name}: pathType ${entry.pathType} is implementation-specific; use Exact or Prefix (or a regex with nginx.ingress.kubernetes.io/use-regex)`);
         if (!matched) continue;
         const score = String(entry.path).length * 2 + (entry.pathType === 'Exact' ? 1 : 0);
         if (!best || score > best.score) {

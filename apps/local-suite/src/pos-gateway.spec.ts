@@ -22,6 +22,16 @@ describe('posRouteFor', () => {
     ['/admin/v1/restaurants', 'integrations'],
     ['/admin/v1/withheld-orders?platform=PLATFORM_A', 'dispatcher'],
     ['/health', 'integrations'],
+    ['/api/v1/my/availability', 'dispatcher'],
+    ['/api/v1/my/availability?x=1', 'dispatcher'],
+    ['/api/v1/my/availabilityx', 'integrations'],
+    ['/internal/restaurants/rest_abc/availability', 'dispatcher'],
+    ['/api/v1/my/integrations/7d0b8d2e/products/lahmacun-2/availability', 'dispatcher'],
+    ['/api/v1/my/integrations/7d0b8d2e/products/availability', 'dispatcher'],
+    ['/api/v1/my/integrations/7d0b8d2e/productsx', 'integrations'],
+    ['/api/v1/my/integrations/7d0b8d2e', 'integrations'],
+    ['/api/v1/my/integrations/7d0b8d2e/verify', 'integrations'],
+    ['/api/v1/my/integrations/a/b/products', 'integrations'],
   ])('%s -> %s', (url, app) => {
     expect(posRouteFor(url)).toBe(app);
   });

@@ -17,8 +17,14 @@ export function posRouteFor(url: string): keyof PosRoutes {
   // The dispatcher's one admin list (X-Admin-Token), beside integrations-api's /admin/v1.
   if (pathname === '/admin/v1/withheld-orders' || pathname.startsWith('/admin/v1/withheld-orders/')) return 'dispatcher';
   if (pathname === '/api/v1/my/webhooks/deliveries' || pathname.startsWith('/api/v1/my/webhooks/deliveries/')) return 'sender';
+  // The restaurant's availability and its products' (the dispatcher keeps them and talks to the platforms).
+  if (pathname === '/api/v1/my/availability' || pathname.startsWith('/api/v1/my/availability/')) return 'dispatcher';
+  if (INTEGRATION_PRODUCTS.test(pathname)) return 'dispatcher';
   return 'integrations';
 }
+
+/** `/api/v1/my/integrations/{id}/products[/...]`: an integration's products (the Ingress has the same pattern). */
+const INTEGRATION_PRODUCTS = /^\/api\/v1\/my\/integrations\/[^/]+\/products(\/|$)/;
 
 /**
  * {pos_url} in the one-machine mode: one port, three apps, routed by path in-process (no proxy hop),

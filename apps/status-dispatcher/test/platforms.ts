@@ -44,18 +44,28 @@ export interface Platforms {
   stop(): Promise<void>;
 }
 
-export async function startPlatforms(options: { minStepIntervalMs?: number } = {}): Promise<Platforms> {
+/** The simulators' availability options (each simulator's own; tests shorten the platforms' clocks and budgets). */
+export interface SimulatedAvailability {
+  a?: ConstructorParameters<typeof PlatformASimulator>[0]['availability'];
+  b?: ConstructorParameters<typeof PlatformBSimulator>[0]['availability'];
+  c?: ConstructorParameters<typeof PlatformCSimulator>[0]['availability'];
+  d?: ConstructorParameters<typeof PlatformDSimulator>[0]['availability'];
+}
+
+export async function startPlatforms(options: { minStepIntervalMs?: number; availability?: SimulatedAvailability } = {}): Promise<Platforms> {
   const a = new PlatformASimulator({
     appSecretKey: APP_SECRET_KEY,
     restaurants: [{ restaurantId: CREDENTIALS.PLATFORM_A.providerRestaurantId, secretKey: CREDENTIALS.PLATFORM_A.secrets.secretKey }],
     minStepIntervalMs: options.minStepIntervalMs ?? 0,
     webhookApiKey: A_WEBHOOK_KEY,
+    availability: options.availability?.a,
   });
-  const b = new PlatformBSimulator({ users: [{ username: CREDENTIALS.PLATFORM_B.settings.username, password: CREDENTIALS.PLATFORM_B.secrets.password }], pluginSecret: B_PLUGIN_SECRET });
+  const b = new PlatformBSimulator({ users: [{ username: CREDENTIALS.PLATFORM_B.settings.username, password: CREDENTIALS.PLATFORM_B.secrets.password }], pluginSecret: B_PLUGIN_SECRET, availability: options.availability?.b });
   const c = new PlatformCSimulator({
     suppliers: [{ supplierId: CREDENTIALS.PLATFORM_C.settings.supplierId, apiKey: CREDENTIALS.PLATFORM_C.secrets.apiKey, secretKey: CREDENTIALS.PLATFORM_C.secrets.secretKey, storeIds: [CREDENTIALS.PLATFORM_C.settings.storeId] }],
+    availability: options.availability?.c,
   });
-  const d = new PlatformDSimulator({ stores: [{ storeId: CREDENTIALS.PLATFORM_D.providerRestaurantId, storeGroupId: CREDENTIALS.PLATFORM_D.settings.providerMerchantId, apiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey }] });
+  const d = new PlatformDSimulator({ stores: [{ storeId: CREDENTIALS.PLATFORM_D.providerRestaurantId, storeGroupId: CREDENTIALS.PLATFORM_D.settings.providerMerchantId, apiKey: CREDENTIALS.PLATFORM_D.secrets.apiKey }], availability: options.availability?.d });
   await Promise.all([a.start(), b.start(), c.start(), d.start()]);
   return {
     a,

@@ -33,6 +33,10 @@ export enum ErrorCode {
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   /** A platform webhook the platform's own API does not confirm (read back with the store's own key). */
   PlatformOrderNotConfirmed = 'PLATFORM_ORDER_NOT_CONFIRMED',
+  /** An availability change's `until` is not in the future. */
+  UntilInPast = 'UNTIL_IN_PAST',
+  /** The integration is not verified by its platform yet: nothing is sent to the platform for it. */
+  IntegrationNotVerified = 'INTEGRATION_NOT_VERIFIED',
   InternalError = 'INTERNAL_ERROR',
 }
 

@@ -63,6 +63,7 @@ export const Queues = {
       RoutingKey.AccountCreated,
       RoutingKey.AccountUpdated,
       RoutingKey.AccountDisabled,
+      RoutingKey.AccountKeysRotated,
       RoutingKey.IntegrationUpserted,
       RoutingKey.IntegrationDeleted,
     ],

@@ -23,7 +23,7 @@ export class AccountDirectoryConsumer {
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  @EventPattern([RoutingKey.AccountCreated, RoutingKey.AccountUpdated, RoutingKey.AccountDisabled], fromAccountEvents)
+  @EventPattern([RoutingKey.AccountCreated, RoutingKey.AccountUpdated, RoutingKey.AccountDisabled, RoutingKey.AccountKeysRotated], fromAccountEvents)
   async onAccountSnapshot(@Payload() account: AccountSnapshot): Promise<void> {
     await this.accounts.storeAccount(account);
   }

@@ -62,8 +62,10 @@ describe('account directory (status-dispatcher.account-events)', () => {
     await t.deliver(RoutingKey.AccountUpdated, account(restaurantId, 2, { name: 'stale' }));
     await t.deliver(RoutingKey.AccountCreated, created);
     expect(await storedAccount(restaurantId)).toEqual({ name: 'Restaurant v3', status: 'disabled', third_party: created.thirdParty, version: 3 });
+    // Only what the dispatcher needs: the key pair's hashes for its management API (availability), never webhook settings or secrets.
     const columns = await t.sql(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'dispatcher' AND table_name = 'restaurant_accounts'`);
-    expect(columns.map((column) => column.column_name)).not.toEqual(expect.arrayContaining(['api_key_hash']));
+    expect(columns.map((column) => column.column_name).sort()).toEqual(['api_key_hash', 'api_secret_hash', 'name', 'occurred_at', 'restaurant_id', 'status', 'third_party', 'updated_at', 'version']);
+    expect(await t.sql('SELECT api_key_hash, api_secret_hash FROM restaurant_accounts WHERE restaurant_id = $1', [restaurantId])).toEqual([{ api_key_hash: created.apiKeyHash, api_secret_hash: created.apiSecretHash }]);
   });
 
   it('keeps integrations with secret ciphertexts, newest version wins, deletes leave a tombstone', async () => {

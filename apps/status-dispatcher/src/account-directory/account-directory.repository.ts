@@ -68,11 +68,12 @@ export class AccountDirectoryRepository {
   /** Keeps the newer version of an account (a duplicate or an older one changes nothing). */
   async storeAccount(account: AccountSnapshot): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO restaurant_accounts (restaurant_id, name, status, third_party, version, occurred_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now())
+      `INSERT INTO restaurant_accounts (restaurant_id, name, status, third_party, version, occurred_at, updated_at, api_key_hash, api_secret_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, now(), $7, $8)
        ON CONFLICT (restaurant_id) DO UPDATE
           SET name = EXCLUDED.name, status = EXCLUDED.status, third_party = EXCLUDED.third_party,
-              version = EXCLUDED.version, occurred_at = EXCLUDED.occurred_at, updated_at = now()
+              version = EXCLUDED.version, occurred_at = EXCLUDED.occurred_at, updated_at = now(),
+              api_key_hash = EXCLUDED.api_key_hash, api_secret_hash = EXCLUDED.api_secret_hash
         WHERE restaurant_accounts.version < EXCLUDED.version`,
       [
         account.restaurantId,
@@ -83,7 +84,45 @@ export class AccountDirectoryRepository {
           : null,
         account.version,
         account.occurredAt,
+        account.apiKeyHash,
+        account.apiSecretHash,
       ],
+    );
+  }
+
+  /** The accounts whose API key has this hash (SHA-256 hex), with their secret's hash, for the key pair check. */
+  accountsByApiKeyHash(apiKeyHash: string): Promise<Array<{ restaurantId: string; status: string; apiSecretHash: string | null }>> {
+    return this.dataSource.query(
+      'SELECT restaurant_id AS "restaurantId", status, api_secret_hash AS "apiSecretHash" FROM restaurant_accounts WHERE api_key_hash = $1 LIMIT 5',
+      [apiKeyHash],
+    );
+  }
+
+  /** Whether the read model knows the account, or any integration of it (the read model may hold integrations before their account). */
+  async accountExists(restaurantId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      'SELECT 1 FROM restaurant_accounts WHERE restaurant_id = $1 UNION ALL SELECT 1 FROM integrations WHERE restaurant_id = $1 LIMIT 1',
+      [restaurantId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The account's live (not deleted, not displaced) integrations, oldest id first. */
+  integrationsOf(restaurantId: string): Promise<DirectoryIntegration[]> {
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id
+        WHERE i.restaurant_id = $1 AND i.deleted_at IS NULL AND NOT i.displaced ORDER BY i.integration_id`,
+      [restaurantId],
+    );
+  }
+
+  /** Active, verified, live integrations of the platforms given (the read-back's list). */
+  readableIntegrations(platforms: string[]): Promise<DirectoryIntegration[]> {
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM integrations i LEFT JOIN restaurant_accounts a ON a.restaurant_id = i.restaurant_id
+        WHERE i.platform = ANY($1::text[]) AND i.is_active AND i.deleted_at IS NULL AND NOT i.displaced AND i.verification = 'verified'
+          AND coalesce(a.status <> 'disabled', true) ORDER BY i.integration_id`,
+      [platforms],
     );
   }
 

@@ -11,6 +11,7 @@ import { PlatformEntry, PlatformInboundModule, PLATFORMS, RegisteredPlatformsMod
 import { RateLimitModule } from '@courier/rate-limit';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { AdminModule } from '../admin/admin.module';
+import { AvailabilityModule } from '../availability/availability.module';
 import { OrdersModule } from '../orders/orders.module';
 import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
 import { StatusUpdatesModule } from '../status-updates/status-updates.module';
@@ -45,6 +46,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       RateLimitModule.forRoot({ service: 'status-dispatcher', authFailures: { keyIdHeaders: [] } }),
       AccountDirectoryModule,
       AdminModule,
+      AvailabilityModule,
       OrdersModule,
       PlatformOrdersModule,
       // Every registered platform's controllers and pollers, over the app's PlatformOrderIntake.

@@ -29,6 +29,7 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       ['get', '/internal/orders/{yemekKuryeOrderId}', ['200', '401', '404', '500']],
       ['post', '/internal/orders/status', ['202', '400', '401', '404', '409', '413', '422', '500']],
       ['get', '/internal/status-updates/{statusUpdateId}', ['200', '401', '404', '500']],
+      ['put', '/internal/restaurants/{restaurantId}/availability', ['202', '400', '401', '404', '409', '413', '422', '500']],
     ];
     for (const [method, path, statuses] of expected) {
       const operation = document.paths[path]?.[method];
@@ -45,8 +46,27 @@ describe('OpenAPI document (/docs-json, /docs) and health', () => {
       'X-Admin-Token': { type: 'apiKey', in: 'header', name: 'X-Admin-Token' },
       'x-api-key': { type: 'apiKey', in: 'header', name: 'x-api-key' },
       XApiKey: { type: 'apiKey', in: 'header', name: 'XApiKey' },
+      'X-API-Key': { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      'X-API-Secret': { type: 'apiKey', in: 'header', name: 'X-API-Secret' },
       bearerJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.stringContaining('PLATFORM_B_PLUGIN_SECRET') },
     });
+  });
+
+  it('describes the restaurant\'s availability endpoints with the account key pair and their error answers', () => {
+    const expected: Array<[string, string, string[]]> = [
+      ['put', '/api/v1/my/availability', ['202', '400', '401', '404', '409', '413', '422', '500']],
+      ['get', '/api/v1/my/availability', ['200', '401', '500']],
+      ['put', '/api/v1/my/integrations/{integrationId}/products/{platformProductId}/availability', ['202', '400', '401', '404', '409', '413', '422', '500']],
+      ['get', '/api/v1/my/integrations/{integrationId}/products/availability', ['200', '401', '404', '500']],
+    ];
+    for (const [method, path, statuses] of expected) {
+      const operation = document.paths[path]?.[method];
+      expect({ path, method, found: Boolean(operation) }).toEqual({ path, method, found: true });
+      for (const status of statuses) expect({ path, method, status, found: Boolean(operation.responses[status]) }).toEqual({ path, method, status, found: true });
+      expect(operation.security).toEqual([{ 'X-API-Key': [], 'X-API-Secret': [] }]);
+    }
+    expect(document.components.schemas.StoreAvailabilityRequestDto.properties.state.enum).toEqual(['OPEN', 'CLOSED', 'BUSY']);
+    expect(document.components.schemas.IntegrationChangeDto.properties.state.enum).toEqual(['queued', 'unsupported']);
   });
 
   it('documents the transition body and the order it answers with', () => {

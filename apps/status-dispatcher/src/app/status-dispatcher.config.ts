@@ -133,4 +133,10 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @IsInt({ message: 'PLATFORM_CALL_BUDGET_LATE_MS must be an integer' })
   @Min(0)
   PLATFORM_CALL_BUDGET_LATE_MS: number = 500;
+
+  /** How often each store's state is read back from platforms that let us (booked as availability:read; skipped when the budget has no room). */
+  @ToNumber()
+  @IsInt({ message: 'AVAILABILITY_READ_INTERVAL_MS must be an integer' })
+  @Min(100)
+  AVAILABILITY_READ_INTERVAL_MS: number = 300_000;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { BudgetedCall, CancellationResult, InboundIntegration, IntegrationCredentials, PlatformOrder, PlatformOrderIntake, ReceivedOrder, VendorClosure } from '@courier/platforms';
+import { AvailabilityService } from '../availability/availability.service';
 import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { PlatformOrdersService } from './platform-orders.service';
@@ -19,6 +20,7 @@ export class DispatcherOrderIntake implements PlatformOrderIntake {
     private readonly records: PlatformPluginRecordsService,
     private readonly cursors: PlatformPollCursorRepository,
     private readonly budgets: PlatformCallBudgets,
+    private readonly availability: AvailabilityService,
   ) {}
 
   forPlatformRestaurant(platform: string, providerRestaurantId: string): Promise<DirectoryIntegration | undefined> {
@@ -73,8 +75,15 @@ export class DispatcherOrderIntake implements PlatformOrderIntake {
     return this.records.testOrderStatus(platform, testOrderId, providerRestaurantId, status, message);
   }
 
-  recordAvailability(integration: InboundIntegration, closures: VendorClosure[], platformTimestamp: Date | null): Promise<{ open: boolean }> {
-    return this.records.recordAvailability(integration as DirectoryIntegration, closures, platformTimestamp);
+  /** Recorded as the platform reported it, then compared with what the restaurant asked (a change of the platform's own is published once). */
+  async recordAvailability(integration: InboundIntegration, closures: VendorClosure[], platformTimestamp: Date | null): Promise<{ open: boolean }> {
+    const { open } = await this.records.recordAvailability(integration as DirectoryIntegration, closures, platformTimestamp);
+    const now = Date.now();
+    const covering = closures.filter((closure) => Date.parse(closure.start) <= now && (!closure.end || Date.parse(closure.end) > now));
+    // Closed until the last covering closure ends; open-ended when any of them is.
+    const until = covering.length > 0 && covering.every((closure) => closure.end) ? new Date(Math.max(...covering.map((closure) => Date.parse(closure.end!)))) : null;
+    await this.availability.recordPlatformReport(integration as DirectoryIntegration, { state: open ? 'OPEN' : 'CLOSED', until, reason: covering[0]?.reason ?? null, source: 'platform_call' });
+    return { open };
   }
 
   pollCursor(integrationId: string): Promise<number | undefined> {

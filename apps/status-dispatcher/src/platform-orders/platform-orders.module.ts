@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PlatformOrderIntake } from '@courier/platforms';
+import { AvailabilityModule } from '../availability/availability.module';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
 import { PlatformAcceptanceMetrics } from './platform-acceptance.metrics';
@@ -16,7 +17,7 @@ import { PlatformPollCursorRepository } from './platform-poll-cursor.repository'
  * (libs/platforms, served by PlatformInboundModule) write through the PlatformOrderIntake port.
  */
 @Module({
-  imports: [PlatformSessionsModule],
+  imports: [PlatformSessionsModule, AvailabilityModule],
   providers: [
     PlatformOrderRepository,
     PlatformOrderMetrics,

@@ -60,7 +60,7 @@ export class PlatformCallBudgets {
    * read before it, a booking that waited for a concurrent one would find that one's call later than
    * its own "now" and take a slot a few ms ahead, sending the update to the task runner for nothing.
    */
-  async book(platform: string, credentials: IntegrationCredentials, action: StatusPushAction, clock: () => number = Date.now): Promise<{ slot: number; bookedAt: number } | undefined> {
+  async book(platform: string, credentials: IntegrationCredentials, action: StatusPushAction | BudgetedCall, clock: () => number = Date.now): Promise<{ slot: number; bookedAt: number } | undefined> {
     return this.bookIn(platform, credentials, action, clock, false);
   }
 

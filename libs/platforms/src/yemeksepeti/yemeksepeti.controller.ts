@@ -39,10 +39,10 @@ export function readClosures(body: unknown): { closures: VendorClosure[]; timest
 }
 
 const PLATFORM = 'PLATFORM_B';
-const REMOTE_ID = { name: 'remoteId', description: 'The vendor (posVendorId): the integration\'s providerRestaurantId.' };
+export const REMOTE_ID = { name: 'remoteId', description: 'The vendor (posVendorId): the integration\'s providerRestaurantId.' };
 
 /** A payload the plugin cannot process: 400 `{ reason, message }` as the middleware reads it (it does not retry a 400), with our problem fields. */
-function unprocessable(message: string, errors?: FieldError[]): ProblemException {
+export function unprocessable(message: string, errors?: FieldError[]): ProblemException {
   return new ProblemException(400, ErrorCode.ValidationError, message, errors, { reason: PLATFORM_B_UNPROCESSABLE_REASON, message });
 }
 
@@ -53,14 +53,14 @@ const VENDOR_REFUSALS: Record<PlatformBVendorState, { code: ErrorCode; message: 
 };
 
 /** A vendor without a live (active) integration, answered as platformBVendorRefusal decides, with our code. */
-function vendorRefused(state: PlatformBVendorState, remoteId: string): ProblemException {
+export function vendorRefused(state: PlatformBVendorState, remoteId: string): ProblemException {
   const { status, reason } = platformBVendorRefusal(state);
   const message = VENDOR_REFUSALS[state].message(remoteId.slice(0, 100));
   return new ProblemException(status, VENDOR_REFUSALS[state].code, message, undefined, { reason, message });
 }
 
 /** Our problem JSON as the middleware gets it from the plugin: DH's `{ reason, message }` beside our fields. */
-class PluginProblemDto extends ProblemDto {
+export class PluginProblemDto extends ProblemDto {
   @ApiProperty({ example: 'MENU_ACCOUNT_SETTINGS', description: 'DH\'s reason: UNAUTHORIZED on a 401; on a 400 MENU_ACCOUNT_SETTINGS, or CLOSED for a paused integration; TECHNICAL_PROBLEM on a 429 or 500.' })
   reason: string;
 
@@ -86,7 +86,7 @@ const pluginProblem = (status: number, code: string, reason: string, detail: str
  * The plugin's refusals (PlatformBPluginAnswerFilter): only statuses of PLATFORM_B_PLUGIN_STATUSES;
  * the middleware retries 429 and 5xx, never 400 or 401 (docs/platform-dispatch.md has the table).
  */
-const ApiPluginProblems = apiProblemsDecorator({
+export const ApiPluginProblems = apiProblemsDecorator({
   descriptions: {
     400: 'Not retried by the middleware. VALIDATION_ERROR: malformed fields; INVALID_PAYLOAD: not JSON or nested more than 32 levels (refused before parsing); PAYLOAD_TOO_LARGE: over 256 KiB; UNSUPPORTED_MEDIA_TYPE: not UTF-8 or compressed.',
     401: 'AUTHENTICATION_FAILED (reason UNAUTHORIZED): no JWT, or not HMAC-signed (HS256/384/512 only) with PLATFORM_B_PLUGIN_SECRET, no service "middleware" claim, expired, or an unknown `crit` header. Checked before the body is read.',
@@ -101,8 +101,8 @@ const ApiPluginProblems = apiProblemsDecorator({
   },
   headers: { 429: RATE_LIMIT_HEADER_DOCS },
 });
-const UNKNOWN_VENDOR = 'INTEGRATION_NOT_FOUND: no integration has this remoteId yet, and none had it (being set up, or our read model behind): retried by the middleware.';
-const GONE_VENDOR = 'INTEGRATION_NOT_FOUND (reason MENU_ACCOUNT_SETTINGS): the integrations that had this remoteId were deleted or moved to another account: not retried.';
+export const UNKNOWN_VENDOR = 'INTEGRATION_NOT_FOUND: no integration has this remoteId yet, and none had it (being set up, or our read model behind): retried by the middleware.';
+export const GONE_VENDOR = 'INTEGRATION_NOT_FOUND (reason MENU_ACCOUNT_SETTINGS): the integrations that had this remoteId were deleted or moved to another account: not retried.';
 
 /**
  * PLATFORM_B's POS plugin endpoints, called by the DH middleware; each call carries a JWT signed with

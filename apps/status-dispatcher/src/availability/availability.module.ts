@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { AccountDirectoryModule } from '../account-directory/account-directory.module';
+import { InternalAuthModule } from '../internal-auth/internal-auth.module';
+import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
+import { AccountKeyPairGuard } from './account-key-pair.guard';
+import { AvailabilityCommandWorker } from './availability-command.worker';
+import { AvailabilityReadBack } from './availability-read-back';
+import { AvailabilityController } from './availability.controller';
+import { AvailabilityMetrics } from './availability.metrics';
+import { AvailabilityRepository } from './availability.repository';
+import { AvailabilityService } from './availability.service';
+import { InternalAvailabilityController } from './internal-availability.controller';
+
+/**
+ * Restaurant availability (docs/availability.md): the management and internal API, the durable
+ * platform commands and their timers, the read-back of the stores' state. PLATFORM_B's inbound
+ * availability call (platform-orders) reports through AvailabilityService.
+ */
+@Module({
+  imports: [AccountDirectoryModule, InternalAuthModule, PlatformSessionsModule],
+  controllers: [AvailabilityController, InternalAvailabilityController],
+  providers: [AvailabilityRepository, AvailabilityService, AvailabilityCommandWorker, AvailabilityReadBack, AvailabilityMetrics, AccountKeyPairGuard],
+  exports: [AvailabilityService],
+})
+export class AvailabilityModule {}
