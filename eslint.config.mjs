@@ -63,7 +63,7 @@ export default tseslint.config(
     // The platform simulators are test and one-machine equipment (@courier/platforms/simulators):
     // production code reaches the platforms through the adapters only.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['apps/local-suite/**', 'apps/*/test/**', 'libs/testing/**', 'libs/platforms/src/simulators/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    ignores: ['apps/local-suite/**', 'apps/*/test/**', 'libs/testing/**', 'libs/platforms/src/simulators/**', '**/*.spec.ts', '**/*.integration-spec.ts', '**/*.medium-spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -81,7 +81,7 @@ export default tseslint.config(
   {
     // status-dispatcher and webhook-sender reach their tables through their repositories only (one per table group, *.repository.ts).
     files: ['apps/status-dispatcher/src/**/*.ts', 'apps/webhook-sender/src/**/*.ts'],
-    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts', '**/*.medium-spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -99,7 +99,7 @@ export default tseslint.config(
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
-    files: ['**/*.spec.ts', '**/*.integration-spec.ts'],
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.medium-spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );
