@@ -9,6 +9,7 @@ import { AccountDirectoryModule } from '../src/account-directory/account-directo
 import { AccountDirectoryRepository } from '../src/account-directory/account-directory.repository';
 import { DispatcherConfig } from '../src/app/status-dispatcher.config';
 import { PERSISTENCE } from '../src/app/persistence';
+import { OrderCreatedPayload } from '../src/orders/order-created.payload';
 import { OrderCreationConsumer } from '../src/orders/order-creation.consumer';
 import { OrdersModule } from '../src/orders/orders.module';
 import { PlatformOrdersModule } from '../src/platform-orders/platform-orders.module';
@@ -64,7 +65,7 @@ export async function startDispatcherMedium(env: Record<string, string | undefin
 export async function createThirdPartyOrder(ctx: MediumContext): Promise<string> {
   const event = orderCreatedEvent();
   const message = { messageId: randomUUID(), routingKey: RoutingKey.OrderCreated, payload: event, headers: {}, deliveryCount: 1 };
-  await ctx.get(OrderCreationConsumer).onOrderCreated(event, new MessageContext([message, 'order-events']));
+  await ctx.get(OrderCreationConsumer).onOrderCreated(event as unknown as OrderCreatedPayload, new MessageContext([message, 'order-events']));
   return event.yemekKuryeOrderId;
 }
 

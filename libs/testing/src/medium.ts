@@ -89,7 +89,8 @@ export interface MediumOptions {
 
 export interface MediumContext {
   module: TestingModule;
-  get<T>(token: InjectionToken): T;
+  /** A provider of what was built, by its class (typed) or token. */
+  get<T>(token: Type<T> | string | symbol): T;
   database: MediumDatabase;
   /** Relay and task runner wake-ups the UnitOfWork asked for after its commits. */
   wakes: { enqueued: number; scheduled: number };
@@ -143,7 +144,7 @@ export async function newMediumContext(options: MediumOptions): Promise<MediumCo
   return {
     module,
     database: options.database,
-    get: <T>(token: InjectionToken) => module.get<T>(token, { strict: false }),
+    get: <T>(token: InjectionToken) => module.get<unknown, T>(token, { strict: false }),
     wakes,
     calls: (token) => standIns.get(tokenName(token)) ?? [],
     runTask: async (kind, payload) => {
