@@ -75,6 +75,7 @@ export default tseslint.config(
       'libs/platforms/src/testing/**',
       '**/*.spec.ts',
       '**/*.integration-spec.ts',
+      '**/*.medium-spec.ts',
     ],
     rules: {
       'no-restricted-imports': [
@@ -93,7 +94,7 @@ export default tseslint.config(
   {
     // status-dispatcher and webhook-sender reach their tables through their repositories only (one per table group, *.repository.ts).
     files: ['apps/status-dispatcher/src/**/*.ts', 'apps/webhook-sender/src/**/*.ts'],
-    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts'],
+    ignores: ['apps/*/src/**/*.repository.ts', 'apps/*/src/migrations/**', '**/*.spec.ts', '**/*.integration-spec.ts', '**/*.medium-spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -111,7 +112,7 @@ export default tseslint.config(
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }] },
   },
   {
-    files: ['**/*.spec.ts', '**/*.integration-spec.ts'],
+    files: ['**/*.spec.ts', '**/*.integration-spec.ts', '**/*.medium-spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 const swc = require('@swc/core');
 const { swcOptions, workspaceRoot } = require('./swc-options.cjs');
 
-const SKIP = /\.(spec|integration-spec|test)\.ts$|\.d\.ts$/;
+const SKIP = /\.(spec|integration-spec|medium-spec|test)\.ts$|\.d\.ts$/;
 
 function listSources(dir) {
   const out = [];

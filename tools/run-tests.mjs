@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: builds (some tests start the built apps), finds PostgreSQL and RabbitMQ, then runs the
-// unit tests and the integration tests (serially) and prints one closing line with the counts.
+// unit tests, the medium tests (services on PostgreSQL, no app or broker) and the integration tests
+// (serially) and prints one closing line with the counts.
 // - PostgreSQL: DATABASE_URL, else 127.0.0.1:5432, else an embedded server started for the run
 //   (on TEST_PG_PORT, default 54330).
 // - RabbitMQ: RABBITMQ_URL, else 127.0.0.1:5672; when none answers the broker tests are skipped
@@ -116,6 +117,8 @@ const jest = path.join(root, 'node_modules/jest/bin/jest.js');
 // --selectProjects takes every word after it: it comes first, so extra arguments (a test path) stay test paths.
 const common = ['-c', 'jest.config.js', '--ci', '--json'];
 const unit = run(process.execPath, [jest, '--selectProjects', 'unit', ...common, '--outputFile', path.join(reports, 'unit.json'), ...extraArgs], env);
+// A database per test file, no broker: files may run side by side.
+const medium = run(process.execPath, [jest, '--selectProjects', 'medium', ...common, '--outputFile', path.join(reports, 'medium.json'), '--forceExit', ...(extraArgs.length > 0 ? ['--passWithNoTests'] : []), ...extraArgs], env);
 // Every answer the apps give during the integration tests is logged, then checked against docs/openapi.
 const responseLog = path.join(reports, 'responses');
 // --forceExit: a test that leaves a socket open must not hang CI; open handles are still reported by jest.
@@ -130,7 +133,7 @@ if (env.BROKER_TESTS === 'run') console.log(describeCleanup(cleanupTestTopology(
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const name of ['unit.json', 'integration.json']) {
+for (const name of ['unit.json', 'medium.json', 'integration.json']) {
   const file = path.join(reports, name);
   if (!existsSync(file)) continue;
   const result = JSON.parse(readFileSync(file, 'utf8'));
@@ -142,4 +145,4 @@ for (const name of ['unit.json', 'integration.json']) {
 mkdirSync(responseLog, { recursive: true });
 const contract = run(process.execPath, ['tools/openapi-responses.mjs', responseLog], env);
 console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(unit !== 0 || integration !== 0 || contract !== 0 ? 1 : 0);
+process.exit(unit !== 0 || medium !== 0 || integration !== 0 || contract !== 0 ? 1 : 0);

@@ -1,14 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
-import { INestApplication } from '@nestjs/common';
 import * as amqp from 'amqplib';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import request from 'supertest';
 import { AccountSnapshot, Queues, RoutingKey } from '@courier/contracts';
 import { hashCredential } from '@courier/crypto';
 import { createHttpApp } from '@courier/http';
-import { deadLetterQueueName, IncomingMessage, MESSAGE_TRANSPORT, MessageTransport, topologyNames } from '@courier/messaging';
-import { captureLogLines, createTestDatabase, setEnv, testBrokerUrl, TestDatabase, waitFor } from '@courier/testing';
+import { deadLetterQueueName, topologyNames } from '@courier/messaging';
+import { AppUnderTest, startAppUnderTest, testBrokerUrl, TestDatabase, waitFor } from '@courier/testing';
 import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 
@@ -24,22 +21,14 @@ export interface TestAccount {
   snapshot: AccountSnapshot;
 }
 
-export interface IntakeTestApp {
-  app: INestApplication;
-  http: ReturnType<typeof request>;
-  database: TestDatabase;
-  logLines: string[];
-  /** Every message delivered to a queue intake does not consume (order.created, ...). */
-  delivered: Array<IncomingMessage & { queue: string }>;
-  transport: MessageTransport;
-  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+/** The app (libs/testing's AppUnderTest: app, http, database, logLines, delivered, transport, sql, close) and intake's fixtures. */
+export interface IntakeTestApp extends AppUnderTest {
   /** Publishes an account snapshot and waits until the read model holds its version. */
   publishAccount(snapshot: AccountSnapshot, routingKey?: RoutingKey): Promise<void>;
   /** A new active account with an active THIRD_PARTY integration, known to the read model. */
   createAccount(changes?: Partial<AccountSnapshot>): Promise<TestAccount>;
   /** Publishes the account with `changes` and the next version (account.updated by default). */
   updateAccount(account: TestAccount, changes: Partial<AccountSnapshot>, routingKey?: RoutingKey): Promise<TestAccount>;
-  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 export interface IntakeTestAppOptions {
@@ -91,54 +80,30 @@ export function validOrder(restaurantId: string, changes: Record<string, unknown
 export const keyHeader = (account: { apiKey: string }) => ({ 'X-API-Key': account.apiKey });
 export const basicHeader = (key: string, secret = '') => ({ Authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` });
 
-/** Sets process.env for the duration of app creation (config is read then). */
-function withEnv<T>(env: Record<string, string | undefined>, work: () => Promise<T>): Promise<T> {
-  const restore = setEnv(env);
-  return work().finally(restore);
-}
-
 export async function startIntakeApp(options: IntakeTestAppOptions = {}): Promise<IntakeTestApp> {
-  const database = options.database ?? (await createTestDatabase('intake_api'));
-  const env: Record<string, string | undefined> = {
-    DATABASE_URL: database.url,
-    RABBITMQ_URL: undefined,
-    RABBITMQ_NAMESPACE: undefined,
-    REDIS_URL: undefined,
-    GEOCODER_URL: undefined,
-    INTAKE_RATE_LIMIT_PER_MINUTE: '100000',
-    LOG_LEVEL: 'info',
-    LOG_PRETTY: 'false',
-    SHUTDOWN_GRACE_MS: '500',
-    OUTBOX_POLL_MS: '100',
-    ...options.env,
-  };
-  const { lines: logLines, destination: logDestination } = captureLogLines();
-  let app: INestApplication;
-  try {
-    app = await withEnv(env, async () => {
-      const created = await createHttpApp(createAppModule({ logDestination }), SERVICE_DESCRIPTION);
-      await created.init();
-      return created;
-    });
-  } catch (error) {
-    if (!options.database) await database.drop();
-    throw error;
-  }
-
-  const transport = app.get<MessageTransport>(MESSAGE_TRANSPORT);
-  const delivered: Array<IncomingMessage & { queue: string }> = [];
-  if (options.recordOtherQueues !== false) {
-    for (const queue of Object.values(Queues)) {
-      if (INTAKE_QUEUES.has(queue.name)) continue;
-      await transport.consume(queue, async (message) => {
-        delivered.push({ ...message, queue: queue.name });
-      });
-    }
-  }
-
-  const pool = new Pool({ connectionString: database.url, max: 4, options: '-c search_path=intake,public' });
-  pool.on('error', () => undefined);
-  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
+  const base = await startAppUnderTest({
+    databasePrefix: 'intake_api',
+    database: options.database,
+    schema: 'intake',
+    env: {
+      RABBITMQ_URL: undefined,
+      RABBITMQ_NAMESPACE: undefined,
+      REDIS_URL: undefined,
+      GEOCODER_URL: undefined,
+      INTAKE_RATE_LIMIT_PER_MINUTE: '100000',
+      LOG_LEVEL: 'info',
+      LOG_PRETTY: 'false',
+      SHUTDOWN_GRACE_MS: '500',
+      OUTBOX_POLL_MS: '100',
+      ...options.env,
+    },
+    restoreEnvAfterCreate: true,
+    create: (logDestination) => createHttpApp(createAppModule({ logDestination }), SERVICE_DESCRIPTION),
+    consumers: options.recordOtherQueues === false ? 'none' : 'record',
+    ownQueues: [...INTAKE_QUEUES],
+    poolMax: 4,
+  });
+  const { transport, sql } = base;
 
   const publishAccount = async (snapshot: AccountSnapshot, routingKey: RoutingKey = RoutingKey.AccountUpdated) => {
     await transport.publish([{ messageId: randomUUID(), routingKey, payload: snapshot }]);
@@ -149,13 +114,7 @@ export async function startIntakeApp(options: IntakeTestAppOptions = {}): Promis
   };
 
   return {
-    app,
-    http: request(app.getHttpServer()),
-    database,
-    logLines,
-    delivered,
-    transport,
-    sql,
+    ...base,
     publishAccount,
     createAccount: async (changes = {}) => {
       const { snapshot, apiKey, apiSecret } = newAccountSnapshot(changes);
@@ -166,14 +125,6 @@ export async function startIntakeApp(options: IntakeTestAppOptions = {}): Promis
       const snapshot = { ...account.snapshot, ...changes, version: account.snapshot.version + 1, occurredAt: new Date().toISOString() };
       await publishAccount(snapshot, routingKey);
       return { ...account, snapshot };
-    },
-    close: async ({ keepDatabase = false } = {}) => {
-      try {
-        await app.close();
-      } finally {
-        await pool.end();
-        if (!keepDatabase) await database.drop();
-      }
     },
   };
 }

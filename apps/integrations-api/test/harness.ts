@@ -1,12 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
-import { INestApplication } from '@nestjs/common';
-import { Pool } from 'pg';
-import request from 'supertest';
-import { Queues } from '@courier/contracts';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
-import { IncomingMessage, MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
-import { captureLogLines, createTestDatabase, setEnv, TestDatabase } from '@courier/testing';
+import { AppUnderTest, startAppUnderTest, TestDatabase } from '@courier/testing';
 import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 
@@ -31,19 +26,10 @@ export interface CreatedRestaurant {
   [field: string]: unknown;
 }
 
-export interface TestApp {
-  app: INestApplication;
-  http: ReturnType<typeof request>;
-  database: TestDatabase;
-  /** Every log line the app wrote through its pino logger. */
-  logLines: string[];
-  /** Every message delivered to any queue of the suite (a copy per queue). */
-  delivered: Array<IncomingMessage & { queue: string }>;
-  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+/** The app (libs/testing's AppUnderTest: app, http, database, logLines, delivered (every queue), sql, close) and this app's fixtures. */
+export interface TestApp extends AppUnderTest {
   outbox(routingKey?: string): Promise<OutboxRow[]>;
   createRestaurant(body?: Record<string, unknown>): Promise<CreatedRestaurant>;
-  /** Stops the app (and drops the database unless keepDatabase). */
-  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 export interface TestAppOptions {
@@ -83,64 +69,40 @@ export const SECRET_FIELDS: Record<string, string[]> = {
 };
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase('integrations_api'));
-  const env: Record<string, string | undefined> = {
-    DATABASE_URL: database.url,
-    RABBITMQ_URL: undefined,
-    ADMIN_TOKEN,
-    SECRETS_ENCRYPTION_KEYS: options.keys ?? KEY_1,
-    WEBHOOK_ALLOW_INSECURE_URLS: 'false',
-    LOG_LEVEL: 'info',
-    LOG_PRETTY: 'false',
-    SHUTDOWN_GRACE_MS: '500',
-    OUTBOX_POLL_MS: '100',
-    // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
-    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
-    AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
-    // Integrations are verified with their platform at once: never the real hosts from a test (a closed local port: no verdict).
-    PLATFORM_A_BASE_URL: 'http://127.0.0.1:9',
-    PLATFORM_B_BASE_URL: 'http://127.0.0.1:9',
-    PLATFORM_C_BASE_URL: 'http://127.0.0.1:9',
-    PLATFORM_D_BASE_URL: 'http://127.0.0.1:9',
-    // The periodic re-check of unverified integrations stays out of the tests' way (platform call
-    // counts); its own test sets a short period.
-    INTEGRATION_VERIFICATION_RETRY_MS: '3600000',
-    ...options.env,
-  };
-  const restoreEnv = setEnv(env);
-
-  const { lines: logLines, destination: logDestination } = captureLogLines();
-  let app: INestApplication;
-  try {
-    app = await createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver }), SERVICE_DESCRIPTION);
-    await app.init();
-  } catch (error) {
-    restoreEnv();
-    if (!options.database) await database.drop();
-    throw error;
-  }
-
-  const delivered: Array<IncomingMessage & { queue: string }> = [];
-  const transport = app.get<MessageTransport>(MESSAGE_TRANSPORT);
-  for (const queue of Object.values(Queues)) {
-    await transport.consume(queue, async (message) => {
-      delivered.push({ ...message, queue: queue.name });
-    });
-  }
-
-  const pool = new Pool({ connectionString: database.url, max: 2, options: '-c search_path=integrations,public' });
-  // pool.end() resolves before its sockets close; dropping the database then terminates them.
-  pool.on('error', () => undefined);
-  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
-  const http = request(app.getHttpServer());
+  const base = await startAppUnderTest({
+    databasePrefix: 'integrations_api',
+    database: options.database,
+    schema: 'integrations',
+    env: {
+      RABBITMQ_URL: undefined,
+      ADMIN_TOKEN,
+      SECRETS_ENCRYPTION_KEYS: options.keys ?? KEY_1,
+      WEBHOOK_ALLOW_INSECURE_URLS: 'false',
+      LOG_LEVEL: 'info',
+      LOG_PRETTY: 'false',
+      SHUTDOWN_GRACE_MS: '500',
+      OUTBOX_POLL_MS: '100',
+      // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+      AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
+      // Integrations are verified with their platform at once: never the real hosts from a test (a closed local port: no verdict).
+      PLATFORM_A_BASE_URL: 'http://127.0.0.1:9',
+      PLATFORM_B_BASE_URL: 'http://127.0.0.1:9',
+      PLATFORM_C_BASE_URL: 'http://127.0.0.1:9',
+      PLATFORM_D_BASE_URL: 'http://127.0.0.1:9',
+      // The periodic re-check of unverified integrations stays out of the tests' way (platform call
+      // counts); its own test sets a short period.
+      INTEGRATION_VERIFICATION_RETRY_MS: '3600000',
+      ...options.env,
+    },
+    create: (logDestination) => createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver }), SERVICE_DESCRIPTION),
+    // Every queue of the suite, so tests see each event wherever it is routed.
+    consumers: 'record',
+  });
+  const { sql, http } = base;
 
   return {
-    app,
-    http,
-    database,
-    logLines,
-    delivered,
-    sql,
+    ...base,
     outbox: (routingKey?: string) =>
       routingKey
         ? sql<OutboxRow>('SELECT routing_key, payload, created_at FROM outbox_messages WHERE routing_key = $1 ORDER BY created_at, id', [routingKey])
@@ -149,15 +111,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const response = await http.post('/admin/v1/restaurants').set(admin).send({ name: 'Test Restaurant', ...body });
       if (response.status !== 201) throw new Error(`restaurant not created: ${response.status} ${JSON.stringify(response.body)}`);
       return response.body as CreatedRestaurant;
-    },
-    close: async ({ keepDatabase = false } = {}) => {
-      try {
-        await app.close();
-      } finally {
-        await pool.end();
-        restoreEnv();
-        if (!keepDatabase) await database.drop();
-      }
     },
   };
 }

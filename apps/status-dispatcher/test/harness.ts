@@ -1,14 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
-import { INestApplication } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import request from 'supertest';
-import type { AddressInfo } from 'node:net';
+import type request from 'supertest';
 import { OrderCreatedEvent, Queues, RoutingKey } from '@courier/contracts';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
 import { createHttpApp } from '@courier/http';
-import { IncomingMessage, MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
-import { captureLogLines, createTestDatabase, setEnv, TestDatabase } from '@courier/testing';
+import { AppUnderTest, startAppUnderTest, TestDatabase } from '@courier/testing';
 import { AppModuleOptions, createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 
@@ -33,14 +29,8 @@ export interface OutboxRow {
   created_at: Date;
 }
 
-export interface TestApp {
-  app: INestApplication;
-  http: ReturnType<typeof request>;
-  database: TestDatabase;
-  logLines: string[];
-  /** Messages the app's events reached (a copy per queue it does not consume itself). */
-  delivered: Array<IncomingMessage & { queue: string }>;
-  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+/** The app (libs/testing's AppUnderTest: app, http, database, logLines, delivered, sql, baseUrl, close) and the dispatcher's fixtures. */
+export interface TestApp extends AppUnderTest {
   /** Outbox rows (events published by the app), oldest first; optionally of one order only. */
   outbox(routingKey?: string, yemekKuryeOrderId?: string): Promise<OutboxRow[]>;
   /** Delivers a message to the app's queues through the in-process broker; resolves once handled (or dead-lettered). */
@@ -48,10 +38,6 @@ export interface TestApp {
   /** Sends order.created and returns the stored order (GET /internal/orders/{id}). */
   createOrder(overrides?: Partial<OrderCreatedEvent>): Promise<any>;
   transition(id: string, body: Record<string, unknown>, headers?: Record<string, string>): Promise<request.Response>;
-  /** With `listen`: the app's own URL on 127.0.0.1 (simulated platforms call it). */
-  baseUrl: string;
-  /** Stops the app (and drops the database unless keepDatabase). */
-  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 export interface TestAppOptions {
@@ -89,66 +75,39 @@ export function orderCreatedEvent(overrides: Partial<OrderCreatedEvent> = {}): O
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase('status_dispatcher'));
-  const env: Record<string, string | undefined> = {
-    DATABASE_URL: database.url,
-    RABBITMQ_URL: undefined,
-    INTERNAL_API_KEYS: `${INTERNAL_KEY},${PREVIOUS_INTERNAL_KEY}`,
-    ADMIN_TOKEN,
-    SECRETS_ENCRYPTION_KEYS: SECRETS_KEYS,
-    LOG_LEVEL: 'info',
-    LOG_PRETTY: 'false',
-    SHUTDOWN_GRACE_MS: '500',
-    OUTBOX_POLL_MS: '100',
-    TASK_POLL_MS: '100',
-    // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
-    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
-    AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
-    ...options.env,
-  };
-  const restoreEnv = setEnv(env);
-
-  const { lines: logLines, destination: logDestination } = captureLogLines();
-  let app: INestApplication;
-  try {
-    app = await createHttpApp(createAppModule({ logDestination, platforms: options.platforms }), SERVICE_DESCRIPTION);
-    if (options.listen) await app.listen(0, '127.0.0.1');
-    else await app.init();
-  } catch (error) {
-    restoreEnv();
-    if (!options.database) await database.drop();
-    throw error;
-  }
-
-  // Stand-ins for the other apps' consumers, so the relay can hand the app's events over; the
-  // dispatcher's own queues are left to the app (a second consumer there would take its messages).
-  const own = new Set<string>([Queues.dispatcherOrderEvents.name, Queues.dispatcherAccountEvents.name]);
-  const delivered: Array<IncomingMessage & { queue: string }> = [];
-  const transport = app.get<MessageTransport>(MESSAGE_TRANSPORT);
-  for (const queue of Object.values(Queues)) {
-    if (own.has(queue.name)) continue;
-    await transport.consume(queue, async (message) => {
-      delivered.push({ ...message, queue: queue.name });
-    });
-  }
-
-  const pool = new Pool({ connectionString: database.url, max: 3, options: '-c search_path=dispatcher,public' });
-  // pool.end() resolves before its sockets close; dropping the database then terminates them.
-  pool.on('error', () => undefined);
-  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
-  const http = request(app.getHttpServer());
-  const address = options.listen ? (app.getHttpServer().address() as AddressInfo) : undefined;
+  const base = await startAppUnderTest({
+    databasePrefix: 'status_dispatcher',
+    database: options.database,
+    schema: 'dispatcher',
+    env: {
+      RABBITMQ_URL: undefined,
+      INTERNAL_API_KEYS: `${INTERNAL_KEY},${PREVIOUS_INTERNAL_KEY}`,
+      ADMIN_TOKEN,
+      SECRETS_ENCRYPTION_KEYS: SECRETS_KEYS,
+      LOG_LEVEL: 'info',
+      LOG_PRETTY: 'false',
+      SHUTDOWN_GRACE_MS: '500',
+      OUTBOX_POLL_MS: '100',
+      TASK_POLL_MS: '100',
+      // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+      AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
+      ...options.env,
+    },
+    create: (logDestination) => createHttpApp(createAppModule({ logDestination, platforms: options.platforms }), SERVICE_DESCRIPTION),
+    listen: options.listen,
+    // Stand-ins for the other apps' consumers, so the relay can hand the app's events over; the
+    // dispatcher's own queues are left to the app (a second consumer there would take its messages).
+    consumers: 'record',
+    ownQueues: [Queues.dispatcherOrderEvents.name, Queues.dispatcherAccountEvents.name],
+    poolMax: 3,
+  });
+  const { sql, http, transport } = base;
   const deliver = (routingKey: string, payload: unknown, messageId: string = randomUUID()) => transport.publish([{ messageId, routingKey, payload }]);
 
   return {
-    app,
-    http,
-    database,
-    logLines,
-    delivered,
-    sql,
+    ...base,
     deliver,
-    baseUrl: address ? `http://127.0.0.1:${address.port}` : '',
     outbox: (routingKey?: string, yemekKuryeOrderId?: string) =>
       sql<OutboxRow>(
         `SELECT id, routing_key, payload, created_at FROM outbox_messages
@@ -165,14 +124,5 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     transition: (id: string, body: Record<string, unknown>, headers: Record<string, string> = internal()) =>
       http.post(`/internal/orders/${id}/transitions`).set(headers).send(body),
-    close: async ({ keepDatabase = false } = {}) => {
-      try {
-        await app.close();
-      } finally {
-        await pool.end();
-        restoreEnv();
-        if (!keepDatabase) await database.drop();
-      }
-    },
   };
 }

@@ -1,13 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
-import { INestApplication } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
-import request from 'supertest';
 import { AccountSnapshot, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RestaurantAvailabilityChangedEvent, RoutingKey } from '@courier/contracts';
 import { generateEncryptionKeyEntry, generateToken, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
-import { MESSAGE_TRANSPORT, MessageTransport } from '@courier/messaging';
-import { captureLogLines, createTestDatabase, setEnv, TestDatabase, waitFor } from '@courier/testing';
+import { AppUnderTest, startAppUnderTest, TestDatabase, waitFor } from '@courier/testing';
 import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 import { DeliveryPump } from '../src/sending/delivery-pump';
@@ -37,14 +33,10 @@ export interface AccountSettings {
   previousSigningSecret?: { secret: string; validUntil: Date } | null;
 }
 
-export interface SenderApp {
-  app: INestApplication;
-  http: ReturnType<typeof request>;
-  database: TestDatabase;
-  logLines: string[];
+/** The app (libs/testing's AppUnderTest: app, http, database, logLines, sql, close) and the sender's fixtures. */
+export interface SenderApp extends AppUnderTest {
   metrics: WebhookMetrics;
   pump: DeliveryPump;
-  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   /** Publishes an account snapshot (account.created for version 1, else account.webhook_settings_changed). */
   publishAccount(account: TestAccount): Promise<void>;
   /** A new account (version 1) with the given settings, published. */
@@ -58,7 +50,6 @@ export interface SenderApp {
   /** The delivery log entry of one webhook, through the API. */
   delivery(account: TestAccount, id: string): Promise<any>;
   waitForDelivery(account: TestAccount, id: string, predicate: (delivery: any) => boolean, timeoutMs?: number): Promise<any>;
-  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 export interface SenderAppOptions {
@@ -75,52 +66,35 @@ let sequence = 10;
 export const newRestaurantId = () => `rest_${randomBytes(15).toString('base64url')}`;
 
 export async function startSender(options: SenderAppOptions = {}): Promise<SenderApp> {
-  const database = options.database ?? (await createTestDatabase('webhook_sender'));
-  const env: Record<string, string | undefined> = {
-    DATABASE_URL: database.url,
-    RABBITMQ_URL: undefined,
-    SECRETS_ENCRYPTION_KEYS: KEY_1,
-    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '200ms,400ms',
-    LOG_LEVEL: 'debug',
-    LOG_PRETTY: 'false',
-    SHUTDOWN_GRACE_MS: '2000',
-    OUTBOX_POLL_MS: '100',
-    TASK_POLL_MS: '100',
-    // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
-    AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
-    AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
-    WEBHOOK_REDELIVER_LIMIT_PER_MINUTE: '100000',
-    ...options.env,
-  };
-  const restoreEnv = setEnv(env);
-
-  const { lines: logLines, destination: logDestination } = captureLogLines();
-  let app: INestApplication;
-  try {
-    app = await createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver, trustedCa: options.trustedCa }), SERVICE_DESCRIPTION);
-    await app.init();
-  } catch (error) {
-    restoreEnv();
-    if (!options.database) await database.drop();
-    throw error;
-  }
-
-  const transport = app.get<MessageTransport>(MESSAGE_TRANSPORT);
-  // The in-process broker refuses a publish while a bound queue has no consumer in the process:
-  // the queues of the other apps get one that drops everything.
-  if (transport.kind === 'in-process') {
-    for (const queue of Object.values(Queues)) {
-      if (queue !== Queues.senderOrderEvents && queue !== Queues.senderAccountEvents && queue !== Queues.senderRestaurantEvents) await transport.consume(queue, async () => undefined);
-    }
-  }
+  const started = await startAppUnderTest({
+    databasePrefix: 'webhook_sender',
+    database: options.database,
+    schema: 'webhooks',
+    env: {
+      RABBITMQ_URL: undefined,
+      SECRETS_ENCRYPTION_KEYS: KEY_1,
+      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '200ms,400ms',
+      LOG_LEVEL: 'debug',
+      LOG_PRETTY: 'false',
+      SHUTDOWN_GRACE_MS: '2000',
+      OUTBOX_POLL_MS: '100',
+      TASK_POLL_MS: '100',
+      // Tests send many wrong credentials from one address on purpose; the throttle's own tests set these low.
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '100000',
+      AUTH_FAILURE_KEY_LIMIT_PER_MINUTE: '100000',
+      WEBHOOK_REDELIVER_LIMIT_PER_MINUTE: '100000',
+      ...options.env,
+    },
+    create: (logDestination) => createHttpApp(createAppModule({ logDestination, hostResolver: options.hostResolver, trustedCa: options.trustedCa }), SERVICE_DESCRIPTION),
+    // The in-process broker refuses a publish while a bound queue has no consumer in the process:
+    // the queues of the other apps get one that drops everything.
+    consumers: 'drop',
+    ownQueues: [Queues.senderOrderEvents.name, Queues.senderAccountEvents.name, Queues.senderRestaurantEvents.name],
+  });
+  const { app, http, transport } = started;
   const box = SecretBox.fromKeyList(KEY_1);
   const publish = (routingKey: string, payload: unknown, messageId: string = randomUUID()) => transport.publish([{ messageId, routingKey, payload }]);
-
-  const pool = new Pool({ connectionString: database.url, max: 2, options: '-c search_path=webhooks,public' });
-  pool.on('error', () => undefined);
-  const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await pool.query(text, params)).rows as T[];
-  const http = request(app.getHttpServer());
 
   const snapshotOf = (base: Omit<TestAccount, 'snapshot'>, settings: AccountSettings, version: number, createdAt: string): AccountSnapshot => ({
     restaurantId: base.restaurantId,
@@ -142,13 +116,9 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
   });
 
   const harness: SenderApp = {
-    app,
-    http,
-    database,
-    logLines,
+    ...started,
     metrics: app.get(WebhookMetrics),
     pump: app.get(DeliveryPump),
-    sql,
     publishAccount: (account) => publish(account.snapshot.version === 1 ? RoutingKey.AccountCreated : RoutingKey.WebhookSettingsChanged, account.snapshot),
     createAccount: async (settings = {}, restaurantId = newRestaurantId()) => {
       const base = {
@@ -199,15 +169,6 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
         },
         timeoutMs,
       ),
-    close: async ({ keepDatabase = false } = {}) => {
-      try {
-        await app.close();
-      } finally {
-        await pool.end();
-        restoreEnv();
-        if (!keepDatabase) await database.drop();
-      }
-    },
   };
   return harness;
 }

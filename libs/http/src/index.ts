@@ -15,4 +15,5 @@ export * from './problem.dto';
 export * from './deprecation';
 export * from './response-log';
 export * from './admin-token.guard';
+export * from './api-credentials.guard';
 export * from './normalised-text.decorator';

@@ -39,3 +39,8 @@ export class TaskHandlerExplorer implements OnModuleInit {
     }
   }
 }
+
+/** The task kind a method handles (its `@OnTask`), or undefined: for tests that run a task's handler without a TaskRunner. */
+export function taskKindOf(method: unknown): string | undefined {
+  return typeof method === 'function' ? (Reflect.getMetadata(ON_TASK, method) as string | undefined) : undefined;
+}

@@ -1,6 +1,7 @@
 import { DynamicModule, Logger, Module, Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BaseConfig } from '@courier/config';
+import { AUTH_FAILURE_REFUSAL } from '@courier/http';
 import { AUTH_FAILURE_THROTTLE_OPTIONS, AuthFailures, AuthFailureThrottleOptions } from './auth-failures.service';
 import { PostgresRateLimitStore } from './postgres-rate-limit.store';
 import { RateLimiter } from './rate-limiter';
@@ -11,7 +12,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
 export interface RateLimitModuleOptions {
   /** The app's name: prefix of its Redis keys. */
   service: string;
-  /** Provide AuthFailures, through which the app's credential guards refuse; the config must be an AuthThrottledConfig. */
+  /** Provide AuthFailures (also as AUTH_FAILURE_REFUSAL, for @courier/http's ApiCredentialsGuard), through which the app's credential guards refuse; the config must be an AuthThrottledConfig. */
   authFailures?: AuthFailureThrottleOptions;
 }
 
@@ -23,7 +24,7 @@ export interface RateLimitModuleOptions {
 export class RateLimitModule {
   static forRoot(options: RateLimitModuleOptions): DynamicModule {
     const throttle: Provider[] = options.authFailures
-      ? [{ provide: AUTH_FAILURE_THROTTLE_OPTIONS, useValue: options.authFailures }, AuthFailures]
+      ? [{ provide: AUTH_FAILURE_THROTTLE_OPTIONS, useValue: options.authFailures }, AuthFailures, { provide: AUTH_FAILURE_REFUSAL, useExisting: AuthFailures }]
       : [];
     return {
       module: RateLimitModule,
@@ -39,7 +40,7 @@ export class RateLimitModule {
         RateLimitSweep,
         ...throttle,
       ],
-      exports: [RATE_LIMIT_STORE, RateLimiter, ...(options.authFailures ? [AuthFailures] : [])],
+      exports: [RATE_LIMIT_STORE, RateLimiter, ...(options.authFailures ? [AuthFailures, AUTH_FAILURE_REFUSAL] : [])],
     };
   }
 }

@@ -7,3 +7,4 @@ export * from './app-harness';
 export * from './read-your-writes';
 export * from './slow-drip';
 export * from './free-port';
+export * from './medium';

@@ -1,11 +1,11 @@
 /** Polls `probe` until it returns a truthy value or the deadline passes (then throws with `what`). */
-export async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = 15_000, intervalMs = 50): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = 15_000, intervalMs = 50): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (error) {
       last = error;
     }

@@ -1,7 +1,7 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/api-problems';
-import { ApiCredentialsGuard, CurrentRestaurant } from './api-credentials.guard';
+import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
 import { accountView } from './account.presenter';
 import { AccountsService } from './accounts.service';
 import { AccountDto } from './dto/account.dto';
@@ -18,7 +18,7 @@ export class AccountsController {
   @Get()
   @ApiOperation({ summary: 'The account the key pair belongs to (restaurantId for order intake).' })
   @ApiOkResponse({ type: AccountDto })
-  async get(@CurrentRestaurant() restaurant: RestaurantEntity): Promise<AccountDto> {
+  async get(@CurrentAccount() restaurant: RestaurantEntity): Promise<AccountDto> {
     return accountView(await this.accounts.get(restaurant.id));
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AccountStatus, ErrorCode, RoutingKey } from '@courier/contracts';
 import { identityKey } from '@courier/domain';
-import { constantTimeEqual, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
+import { generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { decodeCursor, encodeCursor, ProblemException } from '@courier/http';
 import { UnitOfWork } from '@courier/messaging';
 import { THIRD_PARTY_CODE } from '@courier/platforms';
@@ -39,9 +39,6 @@ export interface AccountPage {
   accounts: AccountState[];
   nextCursor: string | null;
 }
-
-// Compared against when no account has the presented key, so both paths do the same work.
-const ABSENT_SECRET_HASH = hashCredential('no account has this key');
 
 export function restaurantNotFound(): ProblemException {
   return new ProblemException(404, ErrorCode.RestaurantNotFound, 'No restaurant account with this id.');
@@ -154,16 +151,6 @@ export class AccountsService {
     );
     if (!changed) throw restaurantNotFound();
     return { ...keys, rotatedAt: changed.updatedAt };
-  }
-
-  /**
-   * The active account a key pair belongs to, or undefined. The key is found by its hash; the
-   * secret's hash is compared in constant time, also when no account has the key.
-   */
-  async authenticate(apiKey: string, apiSecret: string): Promise<RestaurantEntity | undefined> {
-    const restaurant = await this.accounts.findByApiKeyHash(hashCredential(apiKey));
-    const secretMatches = constantTimeEqual(hashCredential(apiSecret), restaurant?.apiSecretHash ?? ABSENT_SECRET_HASH);
-    return restaurant && secretMatches && restaurant.status === 'active' ? restaurant : undefined;
   }
 
   private async withThirdParty(restaurants: RestaurantEntity[]): Promise<AccountState[]> {

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RATE_LIMIT_HOUR_MS, RATE_LIMIT_WINDOW_MS, RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
-import { AuthenticatedRequest } from '../accounts/api-credentials.guard';
+import { AccountRequest } from '@courier/http';
+import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { IntegrationsConfig } from '../app/integrations-api.config';
 import { isUuid } from '../common/ids';
 import { IntegrationsRepository } from '../repositories/integrations.repository';
@@ -32,8 +33,8 @@ export class IntegrationCheckLimitGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { params: Record<string, string> }>();
-    const restaurant = request.restaurant;
+    const request = context.switchToHttp().getRequest<AccountRequest<RestaurantEntity> & { params: Record<string, string> }>();
+    const restaurant = request.account;
     const id = request.params.id;
     if (!restaurant || !isUuid(id)) return true;
     const integration = await this.integrations.findOwn(restaurant.id, id);

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { PlatformRegistry } from '@courier/platforms';
-import { ApiCredentialsGuard, CurrentRestaurant } from '../accounts/api-credentials.guard';
+import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { ApiProblems } from '../common/api-problems';
 import { IntegrationCheckDto } from './dto/integration-check.dto';
@@ -40,7 +40,7 @@ export class IntegrationCheckController {
     [404, 'INTEGRATION_NOT_FOUND: no integration of yours has this id (malformed ids included).'],
     [429, 'RATE_LIMIT_EXCEEDED: too many checks of this integration this minute, or of this account\'s integrations this hour; Retry-After says when to try again.'],
   )
-  async check(@CurrentRestaurant() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationCheckDto> {
+  async check(@CurrentAccount() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationCheckDto> {
     const answer = await this.checks.check(restaurant, id);
     this.metrics.record(this.registry.byWireCode(answer.platform)?.code ?? answer.platform, answer.result);
     return answer;

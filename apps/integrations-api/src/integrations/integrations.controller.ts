@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiCredentialsGuard, CurrentRestaurant } from '../accounts/api-credentials.guard';
+import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { ApiProblems } from '../common/api-problems';
 import { ListIntegrationsQuery } from './dto/list-integrations.query';
@@ -40,7 +40,7 @@ export class IntegrationsController {
   @ApiBody({ schema: INTEGRATION_CREATE_BODY })
   @ApiCreatedResponse({ schema: INTEGRATION_RECORD, headers: { Location: { description: 'URL of the new integration.', schema: { type: 'string' } } } })
   @ApiProblems(400, [409, 'INTEGRATION_EXISTS: the platform restaurant is held by an integration (yours or another account\'s: the answer does not say).'], 413, 422)
-  async create(@CurrentRestaurant() restaurant: RestaurantEntity, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<IntegrationRecord> {
+  async create(@CurrentAccount() restaurant: RestaurantEntity, @Body() body: unknown, @Res({ passthrough: true }) response: Response): Promise<IntegrationRecord> {
     const record = await this.integrations.create(restaurant, body);
     response.setHeader('Location', `/api/v1/my/integrations/${record.id}`);
     return record;
@@ -50,7 +50,7 @@ export class IntegrationsController {
   @ApiOperation({ summary: 'List your integrations, oldest first, by pages (filters: platform, isActive).' })
   @ApiOkResponse({ schema: INTEGRATION_PAGE })
   @ApiProblems([422, 'VALIDATION_ERROR: bad limit, cursor, platform or isActive.'])
-  list(@CurrentRestaurant() restaurant: RestaurantEntity, @Query() query: ListIntegrationsQuery): Promise<IntegrationPage> {
+  list(@CurrentAccount() restaurant: RestaurantEntity, @Query() query: ListIntegrationsQuery): Promise<IntegrationPage> {
     return this.integrations.list(restaurant, query);
   }
 
@@ -59,7 +59,7 @@ export class IntegrationsController {
   @ApiParam(INTEGRATION_ID)
   @ApiOkResponse({ schema: INTEGRATION_RECORD })
   @ApiProblems(NOT_FOUND)
-  get(@CurrentRestaurant() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationRecord> {
+  get(@CurrentAccount() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationRecord> {
     return this.integrations.get(restaurant, id);
   }
 
@@ -74,7 +74,7 @@ export class IntegrationsController {
   @ApiBody({ schema: INTEGRATION_UPDATE_BODY })
   @ApiOkResponse({ schema: INTEGRATION_RECORD })
   @ApiProblems(400, NOT_FOUND, [409, 'INTEGRATION_EXISTS: the new providerRestaurantId is held by another integration (which one is not said), or isActive true on a displaced integration whose restaurant is held.'], 413, 422)
-  update(@CurrentRestaurant() restaurant: RestaurantEntity, @Param('id') id: string, @Body() body: unknown): Promise<IntegrationRecord> {
+  update(@CurrentAccount() restaurant: RestaurantEntity, @Param('id') id: string, @Body() body: unknown): Promise<IntegrationRecord> {
     return this.integrations.update(restaurant, id, body);
   }
 
@@ -86,7 +86,7 @@ export class IntegrationsController {
   @ApiParam(INTEGRATION_ID)
   @ApiOkResponse({ schema: INTEGRATION_RECORD })
   @ApiProblems(NOT_FOUND, [409, 'INTEGRATION_EXISTS: a displaced integration whose platform restaurant another integration holds.'])
-  activate(@CurrentRestaurant() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationRecord> {
+  activate(@CurrentAccount() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationRecord> {
     return this.integrations.setActive(restaurant, id, true);
   }
 
@@ -95,7 +95,7 @@ export class IntegrationsController {
   @ApiParam(INTEGRATION_ID)
   @ApiOkResponse({ schema: INTEGRATION_RECORD })
   @ApiProblems(NOT_FOUND)
-  deactivate(@CurrentRestaurant() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationRecord> {
+  deactivate(@CurrentAccount() restaurant: RestaurantEntity, @Param('id') id: string): Promise<IntegrationRecord> {
     return this.integrations.setActive(restaurant, id, false);
   }
 
@@ -105,7 +105,7 @@ export class IntegrationsController {
   @ApiParam(INTEGRATION_ID)
   @ApiNoContentResponse({ description: 'Deleted.' })
   @ApiProblems(NOT_FOUND)
-  async remove(@CurrentRestaurant() restaurant: RestaurantEntity, @Param('id') id: string): Promise<void> {
+  async remove(@CurrentAccount() restaurant: RestaurantEntity, @Param('id') id: string): Promise<void> {
     await this.integrations.remove(restaurant, id);
   }
 }

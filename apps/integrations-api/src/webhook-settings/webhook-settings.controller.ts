@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiCredentialsGuard, CurrentRestaurant } from '../accounts/api-credentials.guard';
+import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
 import { RestaurantEntity } from '../accounts/restaurant.entity';
 import { ApiProblems } from '../common/api-problems';
 import { SigningSecretDto, UpdateWebhookSettingsDto, WebhookSettingsDto } from './dto/webhook-settings.dto';
@@ -18,7 +18,7 @@ export class WebhookSettingsController {
   @Get()
   @ApiOperation({ summary: 'Webhook URLs and whether signing is on (the secret masked).' })
   @ApiOkResponse({ type: WebhookSettingsDto })
-  get(@CurrentRestaurant() restaurant: RestaurantEntity): WebhookSettingsDto {
+  get(@CurrentAccount() restaurant: RestaurantEntity): WebhookSettingsDto {
     return this.settings.view(restaurant);
   }
 
@@ -30,7 +30,7 @@ export class WebhookSettingsController {
   })
   @ApiOkResponse({ type: WebhookSettingsDto })
   @ApiProblems(400, 422)
-  update(@CurrentRestaurant() restaurant: RestaurantEntity, @Body() body: UpdateWebhookSettingsDto): Promise<WebhookSettingsDto> {
+  update(@CurrentAccount() restaurant: RestaurantEntity, @Body() body: UpdateWebhookSettingsDto): Promise<WebhookSettingsDto> {
     return this.settings.update(restaurant, body);
   }
 
@@ -42,7 +42,7 @@ export class WebhookSettingsController {
       'A replaced secret keeps signing beside the new one until previousSecretValidUntil (WEBHOOK_SECRET_ROTATION_GRACE, 24 h by default): webhook-signature then carries two v1 signatures (new first), X-Service-Signature stays the previous secret\'s and X-Service-Signature-New carries the new one\'s, so receivers not yet updated keep verifying. Rotating again within that period drops the older secret at once.',
   })
   @ApiOkResponse({ type: SigningSecretDto })
-  rotateSecret(@CurrentRestaurant() restaurant: RestaurantEntity): Promise<SigningSecretDto> {
+  rotateSecret(@CurrentAccount() restaurant: RestaurantEntity): Promise<SigningSecretDto> {
     return this.settings.rotateSigningSecret(restaurant);
   }
 
@@ -50,7 +50,7 @@ export class WebhookSettingsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Turn signing off (no-op when it is off); ends a rotation\'s grace period.' })
   @ApiNoContentResponse({ description: 'Signing is off.' })
-  async removeSecret(@CurrentRestaurant() restaurant: RestaurantEntity): Promise<void> {
+  async removeSecret(@CurrentAccount() restaurant: RestaurantEntity): Promise<void> {
     await this.settings.removeSigningSecret(restaurant);
   }
 }

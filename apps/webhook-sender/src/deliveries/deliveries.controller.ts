@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ApiCredentialsGuard, CurrentAccount } from '../accounts/api-credentials.guard';
+import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
 import { WebhookAccount } from '../repositories/webhook-accounts.repository';
 import { ApiProblems } from '../common/api-problems';
 import { DeliveriesService } from './deliveries.service';
