@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { AccountKeyLookup } from '@courier/http';
 import type { AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent } from '@courier/contracts';
 
 /** An integration of the account read model (table `integrations`), secrets still encrypted. */
@@ -25,8 +26,15 @@ const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restau
   (i.verification = 'verified') AS verified`;
 
 /** The dispatcher's read model of restaurant accounts and integrations (tables `restaurant_accounts`, `integrations`). */
+/** An account as the key pair check reads it. */
+export interface DirectoryAccount {
+  restaurantId: string;
+  status: string;
+  apiSecretHash: string;
+}
+
 @Injectable()
-export class AccountDirectoryRepository {
+export class AccountDirectoryRepository implements AccountKeyLookup<DirectoryAccount> {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The live (not deleted, not displaced) integrations holding a platform restaurant, at most `limit`, active or not. */
@@ -91,9 +99,10 @@ export class AccountDirectoryRepository {
   }
 
   /** The accounts whose API key has this hash (SHA-256 hex), with their secret's hash, for the key pair check. */
-  accountsByApiKeyHash(apiKeyHash: string): Promise<Array<{ restaurantId: string; status: string; apiSecretHash: string | null }>> {
+  /** ApiCredentialsGuard's port: the active-or-not accounts holding this key (an account whose key hashes the read model has not received yet holds none). */
+  findByApiKeyHash(apiKeyHash: string): Promise<DirectoryAccount[]> {
     return this.dataSource.query(
-      'SELECT restaurant_id AS "restaurantId", status, api_secret_hash AS "apiSecretHash" FROM restaurant_accounts WHERE api_key_hash = $1 LIMIT 5',
+      'SELECT restaurant_id AS "restaurantId", status, api_secret_hash AS "apiSecretHash" FROM restaurant_accounts WHERE api_key_hash = $1 AND api_secret_hash IS NOT NULL LIMIT 5',
       [apiKeyHash],
     );
   }

@@ -43,7 +43,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       HealthModule.forRoot({ database: true, broker: 'reported' }),
       MetricsModule.forRoot({ service: 'status-dispatcher' }),
       // Failed authentication throttled per client address, in counters shared by the replicas.
-      RateLimitModule.forRoot({ service: 'status-dispatcher', authFailures: { keyIdHeaders: [] } }),
+      RateLimitModule.forRoot({ service: 'status-dispatcher', authFailures: { keyIdHeaders: ['x-api-key'] } }),
       AccountDirectoryModule,
       AdminModule,
       AvailabilityModule,

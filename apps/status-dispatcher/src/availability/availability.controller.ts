@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ErrorCode } from '@courier/contracts';
-import { ProblemException } from '@courier/http';
+import { ApiCredentialsGuard, CurrentAccount, ProblemException } from '@courier/http';
 import { ApiProblems } from '../common/api-problems';
-import { AccountKeyPairGuard, CurrentRestaurantId } from './account-key-pair.guard';
+import type { DirectoryAccount } from '../account-directory/account-directory.repository';
 import { AvailabilityService } from './availability.service';
 import { ProductAvailabilityRequestDto, StoreAvailabilityRequestDto } from './dto/availability-request.dto';
 import { AvailabilityViewDto, ProductChangeAcceptedDto, ProductsAvailabilityDto, StoreChangeAcceptedDto } from './dto/availability-response.dto';
@@ -16,7 +16,7 @@ const STORE_422 =
 @ApiTags('availability')
 @ApiSecurity({ 'X-API-Key': [], 'X-API-Secret': [] })
 @ApiProblems(AUTH_401, 500)
-@UseGuards(AccountKeyPairGuard)
+@UseGuards(ApiCredentialsGuard)
 @Controller('api/v1/my')
 export class AvailabilityController {
   constructor(private readonly availability: AvailabilityService) {}
@@ -39,14 +39,14 @@ export class AvailabilityController {
     413,
     [422, STORE_422],
   )
-  requestStore(@CurrentRestaurantId() restaurantId: string, @Body() body: StoreAvailabilityRequestDto): Promise<StoreChangeAcceptedDto> {
+  requestStore(@CurrentAccount() { restaurantId }: DirectoryAccount, @Body() body: StoreAvailabilityRequestDto): Promise<StoreChangeAcceptedDto> {
     return this.availability.requestStore(restaurantId, body, 'restaurant');
   }
 
   @Get('availability')
   @ApiOperation({ summary: 'Per integration: what was asked last (by whom, until when), what the platform last confirmed and when, what it reported by itself, the pending command and the last platform answer.' })
   @ApiOkResponse({ type: AvailabilityViewDto })
-  view(@CurrentRestaurantId() restaurantId: string): Promise<AvailabilityViewDto> {
+  view(@CurrentAccount() { restaurantId }: DirectoryAccount): Promise<AvailabilityViewDto> {
     return this.availability.view(restaurantId);
   }
 
@@ -67,7 +67,7 @@ export class AvailabilityController {
     [422, 'VALIDATION_ERROR: available missing or not a boolean, until not ISO 8601, with available: true, or more than 31 days ahead, platformProductId over 128 characters. UNTIL_IN_PAST: until is not in the future.'],
   )
   requestProduct(
-    @CurrentRestaurantId() restaurantId: string,
+    @CurrentAccount() { restaurantId }: DirectoryAccount,
     @Param('integrationId') integrationId: string,
     @Param('platformProductId') platformProductId: string,
     @Body() body: ProductAvailabilityRequestDto,
@@ -80,7 +80,7 @@ export class AvailabilityController {
   @ApiParam({ name: 'integrationId', description: 'An integration of the account.' })
   @ApiOkResponse({ type: ProductsAvailabilityDto })
   @ApiProblems([404, 'INTEGRATION_NOT_FOUND: no delivery-platform integration of this account has this id.'])
-  products(@CurrentRestaurantId() restaurantId: string, @Param('integrationId') integrationId: string): Promise<ProductsAvailabilityDto> {
+  products(@CurrentAccount() { restaurantId }: DirectoryAccount, @Param('integrationId') integrationId: string): Promise<ProductsAvailabilityDto> {
     return this.availability.products(restaurantId, integrationId);
   }
 }

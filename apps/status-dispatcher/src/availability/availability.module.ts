@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ACCOUNT_KEY_LOOKUP, ApiCredentialsGuard } from '@courier/http';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
+import { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 import { InternalAuthModule } from '../internal-auth/internal-auth.module';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
-import { AccountKeyPairGuard } from './account-key-pair.guard';
 import { AvailabilityCommandWorker } from './availability-command.worker';
 import { AvailabilityReadBack } from './availability-read-back';
 import { AvailabilityController } from './availability.controller';
@@ -19,7 +20,7 @@ import { InternalAvailabilityController } from './internal-availability.controll
 @Module({
   imports: [AccountDirectoryModule, InternalAuthModule, PlatformSessionsModule],
   controllers: [AvailabilityController, InternalAvailabilityController],
-  providers: [AvailabilityRepository, AvailabilityService, AvailabilityCommandWorker, AvailabilityReadBack, AvailabilityMetrics, AccountKeyPairGuard],
+  providers: [AvailabilityRepository, AvailabilityService, AvailabilityCommandWorker, AvailabilityReadBack, AvailabilityMetrics, ApiCredentialsGuard, { provide: ACCOUNT_KEY_LOOKUP, useExisting: AccountDirectoryRepository }],
   exports: [AvailabilityService],
 })
 export class AvailabilityModule {}
