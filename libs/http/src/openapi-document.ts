@@ -6,6 +6,9 @@ import path from 'node:path';
 import { ProblemDto, ProblemHeaderDocs, RATE_LIMIT_HEADER_DOCS } from './problem.dto';
 
 /** A JSON Schema object as OpenAPI 3.0 embeds it. */
+/** The schema of a field holding any JSON value, null included (a platform's answer body): `anyOf` these. */
+export const ANY_JSON_VALUE = [{ type: 'object' }, { type: 'array', items: {} }, { type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object', nullable: true, enum: [null] }];
+
 export type OpenApiSchema = Record<string, unknown>;
 
 /** A document with the outbound webhooks of its app (OpenApiDescription.webhooks). */

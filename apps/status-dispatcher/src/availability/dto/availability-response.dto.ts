@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ANY_JSON_VALUE } from '@courier/http';
 
 /** What a change came to for one integration. */
 export class IntegrationChangeDto {
@@ -47,7 +48,7 @@ export class AvailabilityAnswerDto {
   @ApiProperty({ nullable: true, type: Number, example: 200 })
   httpStatus!: number | null;
 
-  @ApiPropertyOptional({ description: 'The platform\'s body, bounded.' })
+  @ApiPropertyOptional({ description: 'The platform\'s body, bounded: any JSON value (an object, a text such as "OK", or null).', anyOf: ANY_JSON_VALUE })
   body?: unknown;
 
   @ApiPropertyOptional({ description: 'For a call without an HTTP answer: what went wrong.' })

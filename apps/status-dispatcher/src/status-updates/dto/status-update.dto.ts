@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ANY_JSON_VALUE } from '@courier/http';
 import { STATUS_PUSH_ACTIONS } from '@courier/domain';
 
 export const STATUS_UPDATE_STATES = ['queued', 'held', 'sent', 'retrying', 'failed', 'skipped'] as const;
@@ -20,7 +21,7 @@ export class PlatformAnswerDto {
   @ApiProperty({ nullable: true, type: Number, example: 200, description: 'HTTP status; null when no answer came (network error, timeout).' })
   httpStatus: number | null;
 
-  @ApiPropertyOptional({ description: 'The platform\'s answer body (bounded).', nullable: true })
+  @ApiPropertyOptional({ description: 'The platform\'s answer body (bounded): any JSON value.', anyOf: ANY_JSON_VALUE })
   body?: unknown;
 
   @ApiPropertyOptional({ description: 'What went wrong without an HTTP answer.' })
