@@ -496,6 +496,41 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(orders.filter((order) => order.id === placed!.order.id || order.id === lost.order.id).map((order) => order.statusName)).toEqual(['Verified', 'Verified']);
   }, 150_000);
 
+  it('closes the demo restaurant on every platform with one call, opens it again, and turns a platform-side close into one signed webhook at the receiver', async () => {
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+    const headers = { 'X-API-Key': demo.apiKey, 'X-API-Secret': demo.apiSecret, 'Content-Type': 'application/json' };
+    const ask = async (body: object) => {
+      const response = await fetch(`http://127.0.0.1:${ports.pos}/api/v1/my/availability`, { method: 'PUT', headers, body: JSON.stringify(body) });
+      expect(response.status).toBe(202);
+      return (await response.json()) as { changeId: string; integrations: Array<{ platform: string; state: string }> };
+    };
+    const confirmedStates = async () => {
+      const view = (await (await fetch(`http://127.0.0.1:${ports.pos}/api/v1/my/availability`, { headers })).json()) as { integrations: Array<{ platform: string; confirmed: { state: string } | null }> };
+      return Object.fromEntries(view.integrations.map((integration) => [integration.platform, integration.confirmed?.state ?? null]));
+    };
+    const everywhere = (state: string) => ({ PLATFORM_A: state, PLATFORM_B: state, PLATFORM_C: state, PLATFORM_D: state });
+
+    const closed = await ask({ state: 'CLOSED', reason: 'kitchen closed early' });
+    expect(closed.integrations.map((integration) => `${integration.platform}:${integration.state}`).sort()).toEqual(['PLATFORM_A:queued', 'PLATFORM_B:queued', 'PLATFORM_C:queued', 'PLATFORM_D:queued']);
+    await waitFor('every platform to confirm CLOSED', async () => JSON.stringify(await confirmedStates()) === JSON.stringify(everywhere('CLOSED')), 60_000, 500);
+    // Getir allows two configuration calls a minute: the OPEN may wait for its budget.
+    await ask({ state: 'OPEN' });
+    await waitFor('every platform to confirm OPEN', async () => JSON.stringify(await confirmedStates()) === JSON.stringify(everywhere('OPEN')), 150_000, 1000);
+
+    // Delivery Hero closes the vendor by itself and calls the suite's plugin: the receiver gets one signed webhook.
+    const close = await fetch(`http://127.0.0.1:${ports.platformB}/_simulator/availability/vendors/demo-ys-vendor/close`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(close.status).toBeLessThan(300);
+    type Store = { provider: string; state: string; expectedState: string | null; detectedBy: string; webhookId: string; history: unknown[] };
+    const store = await waitFor('the availability webhook at the receiver', async () => {
+      const stores = ((await (await fetch(`http://127.0.0.1:${ports.receiver}/api/store-status`)).json()) as { data: Store[] }).data;
+      return stores.find((entry) => entry.provider === 'PLATFORM_B' && entry.state === 'CLOSED');
+    }, 30_000, 250);
+    expect(store).toMatchObject({ expectedState: 'OPEN', detectedBy: 'platform_call' });
+    expect(store.history).toHaveLength(1);
+    const deliveries = (await (await fetch(`http://127.0.0.1:${ports.pos}/api/v1/my/webhooks/deliveries?event=restaurant.availability_changed`, { headers })).json()) as { data: Array<{ id: string; status: string }> };
+    expect(deliveries.data.map((delivery) => delivery.id)).toEqual([store.webhookId]);
+  }, 240_000);
+
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const firstDemo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     expect(await stop(child)).toBe(0);
