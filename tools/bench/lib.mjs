@@ -238,7 +238,8 @@ export function runNodeScript(source, args) {
 /** A built library of this repository (`dist/libs/<name>`, or its secondary entry point `entry`; run a build first). */
 export function requireDist(name, entry = '') {
   require('reflect-metadata'); // the dist libs carry decorators
-  return require(path.join(ROOT, 'dist/libs', name, 'src', entry, 'index.js'));
+  const folder = path.join(ROOT, 'dist/libs', name, 'src', entry, 'index.js');
+  return require(entry && !existsSync(folder) ? path.join(ROOT, 'dist/libs', name, 'src', `${entry}.js`) : folder);
 }
 
 /** A publisher on the suite's topology in `namespace` (the messaging lib's AmqpTransport, silent); start it with `startPublisher`. */

@@ -5,7 +5,7 @@ import { PlatformDAvailabilityOptions, PlatformDAvailabilityRoutes } from './mig
 
 /**
  * A simulator of PLATFORM_D, Migros Yemek's gourmet API, built from platforms.md (PLATFORM_D) and its
- * sources M (the Migros clients named in libs/platforms/src/adapters/platform-d/platform-d.assumptions.ts),
+ * sources M (the Migros clients named in migros-yemek.assumptions.ts),
  * not from our adapter. What it does and where that comes from:
  * - `XApiKey` header names the store (M-go, M-py); a missing or unknown key gets 401.
  * - POST bodies must be `{ "value": base64 }` holding the request JSON encrypted with AES-256-ECB,

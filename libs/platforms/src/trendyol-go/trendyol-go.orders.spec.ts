@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePlatformCPackage } from './trendyol-go.orders';
 
-/** The first package of an example page (libs/platforms/src/simulators/platform-c/examples). */
+/** The first package of an example page (trendyol-go/examples). */
 function examplePackage(name: string): Record<string, unknown> {
   const example = JSON.parse(readFileSync(join(__dirname, 'examples', name), 'utf8')) as { body: { content: Array<Record<string, unknown>> } };
   return example.body.content[0];
