@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { StoreAvailabilityState } from '@courier/contracts';
-import type { StoredAnswer } from '../status-updates/status-update.repository';
-import type { UpdateIntegration } from '../status-updates/status-update.repository';
+import type { StoredAnswer } from '../status-updates/status-update.model';
+import { STORE_TARGET } from './availability.model';
+import type { AskedBy, AvailabilityCommandRow, ClaimedCommand, NewCommand, ProductAvailabilityRow, ReportSource, StoreAvailabilityRow } from './availability.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -19,98 +20,7 @@ export const availabilityCommandTaskKey = (commandId: string) => `availability-c
 export const reopenTaskKey = (integrationId: string, requestSeq: number) => `availability-reopen:${integrationId}:${requestSeq}`;
 export const productBackTaskKey = (integrationId: string, platformProductId: string, requestSeq: number) => `availability-product-back:${integrationId}:${platformProductId}:${requestSeq}`;
 
-export type AskedBy = 'restaurant' | 'courier_core' | 'timer';
-export type CommandState = 'queued' | 'retrying' | 'sent' | 'failed' | 'superseded';
-export type ReportSource = 'read_back' | 'platform_call';
-
-/** The store target of a command (products use their platformProductId). */
-export const STORE_TARGET = '';
-
-/** A row of `store_availability`: what was asked of one integration's store and what its platform said. */
-export interface StoreAvailabilityRow {
-  integrationId: string;
-  restaurantId: string;
-  platform: string;
-  requestSeq: number;
-  askedState: StoreAvailabilityState | null;
-  askedUntil: Date | null;
-  askedBusyMinutes: number | null;
-  askedReason: string | null;
-  askedBy: AskedBy | null;
-  askedAt: Date | null;
-  changeId: string | null;
-  confirmedState: StoreAvailabilityState | null;
-  confirmedUntil: Date | null;
-  confirmedAt: Date | null;
-  confirmedBy: 'command' | ReportSource | null;
-  platformState: StoreAvailabilityState | null;
-  platformUntil: Date | null;
-  platformReason: string | null;
-  platformSeenAt: Date | null;
-  reportedState: StoreAvailabilityState | null;
-  lastAnswer: StoredAnswer | null;
-  lastAnswerAt: Date | null;
-}
-
-export interface ProductAvailabilityRow {
-  integrationId: string;
-  platformProductId: string;
-  restaurantId: string;
-  platform: string;
-  requestSeq: number;
-  available: boolean;
-  until: Date | null;
-  askedAt: Date;
-  changeId: string;
-  confirmedAvailable: boolean | null;
-  confirmedAt: Date | null;
-  lastAnswer: StoredAnswer | null;
-  lastAnswerAt: Date | null;
-}
-
-/** A platform command: one store change or one product switch of one integration. */
-export interface AvailabilityCommandRow {
-  id: string;
-  changeId: string;
-  integrationId: string;
-  restaurantId: string;
-  platform: string;
-  kind: 'store' | 'product';
-  target: string;
-  /** What was asked: StoreAvailabilityRequest or ProductAvailabilityChange, dates as ISO text. */
-  request: Record<string, unknown>;
-  /** The plan's wire params, given back to setStore / setProduct as they are. */
-  params: Record<string, string | number | boolean | null>;
-  requestedBy: AskedBy;
-  state: CommandState;
-  notBefore: Date;
-  attempts: number;
-  sendingUntil: Date | null;
-  budgetSlotAt: Date | null;
-  firstAttemptAt: Date | null;
-  lastAttemptAt: Date | null;
-  sentAt: Date | null;
-  endedAt: Date | null;
-  lastAnswer: StoredAnswer | null;
-  lastError: string | null;
-  acceptedAt: Date;
-}
-
-/** A command claimed for its call, with its integration as the read model has it (null: gone). */
-export type ClaimedCommand = AvailabilityCommandRow & { integration: UpdateIntegration | null };
-
-export interface NewCommand {
-  changeId: string;
-  integrationId: string;
-  restaurantId: string;
-  platform: string;
-  kind: 'store' | 'product';
-  target: string;
-  request: Record<string, unknown>;
-  params: Record<string, string | number | boolean | null>;
-  requestedBy: AskedBy;
-  acceptedAt: Date;
-}
+export * from './availability.model';
 
 const STORE_COLUMNS = `integration_id AS "integrationId", restaurant_id AS "restaurantId", platform, request_seq::int AS "requestSeq", asked_state AS "askedState",
   asked_until AS "askedUntil", asked_busy_minutes AS "askedBusyMinutes", asked_reason AS "askedReason", asked_by AS "askedBy", asked_at AS "askedAt", change_id AS "changeId",
