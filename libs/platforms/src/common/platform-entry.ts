@@ -1,6 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { PlatformAdapter } from './platform-adapter';
-import type { PlatformClientConfig } from './platform-client.config';
+import type { PlatformHttpConfig } from './platform-client.config';
 import type { PlatformDefinition } from './platform-definition';
 import type { SessionCache } from './session-cache';
 
@@ -20,13 +20,23 @@ export interface PlatformInbound {
 
 /**
  * One platform as the suite registers it (platforms.ts holds one per platform): its definition
- * (codes, credential fields, rules), how to build its adapter (status out, credential check,
- * polling), and its inbound pieces (orders in). Its simulator stays in its folder, for tests and
- * the one-machine mode only.
+ * (codes, credential fields, rules), its client settings and how to build its adapter over them
+ * (status out, credential check, polling), and its inbound pieces (orders in). Its simulator stays
+ * in its folder, for tests and the one-machine mode only.
  */
-export interface PlatformEntry {
+export interface PlatformEntry<Client extends object = object> {
   definition: PlatformDefinition;
-  /** Absent: the platform has no API of ours to call (THIRD_PARTY). */
-  adapter?: (config: PlatformClientConfig, sessions: SessionCache) => PlatformAdapter;
+  /** The config class of its adapter's own variables (`<name>.client.config.ts`), validated with the shared PlatformHttpConfig. */
+  clientConfig?: new () => Client;
+  /**
+   * Absent: the platform has no API of ours to call (THIRD_PARTY). Method syntax on purpose: an
+   * entry typed over its own client settings is still a PlatformEntry of the registry's list.
+   */
+  adapter?(config: PlatformHttpConfig & Client, sessions: SessionCache): PlatformAdapter;
   inbound?: PlatformInbound;
+}
+
+/** A registry line, typed so that its adapter reads the settings of its own client config class. */
+export function platformEntry<Client extends object = object>(entry: PlatformEntry<Client>): PlatformEntry<Client> {
+  return entry;
 }
