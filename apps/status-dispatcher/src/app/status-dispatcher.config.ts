@@ -84,12 +84,6 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @IsEncryptionKeyList()
   SECRETS_ENCRYPTION_KEYS!: string;
 
-  /** PLATFORM_A's PREPARE waits this long after approval (guard 4), and each step this long after the previous one. */
-  @ToNumber()
-  @IsInt({ message: 'PLATFORM_A_PREPARE_HOLD_MS must be an integer' })
-  @Min(0)
-  PLATFORM_A_PREPARE_HOLD_MS: number = 60_000;
-
   /**
    * A push is decided on the order's committed state and written in one conditional statement; when
    * another write of the order came first it decides again, and after this many conflicts in a row

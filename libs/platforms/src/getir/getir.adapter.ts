@@ -81,8 +81,8 @@ export class PlatformAAdapter implements PlatformAdapter {
     readonly sessions: SessionCache,
   ) {}
 
-  stepSpacing(holdMs: number) {
-    return { actions: PLATFORM_A.spacedSteps ?? [], ms: holdMs };
+  stepSpacing() {
+    return { actions: PLATFORM_A.spacedSteps ?? [], ms: this.config.PLATFORM_A_PREPARE_HOLD_MS };
   }
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {

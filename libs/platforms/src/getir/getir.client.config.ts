@@ -26,6 +26,12 @@ export class GetirClientConfig {
   @Min(0)
   PLATFORM_A_STEP_INTERVAL_MS: number = 60_000;
 
+  /** PLATFORM_A's PREPARE waits this long after approval (guard 4), and each step this long after the previous one. */
+  @ToNumber()
+  @IsInt({ message: 'PLATFORM_A_PREPARE_HOLD_MS must be an integer' })
+  @Min(0)
+  PLATFORM_A_PREPARE_HOLD_MS: number = 60_000;
+
   /**
    * PLATFORM_A refuses a handover while its courier is not at the restaurant (codes 14, 15, 71): a
    * "not yet", tried again this often ...
