@@ -5,30 +5,34 @@ import { platformEntry, type PlatformConfigClass, type PlatformEntry } from './c
 import { PlatformAAdapter } from './getir/getir.adapter';
 import { GetirClientConfig } from './getir/getir.client.config';
 import { GETIR_INBOUND } from './getir/getir.inbound';
+import { GETIR_LOCAL_SIMULATOR } from './getir/getir.local-simulator';
 import { PLATFORM_A } from './getir/getir.platform';
 import { PlatformDAdapter } from './migros-yemek/migros-yemek.adapter';
 import { MigrosYemekClientConfig } from './migros-yemek/migros-yemek.client.config';
 import { MIGROS_YEMEK_INBOUND } from './migros-yemek/migros-yemek.inbound';
+import { MIGROS_YEMEK_LOCAL_SIMULATOR } from './migros-yemek/migros-yemek.local-simulator';
 import { PLATFORM_D } from './migros-yemek/migros-yemek.platform';
 import { THIRD_PARTY } from './third-party/third-party.platform';
 import { PlatformCAdapter } from './trendyol-go/trendyol-go.adapter';
 import { TrendyolGoClientConfig } from './trendyol-go/trendyol-go.client.config';
 import { TRENDYOL_GO_INBOUND } from './trendyol-go/trendyol-go.inbound';
+import { TRENDYOL_GO_LOCAL_SIMULATOR } from './trendyol-go/trendyol-go.local-simulator';
 import { PLATFORM_C } from './trendyol-go/trendyol-go.platform';
 import { PlatformBAdapter } from './yemeksepeti/yemeksepeti.adapter';
 import { YemeksepetiClientConfig } from './yemeksepeti/yemeksepeti.client.config';
 import { YEMEKSEPETI_INBOUND } from './yemeksepeti/yemeksepeti.inbound';
+import { YEMEKSEPETI_LOCAL_SIMULATOR } from './yemeksepeti/yemeksepeti.local-simulator';
 import { PLATFORM_B } from './yemeksepeti/yemeksepeti.platform';
 
 /**
- * Every registered platform, each from its own folder: its definition, its adapter and its inbound
- * pieces. A new platform is one folder and one line here.
+ * Every registered platform, each from its own folder: its definition, its client settings and
+ * adapter, its inbound pieces and its one-machine simulator. A new platform is one folder and one line here.
  */
 export const PLATFORMS = [
-  platformEntry({ definition: PLATFORM_A, clientConfig: GetirClientConfig, adapter: (config, sessions) => new PlatformAAdapter(config, sessions), inbound: GETIR_INBOUND }),
-  platformEntry({ definition: PLATFORM_B, clientConfig: YemeksepetiClientConfig, adapter: (config, sessions) => new PlatformBAdapter(config, sessions), inbound: YEMEKSEPETI_INBOUND }),
-  platformEntry({ definition: PLATFORM_C, clientConfig: TrendyolGoClientConfig, adapter: (config) => new PlatformCAdapter(config), inbound: TRENDYOL_GO_INBOUND }),
-  platformEntry({ definition: PLATFORM_D, clientConfig: MigrosYemekClientConfig, adapter: (config) => new PlatformDAdapter(config), inbound: MIGROS_YEMEK_INBOUND }),
+  platformEntry({ definition: PLATFORM_A, clientConfig: GetirClientConfig, adapter: (config, sessions) => new PlatformAAdapter(config, sessions), inbound: GETIR_INBOUND, simulator: GETIR_LOCAL_SIMULATOR }),
+  platformEntry({ definition: PLATFORM_B, clientConfig: YemeksepetiClientConfig, adapter: (config, sessions) => new PlatformBAdapter(config, sessions), inbound: YEMEKSEPETI_INBOUND, simulator: YEMEKSEPETI_LOCAL_SIMULATOR }),
+  platformEntry({ definition: PLATFORM_C, clientConfig: TrendyolGoClientConfig, adapter: (config) => new PlatformCAdapter(config), inbound: TRENDYOL_GO_INBOUND, simulator: TRENDYOL_GO_LOCAL_SIMULATOR }),
+  platformEntry({ definition: PLATFORM_D, clientConfig: MigrosYemekClientConfig, adapter: (config) => new PlatformDAdapter(config), inbound: MIGROS_YEMEK_INBOUND, simulator: MIGROS_YEMEK_LOCAL_SIMULATOR }),
   platformEntry({ definition: THIRD_PARTY }),
 ] as const satisfies readonly PlatformEntry[];
 

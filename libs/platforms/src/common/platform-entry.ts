@@ -1,4 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
+import type { LocalSimulatorEntry } from './local-simulator';
 import type { PlatformAdapter } from './platform-adapter';
 import type { PlatformHttpConfig } from './platform-client.config';
 import type { PlatformDefinition } from './platform-definition';
@@ -21,8 +22,8 @@ export interface PlatformInbound {
 /**
  * One platform as the suite registers it (platforms.ts holds one per platform): its definition
  * (codes, credential fields, rules), its client settings and how to build its adapter over them
- * (status out, credential check, polling), and its inbound pieces (orders in). Its simulator stays
- * in its folder, for tests and the one-machine mode only.
+ * (status out, credential check, polling), its inbound pieces (orders in), and how the one-machine
+ * suite starts its simulator (loaded only then: the apps never load simulator code).
  */
 export interface PlatformEntry<Client extends object = object> {
   definition: PlatformDefinition;
@@ -34,6 +35,8 @@ export interface PlatformEntry<Client extends object = object> {
    */
   adapter?(config: PlatformHttpConfig & Client, sessions: SessionCache): PlatformAdapter;
   inbound?: PlatformInbound;
+  /** Its simulator with a demo restaurant, for the one-machine suite (local-platforms.ts starts every entry's). */
+  simulator?: LocalSimulatorEntry;
 }
 
 /** A registry line, typed so that its adapter reads the settings of its own client config class. */
