@@ -17,6 +17,20 @@ export interface PlatformInbound {
   controllers?: Type<unknown>[];
   providers?: Provider[];
   configs?: PlatformConfigClass[];
+  /** How the app's OpenAPI document describes its callbacks (the app collects every entry's). */
+  openApi?: PlatformInboundOpenApi;
+}
+
+/** One platform's part of the OpenAPI document of the app that serves its callbacks. */
+export interface PlatformInboundOpenApi {
+  /** Its callbacks and how they authenticate, one phrase of the service description. */
+  callbacks: string;
+  /** API-key headers its callbacks present (each a security scheme named after the header). */
+  apiKeyHeaders?: string[];
+  /** A bearer JWT its callbacks present (the document's `bearerJwt` scheme). */
+  bearerJwt?: { description: string };
+  /** Answers its caller accepts under a path prefix (no other status is documented there). */
+  restrictedAnswers?: Array<{ pathPrefix: string; statuses: readonly number[] }>;
 }
 
 /**
