@@ -29,15 +29,15 @@ const { getMetadataStorage } = require('class-validator');
 
 const source = (file) => path.join(workspaceRoot, file);
 
-/** One section per platform folder with an inbound config class (libs/platforms/src/<platform>/<platform>.inbound.config.ts). */
-function platformInboundSections() {
+/** One section per platform folder with a config class of the given kind (libs/platforms/src/<platform>/<platform>.<kind>.config.ts). */
+function platformSections(kind, title, usedBy) {
   const root = 'libs/platforms/src';
   return readdirSync(source(root), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map((entry) => `${root}/${entry.name}/${entry.name}.inbound.config.ts`)
+    .map((entry) => `${root}/${entry.name}/${entry.name}.${kind}.config.ts`)
     .filter((file) => existsSync(source(file)))
     .sort()
-    .flatMap((file) => Object.keys(require(source(file))).map((className) => ({ file, className, title: `Platform inbound: ${path.basename(path.dirname(file))}`, usedBy: ['status-dispatcher'] })));
+    .flatMap((file) => Object.keys(require(source(file))).map((className) => ({ file, className, title: `${title}: ${path.basename(path.dirname(file))}`, usedBy })));
 }
 
 /** One block of the file per config class; a class lists only the variables it declares itself. */
@@ -50,9 +50,11 @@ const SECTIONS = [
   { file: 'apps/status-dispatcher/src/app/status-dispatcher.config.ts', className: 'DispatcherConfig', title: 'status-dispatcher' },
   { file: 'apps/webhook-sender/src/app/webhook-sender.config.ts', className: 'WebhookSenderConfig', title: 'webhook-sender' },
   // Validated by the apps that call a platform (status-dispatcher's sessions, integrations-api's integration check).
-  { file: 'libs/platforms/src/common/platform-client.config.ts', className: 'PlatformClientConfig', title: 'Platform clients', usedBy: ['integrations-api', 'status-dispatcher'] },
+  { file: 'libs/platforms/src/common/platform-client.config.ts', className: 'PlatformHttpConfig', title: 'Platform clients', usedBy: ['integrations-api', 'status-dispatcher'] },
+  // Each platform's own client settings (its folder's *.client.config.ts), validated by the same apps.
+  ...platformSections('client', 'Platform client', ['integrations-api', 'status-dispatcher']),
   // Each platform's inbound settings (its folder's *.inbound.config.ts), validated by status-dispatcher.
-  ...platformInboundSections(),
+  ...platformSections('inbound', 'Platform inbound', ['status-dispatcher']),
   { file: 'apps/mock-receiver/src/app/receiver.config.ts', className: 'ReceiverConfig', title: 'mock-receiver (reference receiver)', usedBy: ['mock-receiver'] },
 ];
 

@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     internalApiKey: settings.secrets.internalApiKey,
   });
 
-  const simulatorUrls = { PLATFORM_A: platforms.a.baseUrl, PLATFORM_B: platforms.b.baseUrl, PLATFORM_C: platforms.c.baseUrl, PLATFORM_D: platforms.d.baseUrl };
+  const simulatorUrls: Record<string, string> = Object.fromEntries(Object.entries(platforms.simulators).map(([code, simulator]) => [code, simulator.baseUrl]));
   demo.platforms = await ensurePlatformIntegrations({ posUrl: internalPosUrl, apiKey: demo.apiKey, apiSecret: demo.apiSecret, bodies: platforms.integrationBodies, simulatorUrls });
   writeDemo(settings.dataDir, demo);
 

@@ -23,7 +23,7 @@ export interface OpenApiDescription {
   /** API-key security schemes (headers), each named after its header. */
   apiKeyHeaders?: string[];
   basicAuth?: boolean;
-  /** An HTTP bearer scheme with a JWT (PLATFORM_B's middleware), named `bearerJwt`. */
+  /** An HTTP bearer scheme with a JWT (a platform's callbacks), named `bearerJwt`. */
   bearerJwt?: { description: string };
   /** The tags the controllers use, with what each groups. */
   tags?: Array<{ name: string; description: string }>;

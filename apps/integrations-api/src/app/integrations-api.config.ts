@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min, MinLength, registerDecorator, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 import { AlsoReads, AuthThrottledConfig, parseDuration, ToBoolean, ToNumber, IsOriginList, ToList } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
-import { PlatformClientConfig } from '@courier/platforms';
+import { PLATFORM_CLIENT_CONFIGS } from '@courier/platforms';
 
 /** Valid when the value parses as a key list; the message is the parser's (it names the variable). */
 export function IsEncryptionKeyList(options?: ValidationOptions) {
@@ -37,7 +37,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ToDuration = () => Transform(({ value }) => (value === undefined || value === '' ? undefined : typeof value === 'number' ? value : parseDuration(String(value))));
 
 /** Environment of integrations-api (see README, "Configuration"). */
-@AlsoReads(PlatformClientConfig)
+@AlsoReads(...PLATFORM_CLIENT_CONFIGS)
 export class IntegrationsConfig extends AuthThrottledConfig {
   /** HTTP port of the POS and admin API. */
   @ToNumber()

@@ -6,7 +6,7 @@ import { IntegrationVerificationService } from './integration-verification.servi
 
 /**
  * The platforms' verification of integrations. The platform adapters come from libs/platforms with
- * their PLATFORM_* settings (PlatformClientConfig), validated when the app is created.
+ * their PLATFORM_* settings (PLATFORM_CLIENT_CONFIGS), validated when the app is created.
  */
 @Module({
   imports: [RepositoriesModule],

@@ -22,21 +22,17 @@ describe('DispatcherConfig', () => {
     expect(config.STATUS_DISPATCHER_PORT).toBe(3002);
     expect(config.INTERNAL_API_KEYS).toEqual([KEY_A]);
     expect(config).toMatchObject({
-      PLATFORM_A_PREPARE_HOLD_MS: 60_000,
       STATUS_PUSH_RETRY_BASE_MS: 1_000,
       STATUS_PUSH_RETRY_MAX_DELAY_MS: 60_000,
       STATUS_PUSH_RETRY_MAX_AGE_MS: 3_600_000,
     });
   });
 
-  it('requires SECRETS_ENCRYPTION_KEYS (the platform calls open the integrations\' secrets) and names bad platform variables', () => {
+  it('requires SECRETS_ENCRYPTION_KEYS (the platform calls open the integrations\' secrets) and names bad variables', () => {
     const { SECRETS_ENCRYPTION_KEYS: _keys, ...withoutKeys } = base;
     expect(problems(withoutKeys).join()).toMatch(/SECRETS_ENCRYPTION_KEYS/);
     expect(problems({ ...base, SECRETS_ENCRYPTION_KEYS: 'k1:short' }).join()).toMatch(/SECRETS_ENCRYPTION_KEYS/);
-    expect(problems({ ...base, PLATFORM_A_PREPARE_HOLD_MS: '-1' }).join()).toMatch(/PLATFORM_A_PREPARE_HOLD_MS/);
-    expect(problems({ ...base, PLATFORM_A_PREPARE_HOLD_MS: 'a minute' })).toContain('PLATFORM_A_PREPARE_HOLD_MS must be an integer');
     expect(problems({ ...base, STATUS_PUSH_RETRY_MAX_AGE_MS: '5' }).join()).toMatch(/STATUS_PUSH_RETRY_MAX_AGE_MS/);
-    expect(validateConfig(DispatcherConfig, { ...base, PLATFORM_A_PREPARE_HOLD_MS: '1000' }).PLATFORM_A_PREPARE_HOLD_MS).toBe(1000);
   });
 
   it('reads several comma-separated keys (rotation), trimming blanks', () => {

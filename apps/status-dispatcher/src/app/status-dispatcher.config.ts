@@ -1,7 +1,7 @@
 import { IsInt, IsOptional, IsString, Max, Min, MinLength, registerDecorator, ValidationOptions } from 'class-validator';
 import { AlsoReads, AuthThrottledConfig, RequiredInProduction, ToList, ToNumber } from '@courier/config';
 import { parseEncryptionKeys } from '@courier/crypto';
-import { PLATFORM_INBOUND_CONFIGS, PlatformClientConfig } from '@courier/platforms';
+import { PLATFORM_CLIENT_CONFIGS, PLATFORM_INBOUND_CONFIGS } from '@courier/platforms';
 
 /** Shortest internal key accepted: a guessable key would open every order's lifecycle. */
 export const MIN_INTERNAL_API_KEY_LENGTH = 16;
@@ -52,8 +52,8 @@ function IsEncryptionKeyList(options?: ValidationOptions) {
     });
 }
 
-/** Environment of status-dispatcher (see README, "Configuration"). The PLATFORM_*_BASE_URL family is PlatformClientConfig, and each platform's inbound settings its own class (libs/platforms). */
-@AlsoReads(PlatformClientConfig, ...PLATFORM_INBOUND_CONFIGS)
+/** Environment of status-dispatcher (see README, "Configuration"). Each platform's client settings (PLATFORM_CLIENT_CONFIGS) and inbound settings are classes in its folder (libs/platforms). */
+@AlsoReads(...PLATFORM_CLIENT_CONFIGS, ...PLATFORM_INBOUND_CONFIGS)
 export class DispatcherConfig extends AuthThrottledConfig {
   /** HTTP port of the internal and platform-webhook endpoints. */
   @ToNumber()
@@ -83,12 +83,6 @@ export class DispatcherConfig extends AuthThrottledConfig {
   /** Opens the integrations' secret ciphertexts (the platform calls need the credentials). */
   @IsEncryptionKeyList()
   SECRETS_ENCRYPTION_KEYS!: string;
-
-  /** PLATFORM_A's PREPARE waits this long after approval (guard 4), and each step this long after the previous one. */
-  @ToNumber()
-  @IsInt({ message: 'PLATFORM_A_PREPARE_HOLD_MS must be an integer' })
-  @Min(0)
-  PLATFORM_A_PREPARE_HOLD_MS: number = 60_000;
 
   /**
    * A push is decided on the order's committed state and written in one conditional statement; when

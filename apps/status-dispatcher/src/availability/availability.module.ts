@@ -14,8 +14,8 @@ import { InternalAvailabilityController } from './internal-availability.controll
 
 /**
  * Restaurant availability (docs/availability.md): the management and internal API, the durable
- * platform commands and their timers, the read-back of the stores' state. PLATFORM_B's inbound
- * availability call (platform-orders) reports through AvailabilityService.
+ * platform commands and their timers, the read-back of the stores' state. A platform's own inbound
+ * availability call (its inbound pieces) reports through AvailabilityService.
  */
 @Module({
   imports: [AccountDirectoryModule, InternalAuthModule, PlatformSessionsModule],

@@ -1,8 +1,8 @@
-import { ConfigurationError, validateConfig } from '@courier/config';
-import { PlatformAdapters, PlatformClientConfig, PLATFORMS } from '@courier/platforms';
+import { ConfigurationError } from '@courier/config';
+import { platformClientConfig, PlatformAdapters, PLATFORMS } from '@courier/platforms';
 import { parseCallBudgetOverrides, PlatformCallBudgets } from './platform-call-budgets';
 
-const adapters = new PlatformAdapters(validateConfig(PlatformClientConfig, {}), undefined, { platforms: PLATFORMS });
+const adapters = new PlatformAdapters(platformClientConfig({}), undefined, { platforms: PLATFORMS });
 const budgets = (PLATFORM_CALL_BUDGETS?: string) => new PlatformCallBudgets({} as never, adapters, { PLATFORM_CALL_BUDGETS } as never, {} as never);
 
 describe('PlatformCallBudgets.bookNow (a poll\'s request)', () => {

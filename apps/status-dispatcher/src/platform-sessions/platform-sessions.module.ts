@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { validateConfig } from '@courier/config';
 import { SecretBox } from '@courier/crypto';
-import { PlatformAdapters, PlatformClientConfig, PlatformEntry, PlatformRegistry, REGISTERED_PLATFORMS } from '@courier/platforms';
+import { PlatformAdapters, PlatformEntry, validatePlatformClientConfig, PlatformRegistry, REGISTERED_PLATFORMS } from '@courier/platforms';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
@@ -28,7 +27,7 @@ const LOGIN_LEASE_MARGIN_MS = 5_000;
       provide: PlatformAdapters,
       inject: [PlatformSessionRepository, SecretBox, CredentialFingerprints, REGISTERED_PLATFORMS],
       useFactory: (sessions: PlatformSessionRepository, secretBox: SecretBox, fingerprints: CredentialFingerprints, platforms: readonly PlatformEntry[]) => {
-        const config = validateConfig(PlatformClientConfig, process.env);
+        const config = validatePlatformClientConfig(platforms, process.env);
         const sessionStore = new PostgresSessionStore(sessions, secretBox, fingerprints, { loginLeaseMs: config.PLATFORM_HTTP_TIMEOUT_MS + LOGIN_LEASE_MARGIN_MS });
         return new PlatformAdapters(config, undefined, { sessionStore, platforms });
       },

@@ -26,7 +26,7 @@ export function isPending(state: StatusUpdateState): boolean {
   return PENDING_UPDATE_STATES.includes(state);
 }
 
-/** Until when a claim made at `now` holds the update: room for the longest call (a login and two requests, PLATFORM_A's cancel reads its options first). */
+/** Until when a claim made at `now` holds the update: room for the longest call (a login and two requests: a platform's cancel may read its options first). */
 export function sendingUntil(now: Date, httpTimeoutMs: number): Date {
   return new Date(now.getTime() + httpTimeoutMs * CALL_REQUESTS_AT_MOST + SENDING_MARGIN_MS);
 }
@@ -151,7 +151,7 @@ export interface ClaimFacts {
 /**
  * Whether an update may be sent now: `claim`; it has ended (`nothing`); it must wait for another
  * run's call, its release time or an earlier update (`later`); or it must keep the platform's
- * spacing after the order's last spaced step (`hold` until then: PLATFORM_A's 60 s between
+ * spacing after the order's last spaced step (`hold` until then: the platform's interval between
  * verify, prepare, handover and deliver). The one rule of when an update is sent: the push's send
  * path is derived from it, and the claim statement only re-checks that no other run took the update.
  */

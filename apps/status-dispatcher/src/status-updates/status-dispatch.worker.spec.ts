@@ -9,7 +9,7 @@ describe('the immediate send of an update claimed at its push', () => {
     const book = jest.fn(async () => (bookedSlot === undefined ? undefined : { slot: bookedSlot, bookedAt: Date.now() }));
     const sendStatus = jest.fn(async () => ({ kind: 'done' as const, answer: { httpStatus: 200, body: null } }));
     const query = jest.fn(async (_sql: string, _params: unknown[]) => [] as unknown[]);
-    const config = { PLATFORM_A_PREPARE_HOLD_MS: 60_000, SHUTDOWN_GRACE_MS: 1_000, PLATFORM_CALL_BUDGET_LATE_MS: 500 };
+    const config = { SHUTDOWN_GRACE_MS: 1_000, PLATFORM_CALL_BUDGET_LATE_MS: 500 };
     const worker = new StatusDispatchWorker(
       { registerTask: jest.fn(), tasks: { nudge: jest.fn() } } as never,
       {} as never,
@@ -19,7 +19,7 @@ describe('the immediate send of an update claimed at its push', () => {
       config as never,
       { recordCall: jest.fn(), finished: { inc: jest.fn() }, budgetWaits: { inc: jest.fn() } } as never,
       { book } as never,
-      { keys: [], spaces: () => false } as never,
+      { keys: [], spaces: () => false, intervalMs: () => undefined } as never,
     );
     return { sends: new ImmediateSends(worker, config as never), sendStatus, query, book };
   }

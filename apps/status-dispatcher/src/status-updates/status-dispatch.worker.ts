@@ -82,7 +82,7 @@ export class StatusDispatchWorker {
     const decision = decideClaim(
       { ...update, spacedStep: this.spacing.spaces(update.platform, update.action), lastSpacedStepSentAt: update.lastStepSentAt },
       now,
-      this.config.PLATFORM_A_PREPARE_HOLD_MS,
+      this.spacing.intervalMs(update.platform) ?? 0,
     );
     if (decision.kind === 'nothing' || decision.kind === 'later') return decision;
     if (decision.kind === 'hold') {

@@ -158,7 +158,7 @@ export class StatusPushService {
       request.action,
       this.registry.byCode(platform)?.statusRules ?? {},
       now,
-      { holdMs: this.config.PLATFORM_A_PREPARE_HOLD_MS },
+      { holdMs: this.spacing.intervalMs(platform) },
     );
     if (decision.decision === 'duplicate') {
       return {
@@ -187,7 +187,7 @@ export class StatusPushService {
         stopping: this.immediate.stopping,
       },
       now,
-      { stepSpacingMs: this.config.PLATFORM_A_PREPARE_HOLD_MS, httpTimeoutMs: this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS },
+      { stepSpacingMs: this.spacing.intervalMs(platform) ?? 0, httpTimeoutMs: this.adapters.config.PLATFORM_HTTP_TIMEOUT_MS },
     );
     const { claim, taskDueAt } = plan;
     // The courier core reports a fact: the order's status follows at once; the platform hears it when the queue allows.

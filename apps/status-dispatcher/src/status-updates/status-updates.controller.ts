@@ -27,7 +27,7 @@ export class StatusUpdatesController {
       'An order withheld because its integration is not verified by its platform yet is refused first (409 ORDER_WITHHELD: nothing is stored or sent; it is released to the account once verified). ' +
       'Guards (first match wins): a repeat of an action already accepted for the order answers 202 with the first statusUpdateId and nothing is sent again (also under concurrent pushes); ' +
       'nothing is accepted for a cancelled order (409 ORDER_CANCELED); VERIFY of an order approved on the platform (409 ALREADY_VERIFIED); DELIVER before PREPARE or HANDOVER (409 DELIVER_BEFORE_PREPARE); ' +
-      'PLATFORM_A\'s PREPARE within PLATFORM_A_PREPARE_HOLD_MS (60 s) of approval is held until then. The order\'s status moves at once (VERIFY → VALIDATED, PREPARE → PREPARED, ' +
+      'on a platform whose rules hold PREPARE after approval, PREPARE within that hold (60 s by default, the platform\'s own setting) of approval is held until then. The order\'s status moves at once (VERIFY → VALIDATED, PREPARE → PREPARED, ' +
       'HANDOVER → ON_DELIVERY, DELIVER → DELIVERED, CANCEL/REJECT → CANCELED) with its events; updates of one order reach the platform in the order they were accepted, ' +
       'retried with backoff on network errors, 429 and 5xx. Follow one with GET /internal/status-updates/{statusUpdateId}. ' +
       'Platform order ids are unique per platform store only: when orders of several stores share providerOrderId, the push must name the restaurant (`restaurantId`), else 409 AMBIGUOUS_PROVIDER_ORDER_ID.',

@@ -116,9 +116,10 @@ export interface PlatformAdapter {
   announcePosReady?(credentials: IntegrationCredentials): Promise<PosReadyOutcome>;
   /**
    * The platform's minimum interval between consecutive steps of one order, for the actions it
-   * applies to (the definition's spacedSteps), or undefined.
+   * applies to (the definition's spacedSteps), or undefined. The same interval is the hold of a
+   * platform whose statusRules hold PREPARE after approval (its client config sets it).
    */
-  stepSpacing?(holdMs: number): { actions: readonly StatusPushAction[]; ms: number } | undefined;
+  stepSpacing?(): { actions: readonly StatusPushAction[]; ms: number } | undefined;
   /** The platform's call budget per set of credentials: the dispatcher books room in it before each status call. */
   readonly callBudget?: CallBudget;
   /**

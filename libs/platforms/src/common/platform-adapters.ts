@@ -1,6 +1,5 @@
-import { validateConfig } from '@courier/config';
 import type { PlatformAdapter } from './platform-adapter';
-import { PlatformClientConfig } from './platform-client.config';
+import { PlatformHttpConfig, validatePlatformClientConfig } from './platform-client.config';
 import { SessionCache } from './session-cache';
 import type { PlatformEntry } from './platform-entry';
 import type { SessionStore } from './session-store';
@@ -20,7 +19,8 @@ export class PlatformAdapters {
   private readonly byCode: Map<string, PlatformAdapter>;
   readonly sessions: SessionCache;
 
-  constructor(readonly config: PlatformClientConfig, adapters?: PlatformAdapter[], options: PlatformAdaptersOptions = {}) {
+  /** `config`: the shared settings and every platform's own, as validatePlatformClientConfig combines them. */
+  constructor(readonly config: PlatformHttpConfig, adapters?: PlatformAdapter[], options: PlatformAdaptersOptions = {}) {
     this.sessions = new SessionCache(config.PLATFORM_SESSION_REFRESH_MARGIN_MS, Date.now, options.sessionStore);
     if (!adapters && !options.platforms) throw new Error('PlatformAdapters needs the adapters or the platforms (PLATFORMS) to build them from');
     const list = adapters ?? options.platforms!.flatMap((platform) => (platform.adapter ? [platform.adapter(config, this.sessions)] : []));
@@ -29,7 +29,7 @@ export class PlatformAdapters {
 
   /** Adapters over the PLATFORM_* variables of `env`; throws ConfigurationError naming bad ones. */
   static fromEnv(env: Record<string, string | undefined> = process.env, options: PlatformAdaptersOptions = {}): PlatformAdapters {
-    return new PlatformAdapters(validateConfig(PlatformClientConfig, env), undefined, options);
+    return new PlatformAdapters(validatePlatformClientConfig(options.platforms ?? [], env), undefined, options);
   }
 
   get(code: string): PlatformAdapter | undefined {

@@ -25,10 +25,10 @@ export type AvailabilityUnsupportedCode =
 
 /**
  * What a platform will send for a store request, decided before anything is queued (pure).
- * `params` are the platform's own (wire values such as Getir's timeOffAmount or Migros'
- * storeOffDateOption), stored with the command and given back to `setStore` as they are.
+ * `params` are the platform's own (its wire values, such as a close duration or an off-date
+ * option), stored with the command and given back to `setStore` as they are.
  * `instead` says, for the restaurant, what the platform does in place of what was asked (a close
- * neighbour: "closes for 45 minutes, the nearest Getir allows"), with a code the answer carries.
+ * neighbour: "closes for 45 minutes, the nearest the platform allows"), with a code the answer carries.
  */
 export type StoreAvailabilityPlan =
   | { kind: 'send'; state: StoreAvailabilityState; params: Record<string, string | number | boolean | null>; instead?: { code: string; message: string } }
@@ -55,7 +55,7 @@ export type StoreReadOutcome =
 /**
  * A platform's availability calls: one store's open / closed / busy state and one product's
  * sold-out switch. Calls are booked in the adapter's `callBudget` under `availability:store`,
- * `availability:product` and `availability:read` (Getir: 2 configuration calls a minute).
+ * `availability:product` and `availability:read` (each platform's limits in its folder).
  * `setStore` and `setProduct` answer like status calls (done, retry with pacing, failed).
  */
 export interface PlatformAvailability {

@@ -7,7 +7,7 @@ export interface PlatformInboundOptions {
   platforms: readonly PlatformEntry[];
   /** Modules that provide PlatformOrderIntake and PlatformAdapters (the app's). */
   imports: NonNullable<ModuleMetadata['imports']>;
-  /** Where the platforms' config classes are read from (default process.env, as PlatformClientConfig). */
+  /** Where the platforms' config classes are read from (default process.env, as the client configs). */
   env?: Record<string, string | undefined>;
 }
 

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { validateConfig } from '@courier/config';
 import type { IntegrationCredentials, PlatformOrderRef } from './platform-adapter';
-import { PlatformClientConfig } from './platform-client.config';
+import { platformClientConfig } from '../platforms';
 import { PlatformDAdapter } from '../migros-yemek/migros-yemek.adapter';
 import { checkOfError, outcomeOfError, pollResultOfError } from './outcomes';
 import { platformRequest, UnsendableRequestError } from './platform-http';
@@ -64,7 +63,7 @@ describe('a request with a header value a header cannot carry', () => {
   });
 
   describe('PLATFORM_D with a stored apiKey a header cannot carry', () => {
-    const adapter = () => new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: base }));
+    const adapter = () => new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: base }));
     const credentials = (): IntegrationCredentials => ({ integrationId: 'int-d-unsafe', providerRestaurantId: '23000000101833', settings: { providerMerchantId: '511' }, secrets: { apiKey: UNSAFE } });
     const order: PlatformOrderRef = { platformOrderId: '455221', yemekKuryeOrderId: 'ord-1', platformData: { deliveryProvider: 'RESTAURANT' } };
 

@@ -1,7 +1,6 @@
-import { validateConfig } from '@courier/config';
 import { PlatformASimulator } from './getir.simulator';
 import { SessionCache } from '../common/session-cache';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials, PlatformOrderRef } from '../common/platform-adapter';
 import { PlatformAAdapter } from './getir.adapter';
 import { GETIR_COURIER, PLATFORM_A_STATUS, RESTAURANT_COURIER } from './getir.assumptions';
@@ -34,7 +33,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     sim.options.minStepIntervalMs = 0;
     sim.options.statusLockMs = 0;
     adapter = new PlatformAAdapter(
-      validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_A_STEP_INTERVAL_MS: String(STEP_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_INTERVAL_MS: String(COURIER_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_WINDOW_MS: String(COURIER_WINDOW_MS) }),
+      platformClientConfig({ PLATFORM_A_BASE_URL: sim.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_A_STEP_INTERVAL_MS: String(STEP_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_INTERVAL_MS: String(COURIER_INTERVAL_MS), PLATFORM_A_COURIER_RETRY_WINDOW_MS: String(COURIER_WINDOW_MS) }),
       new SessionCache(60_000),
     );
   });
@@ -223,7 +222,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     const limited = new PlatformASimulator({ appSecretKey: APP_KEY, restaurants: [{ restaurantId: 'getir-r-1', secretKey: 'restaurant-secret-1' }], rateLimit: { limit: 2, windowMs: 60_000, blockMs: 20_000 } });
     await limited.start();
     try {
-      const local = new PlatformAAdapter(validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: limited.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY }), new SessionCache(60_000));
+      const local = new PlatformAAdapter(platformClientConfig({ PLATFORM_A_BASE_URL: limited.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY }), new SessionCache(60_000));
       const refs = [0, 1, 2].map(() => limited.createOrder('getir-r-1', { isScheduled: true })).map((created) => ({ platformOrderId: created.id, yemekKuryeOrderId: 'x', platformData: { status: 325 } }));
       expect(await local.sendStatus(credentials, refs[0], 'VERIFY')).toMatchObject({ kind: 'done' });
       expect(await local.sendStatus(credentials, refs[1], 'VERIFY')).toMatchObject({ kind: 'done' });
@@ -263,7 +262,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     const ref = order();
     const wrong = { ...credentials, integrationId: 'int-a-wrong', secrets: { secretKey: 'nope' } };
     expect(await adapter.sendStatus(wrong, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/refused the login/), answer: { httpStatus: 401 } });
-    const unconfigured = new PlatformAAdapter(validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl }), new SessionCache(0));
+    const unconfigured = new PlatformAAdapter(platformClientConfig({ PLATFORM_A_BASE_URL: sim.baseUrl }), new SessionCache(0));
     expect(await unconfigured.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/PLATFORM_A_APP_SECRET_KEY/) });
   });
 
@@ -276,7 +275,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
       detail: expect.stringContaining('getir-r-2'),
     });
     expect(await adapter.checkCredentials({ ...credentials, secrets: { secretKey: 'wrong' } })).toMatchObject({ result: 'rejected', httpStatus: 401 });
-    const unconfigured = new PlatformAAdapter(validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: sim.baseUrl }), new SessionCache(0));
+    const unconfigured = new PlatformAAdapter(platformClientConfig({ PLATFORM_A_BASE_URL: sim.baseUrl }), new SessionCache(0));
     expect(await unconfigured.checkCredentials(credentials)).toMatchObject({ result: 'not_configured' });
   });
 
@@ -300,7 +299,7 @@ describe('PLATFORM_A adapter against its simulator', () => {
     const fresh = new PlatformASimulator({ appSecretKey: APP_KEY, restaurants: [{ restaurantId: 'getir-r-1', secretKey: 'restaurant-secret-1' }] });
     await fresh.start();
     try {
-      const local = new PlatformAAdapter(validateConfig(PlatformClientConfig, { PLATFORM_A_BASE_URL: fresh.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY }), new SessionCache(60_000));
+      const local = new PlatformAAdapter(platformClientConfig({ PLATFORM_A_BASE_URL: fresh.baseUrl, PLATFORM_A_APP_SECRET_KEY: APP_KEY }), new SessionCache(60_000));
       const waiting = fresh.createOrder('getir-r-1');
       const cancelled = fresh.createOrder('getir-r-1');
       fresh.cancelOnPlatform(cancelled.id, 'Client left');

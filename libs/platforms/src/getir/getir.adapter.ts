@@ -2,7 +2,8 @@ import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrder } from '../common/platform-adapter';
 import { PLATFORM_A_ACCEPT_WARNING_MS, platformAAcceptBy } from './getir.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrderRef, PosReadyOutcome } from '../common/platform-adapter';
-import type { PlatformClientConfig } from '../common/platform-client.config';
+
+import type { GetirClientSettings } from './getir.client.config';
 import { answerOf, checkOfError, classifyResponse, isRetryableStatus, LoginRejectedError, outcomeOfError, PlatformNotConfiguredError, sessionFromLogin } from '../common/outcomes';
 import { platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
@@ -76,12 +77,12 @@ export class PlatformAAdapter implements PlatformAdapter {
   }
 
   constructor(
-    private readonly config: PlatformClientConfig,
+    private readonly config: GetirClientSettings,
     readonly sessions: SessionCache,
   ) {}
 
-  stepSpacing(holdMs: number) {
-    return { actions: PLATFORM_A.spacedSteps ?? [], ms: holdMs };
+  stepSpacing() {
+    return { actions: PLATFORM_A.spacedSteps ?? [], ms: this.config.PLATFORM_A_PREPARE_HOLD_MS };
   }
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {

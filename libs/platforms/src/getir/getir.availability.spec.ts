@@ -1,10 +1,9 @@
-import { validateConfig } from '@courier/config';
 import type { PlatformAAvailabilityOptions } from '../getir/getir.availability-routes';
 import { GETIR_MENU_PRODUCT_IDS } from '../getir/getir.availability-routes';
 import { PlatformASimulator } from '../getir/getir.simulator';
 import { bookCallBudget, budgetScopesOf } from '../common/call-budget';
 import { SessionCache } from '../common/session-cache';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials } from '../common/platform-adapter';
 import type { StoreAvailabilityPlan } from '../common/platform-availability';
 import { PlatformAAdapter } from './getir.adapter';
@@ -41,7 +40,7 @@ describe('PLATFORM_A availability against its simulator', () => {
     sim.setDown(false);
     simOptions.configurationRateLimit = UNLIMITED;
     adapter = new PlatformAAdapter(
-      validateConfig(PlatformClientConfig, {
+      platformClientConfig({
         PLATFORM_A_BASE_URL: sim.baseUrl,
         PLATFORM_A_APP_SECRET_KEY: APP_KEY,
         PLATFORM_HTTP_TIMEOUT_MS: '2000',

@@ -5,4 +5,6 @@ import { GetirInboundConfig } from './getir.inbound.config';
 import { PlatformAPoller } from './getir.poller';
 
 /** Getir's orders in: its partner webhooks, and the fallback polling for webhooks that never arrive. */
-export const GETIR_INBOUND: PlatformInbound = { controllers: [PlatformAController], providers: [PlatformAWebhookGuard, PlatformAPoller], configs: [GetirInboundConfig] };
+export const GETIR_INBOUND: PlatformInbound = { controllers: [PlatformAController], providers: [PlatformAWebhookGuard, PlatformAPoller], configs: [GetirInboundConfig],
+  openApi: { callbacks: 'PLATFORM_A\'s order webhooks (x-api-key)', apiKeyHeaders: ['x-api-key'] },
+};

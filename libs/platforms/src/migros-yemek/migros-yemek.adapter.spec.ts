@@ -2,13 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { validateConfig } from '@courier/config';
 import { PlatformDSimulator } from './migros-yemek.simulator';
 import orderCreated from './examples/order-created.json';
 import orderCancelled from './examples/order-cancelled.json';
 import deliveryStatus from './examples/delivery-status.json';
 import { platformRequest } from '../common/platform-http';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials, PlatformOrderRef } from '../common/platform-adapter';
 import { PlatformDAdapter } from './migros-yemek.adapter';
 import { decryptPlatformDValue, encryptPlatformDBody, openPlatformDValue, platformDKey, spacedJson } from './migros-yemek.crypto';
@@ -89,7 +88,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
   beforeAll(async () => {
     sim = new PlatformDSimulator({ stores: [STORE, OTHER_STORE] });
     await sim.start();
-    adapter = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: sim.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' }));
+    adapter = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: sim.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' }));
   });
   afterAll(() => sim.stop());
   afterEach(() => {
@@ -209,7 +208,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     await cbc.start();
     try {
       const ref = () => ({ platformOrderId: String(cbc.createOrder(STORE.storeId).id), yemekKuryeOrderId: 'x', platformData: {} });
-      const byDefault = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: cbc.baseUrl }));
+      const byDefault = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: cbc.baseUrl }));
       const refused = ref();
       expect(await byDefault.sendStatus(credentials, refused, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
       expect(cbc.orders.get(refused.platformOrderId)!.status).toBe('NEW_PENDING');
@@ -217,7 +216,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
       expect(await byDefault.sendStatus({ ...credentials, settings: { ...credentials.settings, encryptionMode: 'CBC' } }, perIntegration, 'VERIFY')).toMatchObject({ kind: 'done' });
       expect(cbc.orders.get(perIntegration.platformOrderId)!.status).toBe('Approved');
       const perDeployment = ref();
-      const cbcDeployment = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: cbc.baseUrl, PLATFORM_D_ENCRYPTION_MODE: 'CBC' }));
+      const cbcDeployment = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: cbc.baseUrl, PLATFORM_D_ENCRYPTION_MODE: 'CBC' }));
       expect(await cbcDeployment.sendStatus(credentials, perDeployment, 'VERIFY')).toMatchObject({ kind: 'done' });
       // The integration's own setting wins over the deployment's.
       expect(await cbcDeployment.sendStatus({ ...credentials, settings: { encryptionMode: 'ECB' } }, ref(), 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
@@ -277,8 +276,8 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     await secret.start();
     try {
       const ref = { platformOrderId: String(secret.createOrder(STORE.storeId).id), yemekKuryeOrderId: 'x', platformData: {} };
-      const withKey = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: secret.baseUrl, PLATFORM_D_SECRET_KEY: 'integrator-wide-secret-key-32by' }));
-      const withoutKey = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: secret.baseUrl }));
+      const withKey = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: secret.baseUrl, PLATFORM_D_SECRET_KEY: 'integrator-wide-secret-key-32by' }));
+      const withoutKey = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: secret.baseUrl }));
       expect(await withoutKey.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
       expect(await withKey.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
       expect(secret.orders.get(ref.platformOrderId)!.status).toBe('Approved');
@@ -295,7 +294,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const raw = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+      const raw = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
       expect(await raw.checkCredentials(credentials)).toMatchObject({ result: 'ok' });
       await raw.sendStatus(credentials, order(), 'VERIFY');
       expect(seen).toHaveLength(2);

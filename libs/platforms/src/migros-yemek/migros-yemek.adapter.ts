@@ -1,6 +1,6 @@
 import type { StatusPushAction } from '@courier/domain';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrder, PlatformOrderRef } from '../common/platform-adapter';
-import type { PlatformClientConfig } from '../common/platform-client.config';
+import type { MigrosYemekClientSettings } from './migros-yemek.client.config';
 import { checkOfError, isRetryableStatus, networkAnswer, outcomeOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
@@ -65,7 +65,7 @@ export class PlatformDAdapter implements PlatformAdapter {
     return this.config.PLATFORM_D_ACCEPT_WARNING_MS ?? PLATFORM_D_ACCEPT_WARNING_MS;
   }
 
-  constructor(private readonly config: PlatformClientConfig) {}
+  constructor(private readonly config: MigrosYemekClientSettings) {}
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
     const data = order.platformData as Partial<PlatformDOrderData>;

@@ -1,8 +1,7 @@
-import { validateConfig } from '@courier/config';
 import { PlatformDSimulator } from '../migros-yemek/migros-yemek.simulator';
 import { budgetScopesOf } from '../common/call-budget';
 import { platformRequest } from '../common/platform-http';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials } from '../common/platform-adapter';
 import type { ProductAvailabilityPlan, StoreAvailabilityPlan } from '../common/platform-availability';
 import { PlatformDAdapter } from './migros-yemek.adapter';
@@ -31,7 +30,7 @@ describe('PLATFORM_D availability against its simulator', () => {
     sim.clearFaults();
     sim.calls.length = 0;
     sim.availability.stores.clear();
-    adapter = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: sim.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' }));
+    adapter = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: sim.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' }));
   });
 
   it('closes without an end by DeActivateStore (warehouseId from GetStoreDetail) and opens again, reading the state back', async () => {
@@ -109,7 +108,7 @@ describe('PLATFORM_D availability against its simulator', () => {
     sim.failNext({ status: 429, headers: { 'Retry-After': '7' }, match: (request) => request.path === '/Store/GetStoreDetail' });
     expect(await availability.readStore!(credentials)).toMatchObject({ kind: 'retry', retryAfterMs: 7_000 });
     expect(state()).toMatchObject({ open: true });
-    const down = new PlatformDAdapter(validateConfig(PlatformClientConfig, { PLATFORM_D_BASE_URL: 'http://127.0.0.1:9', PLATFORM_HTTP_TIMEOUT_MS: '500' }));
+    const down = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: 'http://127.0.0.1:9', PLATFORM_HTTP_TIMEOUT_MS: '500' }));
     expect(await down.availability.setStore(credentials, close)).toMatchObject({ kind: 'retry' });
     expect(await down.availability.readStore!(credentials)).toMatchObject({ kind: 'retry' });
     expect(await availability.setStore(credentials, close)).toMatchObject({ kind: 'done' });

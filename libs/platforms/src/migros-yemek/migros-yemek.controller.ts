@@ -11,6 +11,7 @@ import { presentedKeyMatches } from '../common/platform-callback.auth';
 import { InboundIntegration, PlatformOrderIntake, PlatformOrderOfAnotherIntegration } from '../common/platform-order-intake';
 import type { PlatformDAdapter, PlatformDOrderReadBack } from './migros-yemek.adapter';
 import { PLATFORM_D_WEBHOOK } from './migros-yemek.assumptions';
+import type { MigrosYemekClientSettings } from './migros-yemek.client.config';
 import { isPlatformDEnvelope, openPlatformDValue } from './migros-yemek.crypto';
 import { parsePlatformDWebhook } from './migros-yemek.orders';
 import { ReadBackLimiter } from './migros-yemek.read-backs';
@@ -226,7 +227,7 @@ export class PlatformDController {
    */
   private opened(key: unknown, body: unknown): unknown {
     if (!isPlatformDEnvelope(body)) return body;
-    const config = this.adapters.config;
+    const config = this.adapters.config as MigrosYemekClientSettings; // validated with its entry's clientConfig
     const secret = config.PLATFORM_D_SECRET_KEY ?? (typeof key === 'string' && key.length > 0 && key.length <= 1024 ? key : undefined);
     const opened = secret === undefined ? undefined : openPlatformDValue(body.value, secret, config.PLATFORM_D_ENCRYPTION_MODE);
     if (!opened) throw invalidWebhook(400, ErrorCode.InvalidPayload, 'The encrypted body opens to JSON in neither ECB nor CBC with the integrator\'s key (PLATFORM_D_SECRET_KEY, else the XApiKey presented).');

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { validateConfig } from '@courier/config';
 import { PlatformCSimulator } from './trendyol-go.simulator';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials, PlatformOrderRef } from '../common/platform-adapter';
 import { PlatformCAdapter } from './trendyol-go.adapter';
 import { parsePlatformCPackage } from './trendyol-go.orders';
@@ -22,7 +21,7 @@ describe('PLATFORM_C adapter against its simulator', () => {
     sim = new PlatformCSimulator({ suppliers: [{ supplierId: '104523', apiKey: 'ty-api-key', secretKey: 'ty-secret', storeIds: ['88211'] }] });
     await sim.start();
     adapter = new PlatformCAdapter(
-      validateConfig(PlatformClientConfig, { PLATFORM_C_BASE_URL: sim.baseUrl, PLATFORM_C_INTEGRATOR_NAME: 'CourierSuite', PLATFORM_C_EXECUTOR_USER: 'ops@restaurant.example', PLATFORM_HTTP_TIMEOUT_MS: '2000' }),
+      platformClientConfig({ PLATFORM_C_BASE_URL: sim.baseUrl, PLATFORM_C_INTEGRATOR_NAME: 'CourierSuite', PLATFORM_C_EXECUTOR_USER: 'ops@restaurant.example', PLATFORM_HTTP_TIMEOUT_MS: '2000' }),
     );
   });
   afterAll(() => sim.stop());
@@ -132,7 +131,7 @@ describe('PLATFORM_C adapter against its simulator', () => {
       kind: 'failed',
       answer: { httpStatus: 401, body: { exception: 'ClientApiAuthenticationException' } },
     });
-    const nameless = new PlatformCAdapter({ ...validateConfig(PlatformClientConfig, { PLATFORM_C_BASE_URL: sim.baseUrl }), PLATFORM_C_INTEGRATOR_NAME: '' });
+    const nameless = new PlatformCAdapter({ ...platformClientConfig({ PLATFORM_C_BASE_URL: sim.baseUrl }), PLATFORM_C_INTEGRATOR_NAME: '' });
     expect(await nameless.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 403 } });
     expect(await adapter.sendStatus(credentials, { ...ref, platformOrderId: 'f'.repeat(64) }, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
     sim.failNext({ status: 429, headers: { 'Retry-After': '7' } });

@@ -2,7 +2,7 @@ import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrder } from '../common/platform-adapter';
 import { PLATFORM_C_ACCEPT_WARNING_MS, platformCAcceptBy } from './trendyol-go.assumptions';
 import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../common/platform-adapter';
-import type { PlatformClientConfig } from '../common/platform-client.config';
+import type { TrendyolGoClientSettings } from './trendyol-go.client.config';
 import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAnswer, outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
@@ -43,7 +43,7 @@ export class PlatformCAdapter implements PlatformAdapter {
     return this.config.PLATFORM_C_ACCEPT_WARNING_MS ?? PLATFORM_C_ACCEPT_WARNING_MS;
   }
 
-  constructor(private readonly config: PlatformClientConfig) {}
+  constructor(private readonly config: TrendyolGoClientSettings) {}
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
     const problem = credentialProblem(credentials);

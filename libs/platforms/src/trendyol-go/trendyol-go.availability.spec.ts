@@ -1,7 +1,6 @@
-import { validateConfig } from '@courier/config';
 import { PlatformCSimulator } from '../trendyol-go/trendyol-go.simulator';
 import { bookCallBudget, budgetScopesOf } from '../common/call-budget';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials } from '../common/platform-adapter';
 import type { StoreAvailabilityPlan } from '../common/platform-availability';
 import { PlatformCAdapter } from './trendyol-go.adapter';
@@ -37,7 +36,7 @@ describe('PLATFORM_C availability against its simulator', () => {
     });
     await sim.start();
     adapter = new PlatformCAdapter(
-      validateConfig(PlatformClientConfig, {
+      platformClientConfig({
         PLATFORM_C_BASE_URL: sim.baseUrl,
         PLATFORM_C_INTEGRATOR_NAME: 'CourierSuite',
         PLATFORM_C_EXECUTOR_USER: 'ops@restaurant.example',

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { validateConfig } from '@courier/config';
 import { PlatformBSimulator } from './yemeksepeti.simulator';
 import { SessionCache } from '../common/session-cache';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials, PlatformOrderRef } from '../common/platform-adapter';
 import { jwtExpiry, PLATFORM_B_409_PACING_RULE, PlatformBAdapter, platformBRejectReason } from './yemeksepeti.adapter';
 import { PLATFORM_B_AFTER_ACCEPTANCE_REASONS, PLATFORM_B_REJECT_REASONS } from './yemeksepeti.assumptions';
@@ -18,7 +17,7 @@ describe('PLATFORM_B adapter against its simulator', () => {
   let sim: PlatformBSimulator;
   let adapter: PlatformBAdapter;
   const config = (base = sim.baseUrl) =>
-    validateConfig(PlatformClientConfig, { PLATFORM_B_BASE_URL: base, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_B_ACK_RETRY_INTERVAL_MS: '50', PLATFORM_B_ACK_RETRY_WINDOW_MS: '1000' });
+    platformClientConfig({ PLATFORM_B_BASE_URL: base, PLATFORM_HTTP_TIMEOUT_MS: '2000', PLATFORM_B_ACK_RETRY_INTERVAL_MS: '50', PLATFORM_B_ACK_RETRY_WINDOW_MS: '1000' });
 
   beforeAll(async () => {
     sim = new PlatformBSimulator({ users: [{ username: 'pos-user', password: 'pos-password-1' }] });

@@ -2,7 +2,7 @@ import type { StatusPushAction } from '@courier/domain';
 import type { PlatformOrder } from '../common/platform-adapter';
 import { PLATFORM_B_ACCEPT_WARNING_MS, platformBAcceptBy } from './yemeksepeti.assumptions';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef } from '../common/platform-adapter';
-import type { PlatformClientConfig } from '../common/platform-client.config';
+import type { YemeksepetiClientSettings } from './yemeksepeti.client.config';
 import { answerOf, checkOfError, classifyResponse, LoginRejectedError, outcomeOfError, sessionFromLogin } from '../common/outcomes';
 import { platformRequest, PlatformResponse, platformUrl } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
@@ -48,7 +48,7 @@ export class PlatformBAdapter implements PlatformAdapter {
   }
 
   constructor(
-    private readonly config: PlatformClientConfig,
+    private readonly config: YemeksepetiClientSettings,
     readonly sessions: SessionCache,
     private readonly now: () => number = Date.now,
   ) {}

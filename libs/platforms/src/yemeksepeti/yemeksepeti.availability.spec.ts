@@ -1,8 +1,7 @@
-import { validateConfig } from '@courier/config';
 import { PlatformBSimulator } from '../yemeksepeti/yemeksepeti.simulator';
 import { budgetScopesOf } from '../common/call-budget';
 import { SessionCache } from '../common/session-cache';
-import { PlatformClientConfig } from '../common/platform-client.config';
+import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials } from '../common/platform-adapter';
 import type { StoreAvailabilityPlan } from '../common/platform-availability';
 import { PlatformBAdapter } from './yemeksepeti.adapter';
@@ -29,7 +28,7 @@ describe('PLATFORM_B availability against its simulator', () => {
     sim.clearFaults();
     vendorNumber += 1;
     credentials = { integrationId: `int-b-av-${vendorNumber}`, providerRestaurantId: `vendor-av-${vendorNumber}`, settings: { chainCode: 'chain-1', username: 'pos-user' }, secrets: { password: 'pos-password-1' } };
-    adapter = new PlatformBAdapter(validateConfig(PlatformClientConfig, { PLATFORM_B_BASE_URL: sim.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' }), new SessionCache(60_000));
+    adapter = new PlatformBAdapter(platformClientConfig({ PLATFORM_B_BASE_URL: sim.baseUrl, PLATFORM_HTTP_TIMEOUT_MS: '2000' }), new SessionCache(60_000));
   });
 
   it('closes and opens the vendor on every DH platform it is on: the GET, then a PUT per changeable entry with a listed closedReason', async () => {
@@ -125,7 +124,7 @@ describe('PLATFORM_B availability against its simulator', () => {
     expect(await availability.setStore(credentials, plan)).toMatchObject({ kind: 'retry', retryAfterMs: 5_000, answer: { httpStatus: 204 } });
     expect(await availability.readStore!(credentials)).toMatchObject({ kind: 'retry', retryAfterMs: 5_000 });
     expect(await availability.setStore(credentials, plan)).toMatchObject({ kind: 'done' });
-    const down = new PlatformBAdapter(validateConfig(PlatformClientConfig, { PLATFORM_B_BASE_URL: 'http://127.0.0.1:9', PLATFORM_HTTP_TIMEOUT_MS: '500' }), new SessionCache(60_000));
+    const down = new PlatformBAdapter(platformClientConfig({ PLATFORM_B_BASE_URL: 'http://127.0.0.1:9', PLATFORM_HTTP_TIMEOUT_MS: '500' }), new SessionCache(60_000));
     expect(await down.availability.setStore(credentials, plan)).toMatchObject({ kind: 'retry' });
     expect(await down.availability.readStore!(credentials)).toMatchObject({ kind: 'retry' });
   });

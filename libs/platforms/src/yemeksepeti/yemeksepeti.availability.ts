@@ -7,7 +7,7 @@ import type {
   StoreAvailabilityRequest,
   StoreReadOutcome,
 } from '../common/platform-availability';
-import type { PlatformClientConfig } from '../common/platform-client.config';
+import type { YemeksepetiClientSettings } from './yemeksepeti.client.config';
 import { answerOf, classifyResponse, outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
 import { platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
@@ -34,7 +34,7 @@ export interface PlatformBAvailabilityEntry {
 
 /** What the adapter lends: read when called (the adapter's fields are set after this object is made). */
 export interface PlatformBAvailabilityDeps {
-  config: () => PlatformClientConfig;
+  config: () => YemeksepetiClientSettings;
   sessions: () => SessionCache;
   login: (credentials: IntegrationCredentials) => Promise<PlatformSession>;
 }

@@ -57,7 +57,7 @@ export class StatusUpdateDto {
   @ApiProperty({
     enum: STATUS_UPDATE_STATES,
     description:
-      'queued (waiting to be sent, maybe behind an earlier update: see waitingFor, or for the platform\'s call budget: see waitReason), held (until releaseAt: PLATFORM_A\'s hold), sent (the platform took it), retrying (until nextAttemptAt), ' +
+      'queued (waiting to be sent, maybe behind an earlier update: see waitingFor, or for the platform\'s call budget: see waitReason), held (until releaseAt: the platform\'s PREPARE hold or step spacing), sent (the platform took it), retrying (until nextAttemptAt), ' +
       'failed (final: the platform refused, or retries ran out), skipped (the platform has no call for this action on this order; nothing was sent).',
   })
   state: StatusUpdateState;

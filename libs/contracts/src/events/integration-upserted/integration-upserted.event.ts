@@ -48,7 +48,7 @@ export class IntegrationUpsertedEvent {
   @IsISO8601()
   verifiedAt?: string | null;
 
-  /** Non-secret credential fields in clear, e.g. { chainCode, username } for PLATFORM_B. */
+  /** Non-secret credential fields in clear, as the platform's definition lists them (e.g. { chainCode, username }). */
   @IsObject()
   settings!: Record<string, string>;
 

@@ -4,7 +4,7 @@ export type StoreAvailabilityState = 'OPEN' | 'CLOSED' | 'BUSY';
 /**
  * `restaurant.availability_changed`: a delivery platform changed a store's state on its own (not
  * as the restaurant last asked), seen by reading the store back or by the platform's own call
- * (PLATFORM_B's inbound availability). Published by status-dispatcher, once per change it sees;
+ * (a platform's inbound availability call). Published by status-dispatcher, once per change it sees;
  * webhook-sender delivers it to the restaurant's status URL, signed like the order webhooks.
  */
 export interface RestaurantAvailabilityChangedEvent {
