@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { IntegrationUpsertedEvent, RoutingKey } from '@courier/contracts';
 import { generateEncryptionKeyEntry, SecretBox, secretBinding } from '@courier/crypto';
 import { MessageContext } from '@courier/messaging';
-import { platformClientConfig, PlatformAdapters } from '@courier/platforms';
+import { platformClientConfig, PlatformAdapters, PLATFORMS } from '@courier/platforms';
 import { createMediumDatabase, MediumContext, MediumDatabase, newMediumContext } from '@courier/testing';
 import { AccountDirectoryModule } from '../src/account-directory/account-directory.module';
 import { AccountDirectoryRepository } from '../src/account-directory/account-directory.repository';
@@ -41,7 +41,7 @@ export async function startDispatcherMedium(env: Record<string, string | undefin
         env: { NODE_ENV: 'test', DATABASE_URL: db.database.url, INTERNAL_API_KEYS: 'internal-key-medium-0123456789abcdef', SECRETS_ENCRYPTION_KEYS: MEDIUM_SECRETS_KEYS, SHUTDOWN_GRACE_MS: '2000', ...env },
       },
       imports: [AccountDirectoryModule, OrdersModule, PlatformOrdersModule, StatusUpdatesModule],
-      overrides: [{ token: PlatformAdapters, value: new PlatformAdapters(platformClientConfig({ ...CLOSED_PLATFORMS, PLATFORM_HTTP_TIMEOUT_MS: '2000' })) }],
+      overrides: [{ token: PlatformAdapters, value: new PlatformAdapters(platformClientConfig({ ...CLOSED_PLATFORMS, PLATFORM_HTTP_TIMEOUT_MS: '2000' }), undefined, { platforms: PLATFORMS }) }],
     });
     return {
       ctx,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { AppConfigModule, BaseConfig } from '@courier/config';
-import { TaskOutcome, taskKindOf, UnitOfWork } from '@courier/messaging';
+import { TaskOutcome, taskKindOf, Outbox, UnitOfWork } from '@courier/messaging';
 import { appDataSourceOptions, PersistenceSettings, runMigrationsLocked } from '@courier/persistence';
 import { createTestDatabase, TestDatabase } from './test-database';
 
@@ -92,7 +92,7 @@ export interface MediumContext {
   /** A provider of what was built, by its class (typed) or token. */
   get<T>(token: Type<T> | string | symbol): T;
   database: MediumDatabase;
-  /** Relay and task runner wake-ups the UnitOfWork asked for after its commits. */
+  /** Relay and task runner wake-ups asked for after commits (the UnitOfWork's, and Outbox.committed's). */
   wakes: { enqueued: number; scheduled: number };
   /** Calls made to the stand-in of `token` (a dependency nobody provided). */
   calls(token: InjectionToken): StandInCall[];
@@ -122,6 +122,8 @@ export async function newMediumContext(options: MediumOptions): Promise<MediumCo
       const providers: Provider[] = [
         { provide: DataSource, useValue: options.database.dataSource },
         { provide: UnitOfWork, useValue: unitOfWork },
+        // Events written by a repository's own statement wake the relay through Outbox.committed: counted with the UnitOfWork's.
+        { provide: Outbox, useValue: new Outbox(() => (wakes.enqueued += 1)) },
         { provide: Registry, useValue: new Registry() },
       ];
       return { module: MediumGlobals, providers, exports: providers.map((provider) => (provider as { provide: InjectionToken }).provide) };
