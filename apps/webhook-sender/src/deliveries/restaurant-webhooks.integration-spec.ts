@@ -1,9 +1,8 @@
-import amqp from 'amqplib';
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Queues, RoutingKey } from '@courier/contracts';
-import { AmqpTransport, deadLetterQueueName, SUITE_TOPOLOGY, topologyNames } from '@courier/messaging';
-import { describeWithBroker, silentLogger, testBrokerUrl, testNamespace, waitFor } from '@courier/testing';
+import { AmqpTransport, SUITE_TOPOLOGY } from '@courier/messaging';
+import { deleteTestTopology, describeWithBroker, silentLogger, testBrokerUrl, testNamespace, waitFor } from '@courier/testing';
 import { credentials, SenderApp, startSender, TestAccount } from '../../test/harness';
 import { availabilityChanged } from '../../test/order-events.fixture';
 import { ReceivedRequest, startReceiver, TestReceiver, waitForRequests } from '../../test/receivers';
@@ -162,17 +161,7 @@ describeWithBroker('restaurant.availability_changed over RabbitMQ', () => {
     await sender?.close();
     await publisher?.close();
     await receiver?.close();
-    const connection = await amqp.connect(testBrokerUrl());
-    const channel = await connection.createChannel();
-    const names = topologyNames(namespace);
-    for (const spec of Object.values(Queues)) {
-      const queue = names.queue(spec).name;
-      await channel.deleteQueue(queue);
-      await channel.deleteQueue(deadLetterQueueName(queue));
-    }
-    await channel.deleteExchange(names.events);
-    await channel.deleteExchange(names.deadLetter);
-    await connection.close();
+    await deleteTestTopology(namespace, Object.values(Queues).map((queue) => queue.name));
   });
 
   it('is bound to webhook-sender.restaurant-events and delivered to the status URL', async () => {
