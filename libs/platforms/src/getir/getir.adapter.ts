@@ -60,14 +60,14 @@ type Operation = { path: string } | { skip: string } | { readStatus: true };
  * PLATFORM_A: Getir Yemek's food external API. Login with the integrator's app key and the
  * restaurant's secretKey; the token goes in a `token` header and lives 1 h (a 401 logs in again).
  * Status calls are `POST /food-orders/{id}/{verify|verify-scheduled|prepare|handover|deliver|cancel}`;
- * the answer's service error code decides done / retry / final (platform-a.assumptions.ts).
+ * the answer's service error code decides done / retry / final (getir.assumptions.ts).
  */
 export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
   readonly callBudget = PLATFORM_A.callBudget;
   readonly availability = new PlatformAAvailability((credentials, method, path, json) => this.call(credentials, method, path, json));
 
-  /** The platform's accept-by rule (platform-a.assumptions.ts) with this deployment's window. */
+  /** The platform's accept-by rule (getir.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
     return platformAAcceptBy(order, receivedAt, this.config.PLATFORM_A_ACCEPT_WINDOW_MS);
   }

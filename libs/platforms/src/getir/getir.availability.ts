@@ -35,7 +35,7 @@ type StoreAction = 'open' | 'close' | 'busy';
 const MINUTE_MS = 60_000;
 
 /**
- * PLATFORM_A's availability (platform-a.assumptions.ts, "Availability"): OPEN opens and ends busy
+ * PLATFORM_A's availability (getir.assumptions.ts, "Availability"): OPEN opens and ends busy
  * mode, CLOSED closes (for 15, 30 or 45 minutes when `until` allows, else until an OPEN), BUSY opens
  * and turns busy mode on with 15, 30 or 45 extra minutes. Store calls and the read are configuration
  * calls (2 / 60 s per token): booked as `availability:store` (2) and `availability:read` (1).

@@ -49,7 +49,7 @@ export class GetirClientConfig {
 
   /**
    * PLATFORM_A's accept-by window: Getir closes a restaurant that leaves an order unanswered 5 minutes
-   * (platform-a.assumptions.ts). Every PLATFORM_*_ACCEPT_* default and its source is in that platform's
+   * (getir.assumptions.ts). Every PLATFORM_*_ACCEPT_* default and its source is in that platform's
    * assumptions file; tests set tiny ones.
    */
   @ToNumber()

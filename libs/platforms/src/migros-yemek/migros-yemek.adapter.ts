@@ -47,7 +47,7 @@ export type PlatformDOrderReadBack =
   | { kind: 'unavailable'; detail: string; httpStatus?: number };
 
 /**
- * PLATFORM_D: Migros Yemek's gourmet API (platform-d.assumptions.ts). Every call carries the store's
+ * PLATFORM_D: Migros Yemek's gourmet API (migros-yemek.assumptions.ts). Every call carries the store's
  * API key in `XApiKey`; POST bodies go encrypted as `{ value }`; answers are
  * `{ data, success, errorMessage? }`. No login, no session.
  */
@@ -56,7 +56,7 @@ export class PlatformDAdapter implements PlatformAdapter {
   readonly callBudget = PLATFORM_D.callBudget;
   readonly availability = new PlatformDAvailability({ get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) });
 
-  /** The platform's accept-by rule (platform-d.assumptions.ts) with this deployment's window. */
+  /** The platform's accept-by rule (migros-yemek.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
     return platformDAcceptBy(order, receivedAt, this.config.PLATFORM_D_ACCEPT_WINDOW_MS);
   }
@@ -147,7 +147,7 @@ export class PlatformDAdapter implements PlatformAdapter {
     if (status === PLATFORM_D_NEW_ORDER_STATUS) {
       return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_ORDER_STATUS.REJECTED, cancelReasonId }));
     }
-    // Both ids: M-go sends storeId, AJ userId (the customer's id), M-hp both (platform-d.assumptions.ts).
+    // Both ids: M-go sends storeId, AJ userId (the customer's id), M-hp both (migros-yemek.assumptions.ts).
     const userId = (order.platformData as Partial<PlatformDOrderData>).userId;
     return outcomeOf(
       await this.post(credentials, PLATFORM_D_PATHS.cancelOrder, { ...ids, userId: userId ? platformDId(userId) : PLATFORM_D_UNKNOWN_USER_ID, notifyUser: PLATFORM_D_NOTIFY_USER, cancelReasonId }),

@@ -2,7 +2,7 @@ import { matchPath, SimulatorRequest, SimulatorResponse } from '../common/simula
 
 /*
  * Migros Yemek's store and product availability calls, built from its evidence (platforms.md
- * "Availability"; the clients named in platform-d.assumptions.ts, availability section: the Go client
+ * "Availability"; the clients named in migros-yemek.assumptions.ts, availability section: the Go client
  * `migros` client.go / types.go (M-go), agrostech/AgrosJet-Render (AJ)), not from our adapter:
  * - `POST /Store/ActivateStore` and `/Store/DeActivateStore { storeId, warehouseId }` (M-go reads the
  *   warehouseId from GetStoreDetail first): the store takes orders or not, until changed again.

@@ -11,7 +11,7 @@ export class MigrosYemekClientConfig {
 
   /**
    * The key PLATFORM_D's POST bodies are encrypted with: Migros gives the integrator one secret key
-   * (platform-d.assumptions.ts). Unset: each integration's apiKey, as both known clients fall back to.
+   * (migros-yemek.assumptions.ts). Unset: each integration's apiKey, as both known clients fall back to.
    */
   @IsOptional()
   @IsString()
@@ -22,7 +22,7 @@ export class MigrosYemekClientConfig {
   /**
    * The mode PLATFORM_D's bodies are encrypted in when the integration names none (its optional
    * `encryptionMode`): ECB, as three of the four known Migros clients do, or CBC with a zero IV (the
-   * fourth). Inbound `{ value }` bodies are read in either (platform-d.assumptions.ts).
+   * fourth). Inbound `{ value }` bodies are read in either (migros-yemek.assumptions.ts).
    */
   @IsIn(['ECB', 'CBC'], { message: 'PLATFORM_D_ENCRYPTION_MODE must be ECB or CBC' })
   PLATFORM_D_ENCRYPTION_MODE: 'ECB' | 'CBC' = 'ECB';

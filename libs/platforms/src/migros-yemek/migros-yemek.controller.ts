@@ -80,7 +80,7 @@ function migrosEnvelope(code: string, detail: string) {
   return { success: false as const, errorMessage: { errorCode: code, errorTitle: code.replace(/_/g, ' ').toLowerCase(), errorDetail: detail }, code, detail };
 }
 
-/** A refusal a retry cannot change: HTTP 200 so that Migros does not retry (platform-d.assumptions.ts, PLATFORM_D_WEBHOOK). */
+/** A refusal a retry cannot change: HTTP 200 so that Migros does not retry (migros-yemek.assumptions.ts, PLATFORM_D_WEBHOOK). */
 function refusedForGood(code: string, detail: string) {
   return { received: false, ...migrosEnvelope(code, detail) };
 }
@@ -96,7 +96,7 @@ function invalidWebhook(status: 400 | 422, code: ErrorCode, detail: string, erro
 
 /**
  * PLATFORM_D's (Migros Yemek) webhooks: the order, its cancellation and its delivery status, plain
- * JSON (platform-d.assumptions.ts). No source shows Migros authenticating them: a webhook whose
+ * JSON (migros-yemek.assumptions.ts). No source shows Migros authenticating them: a webhook whose
  * `XApiKey` is the store's apiKey is taken as it comes; any other is never trusted, and the order is
  * read back from Migros with the store's own key (GetOrderDetail): only what Migros answers counts.
  * Every path takes every shape (which URL Migros posts which event to is configured on its side).
@@ -183,7 +183,7 @@ export class PlatformDController {
     const orderId = webhook.kind === 'order' ? webhook.order.platformOrderId : webhook.orderId;
 
     if (webhook.kind === 'delivery_status' && !webhook.isCancelled) {
-      // Recorded only (platform-d.assumptions.ts): nothing moves, so nothing needs confirming.
+      // Recorded only (migros-yemek.assumptions.ts): nothing moves, so nothing needs confirming.
       this.logger.log(
         { integrationId: integration.integrationId, platformOrderId: orderId, deliveryStatus: webhook.deliveryStatus, status: webhook.status, deliveryProvider: webhook.deliveryProvider, courierName: webhook.courierName, authenticated },
         'PLATFORM_D delivery status recorded',

@@ -5,7 +5,7 @@ import { PLATFORM_D_CALL_BUDGET } from './migros-yemek.assumptions';
 /**
  * PLATFORM_D (Migros Yemek): providerRestaurantId is the Migros storeId, providerMerchantId its
  * storeGroupId, apiKey the store's XApiKey, encryptionMode (optional) how this store's bodies are
- * encrypted (platform-d.assumptions.ts, PLATFORM_D_CIPHER).
+ * encrypted (migros-yemek.assumptions.ts, PLATFORM_D_CIPHER).
  */
 export const PLATFORM_D: PlatformDefinition = {
   code: 'PLATFORM_D',

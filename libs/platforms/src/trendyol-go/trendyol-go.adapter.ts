@@ -34,7 +34,7 @@ export class PlatformCAdapter implements PlatformAdapter {
   readonly callBudget = PLATFORM_C.callBudget;
   readonly availability = new PlatformCAvailability({ call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem });
 
-  /** The platform's accept-by rule (platform-c.assumptions.ts) with this deployment's window. */
+  /** The platform's accept-by rule (trendyol-go.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
     return platformCAcceptBy(order, receivedAt, this.config.PLATFORM_C_ACCEPT_WINDOW_MS);
   }

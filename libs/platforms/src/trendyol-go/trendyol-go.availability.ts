@@ -30,7 +30,7 @@ export interface PlatformCCalls {
 }
 
 /**
- * PLATFORM_C's availability (platform-c.assumptions.ts, "Availability"): the store OPEN or CLOSED
+ * PLATFORM_C's availability (trendyol-go.assumptions.ts, "Availability"): the store OPEN or CLOSED
  * (no timed close: the dispatcher's OPEN at `until` ends a close; no busy mode), read back from the
  * supplier's store list (`workingStatus`), and a product ACTIVE or PASSIVE (409, a concurrent change
  * of the store, is retried).

@@ -38,7 +38,7 @@ export class PlatformBAdapter implements PlatformAdapter {
   readonly callBudget = PLATFORM_B.callBudget;
   readonly availability = new PlatformBAvailability({ config: () => this.config, sessions: () => this.sessions, login: (credentials) => this.login(credentials) });
 
-  /** The platform's accept-by rule (platform-b.assumptions.ts) with this deployment's window. */
+  /** The platform's accept-by rule (yemeksepeti.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
     return platformBAcceptBy(order, receivedAt, this.config.PLATFORM_B_ACCEPT_WINDOW_MS);
   }
@@ -116,7 +116,7 @@ export class PlatformBAdapter implements PlatformAdapter {
   /**
    * Where a callback goes: the order's own URL for it (on the configured middleware host), nothing
    * when the order says the callback does not apply (its URL null), the documented path when the
-   * order carried no callbackUrls at all (platform-b.assumptions.ts).
+   * order carried no callbackUrls at all (yemeksepeti.assumptions.ts).
    */
   private target(urls: PlatformBCallbackUrls | undefined, field: keyof PlatformBCallbackUrls, documentedPath: string): { url: string } | { skip: string } {
     const documented = { url: platformUrl(this.config.PLATFORM_B_BASE_URL, documentedPath) };

@@ -140,7 +140,7 @@ export const PLATFORM_B_REASON_WORDS: ReadonlyArray<[RegExp, PlatformBRejectReas
  * spec's advice is that a POS rejects a mapping problem with MENU_ACCOUNT_SETTINGS.
  */
 export const PLATFORM_B_UNPROCESSABLE_REASON: PlatformBRejectReason = 'MENU_ACCOUNT_SETTINGS';
-// The plugin's answer statuses and what each refusal maps to: platform-b.plugin-answers.ts (documented
+// The plugin's answer statuses and what each refusal maps to: yemeksepeti.plugin-answers.ts (documented
 // set, OH; the vendor rules there are our choices where B is silent).
 // Assumed: nobody answers a test order automatically; it expires on the platform unless an operator answers it.
 

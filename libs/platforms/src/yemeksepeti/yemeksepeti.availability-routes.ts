@@ -3,7 +3,7 @@ import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse } from '../commo
 
 /*
  * The Delivery Hero POS middleware's availability calls, built from its evidence (platforms.md
- * "Availability"; the sources named in platform-b.assumptions.ts, availability section:
+ * "Availability"; the sources named in yemeksepeti.assumptions.ts, availability section:
  * omidmohammadizadeh/orderhub-enterprise talabat-store.service.ts and talabat-types.ts, a PedidosYa
  * responder quoting middlewareExternalApi.yaml, a Foodora NestJS client's DTOs, a Yemeksepeti C#
  * client, FoodpandaMiddlewareClient), not from our adapter:

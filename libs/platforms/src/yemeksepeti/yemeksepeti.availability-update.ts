@@ -1,7 +1,7 @@
 import type { StoreAvailabilityState } from '../common/platform-availability';
 import { isRecord } from '../common/payload-reader';
 
-/** One closure of DH's availability notice (platform-b.assumptions.ts, PLATFORM_B_INBOUND_AVAILABILITY_PATH). */
+/** One closure of DH's availability notice (yemeksepeti.assumptions.ts, PLATFORM_B_INBOUND_AVAILABILITY_PATH). */
 export interface PlatformBClosure {
   reason: string;
   start: Date;

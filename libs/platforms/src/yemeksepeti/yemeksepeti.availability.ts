@@ -19,7 +19,7 @@ import {
   PLATFORM_B_VENDOR_AVAILABILITY_PATH,
 } from './yemeksepeti.assumptions';
 
-/** One entry of the middleware's availability GET (platform-b.assumptions.ts): the vendor on one DH platform. */
+/** One entry of the middleware's availability GET (yemeksepeti.assumptions.ts): the vendor on one DH platform. */
 export interface PlatformBAvailabilityEntry {
   availabilityState?: string;
   availabilityStates?: string[];

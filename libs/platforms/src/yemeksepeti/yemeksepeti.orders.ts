@@ -25,7 +25,7 @@ export interface PlatformBOrderData {
 
 /**
  * An order the middleware dispatches to `POST /order/{remoteId}` (pluginOrder.yaml, see
- * platform-b.assumptions.ts): `token`, `code`, `shortCode`, `expeditionType`, `preOrder`, `test`,
+ * yemeksepeti.assumptions.ts): `token`, `code`, `shortCode`, `expeditionType`, `preOrder`, `test`,
  * `expiryDate`, `customer { firstName, lastName, mobilePhone }`, `delivery { address { street, number,
  * city, postcode, latitude, longitude, deliveryInstructions }, expectedDeliveryTime, riderPickupTime }`,
  * `pickup { pickupTime }`, `comments.customerComment`, `payment.type`, `price.grandTotal` (amounts
