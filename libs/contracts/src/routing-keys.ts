@@ -23,6 +23,8 @@ export enum RoutingKey {
   OrderAcceptanceDue = 'order.acceptance_due',
   /** A delivery platform changed a store's state on its own (status-dispatcher; webhook-sender delivers it). */
   RestaurantAvailabilityChanged = 'restaurant.availability_changed',
+  /** A re-import found a restaurant's menu changed on a platform's side (status-dispatcher; webhook-sender delivers it). */
+  CatalogDriftDetected = 'catalog.drift_detected',
   /** Diagnostic message used by the messaging self-test and broker tests. */
   SystemProbe = 'system.probe',
 }
@@ -93,6 +95,6 @@ export const Queues = {
    */
   senderRestaurantEvents: {
     name: 'webhook-sender.restaurant-events',
-    bindings: [RoutingKey.RestaurantAvailabilityChanged],
+    bindings: [RoutingKey.RestaurantAvailabilityChanged, RoutingKey.CatalogDriftDetected],
   },
 } satisfies Record<string, QueueSpec>;

@@ -1,6 +1,7 @@
 // The registry (platforms.ts), what every platform shares (common/) and each platform's folder.
 export * from './common/platform-adapter';
 export * from './common/platform-availability';
+export * from './common/platform-catalog';
 export * from './common/platform-client.config';
 export * from './common/platform-adapters';
 export * from './common/platform-entry';

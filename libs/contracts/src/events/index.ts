@@ -15,3 +15,4 @@ export * from './platform-order-received/platform-order-received.event';
 export * from './order-acceptance-due/order-acceptance-due.event';
 export * from './order-opened/order-opened.event';
 export * from './restaurant-availability-changed/restaurant-availability-changed.event';
+export * from './catalog-drift-detected/catalog-drift-detected.event';

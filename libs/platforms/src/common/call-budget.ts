@@ -4,7 +4,7 @@ import type { StatusPushAction } from '@courier/domain';
  * What a budget counts: a status action, a platform read the pollers book (`poll:<name>`), or an
  * availability call (`availability:store`, `availability:product`, `availability:read`).
  */
-export type BudgetedCall = StatusPushAction | `poll:${string}` | `availability:${string}`;
+export type BudgetedCall = StatusPushAction | `poll:${string}` | `availability:${string}` | `catalog:${string}`;
 
 /**
  * One limit of a platform: at most `limit` requests in any `windowMs`, per set of credentials. The

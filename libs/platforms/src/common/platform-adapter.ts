@@ -2,6 +2,7 @@ import type { FieldError, OrderItemPayload, PlatformOrderDetails } from '@courie
 import type { StatusPushAction } from '@courier/domain';
 import type { CallBudget } from './call-budget';
 import type { PlatformAvailability } from './platform-availability';
+import type { PlatformCatalog } from './platform-catalog';
 
 /** An integration's credentials as an adapter needs them: secrets already decrypted (never log them). */
 export interface IntegrationCredentials {
@@ -135,4 +136,6 @@ export interface PlatformAdapter {
   pollOrders?(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult>;
   /** The store's open / closed / busy state and products' sold-out switch (absent: the platform has none). */
   readonly availability?: PlatformAvailability;
+  /** The menu: read it, change a product's price (absent: the platform has no catalog calls here). */
+  readonly catalog?: PlatformCatalog;
 }
