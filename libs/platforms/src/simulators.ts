@@ -4,6 +4,7 @@ export * from './yemeksepeti/yemeksepeti.simulator';
 export * from './trendyol-go/trendyol-go.simulator';
 export * from './migros-yemek/migros-yemek.simulator';
 export * from './local-platforms';
+export * from './common/demo-menu';
 // A fifth platform from its own folder (tests only): the proof that a platform is one folder and one registry line.
 export * from './testing/example-platform/example-platform';
 export * from './testing/example-platform/example.simulator';
