@@ -175,9 +175,7 @@ export class PlatformDCatalogRoutes {
   }
 
   /** UpdateProductStatusByStoreId applied to the menu (its every item of the product). */
-  setStatus(storeId: string, productId: number | string, status: SimulatedDItemStatus): void {
-    const menu = this.menus.get(storeId);
-    if (!menu) return;
+  setStatus(menu: SimulatedDMenu, productId: number | string, status: SimulatedDItemStatus): void {
     for (const { item } of this.items(menu, productId)) item.status = status;
   }
 

@@ -48,7 +48,9 @@ export class PlatformDCatalog implements PlatformCatalog {
     if (!product || !data) {
       return { kind: 'refused', code: 'PRODUCT_NOT_ON_MENU', message: 'Migros\' price call names the menu and the product\'s menu items: the product must be on the last imported menu (import the menu first).' };
     }
-    return { kind: 'send', params: { menuId: data.menuId, menuItemIds: data.menuItemIds.join(','), productId: platformDId(change.platformProductId), price } };
+    // Sent as the kuruş-exact number (0.1 + 0.2 goes as 0.3).
+    const rounded = Math.round(price * 10 ** PLATFORM_D_PRICE_DECIMALS) / 10 ** PLATFORM_D_PRICE_DECIMALS;
+    return { kind: 'send', params: { menuId: data.menuId, menuItemIds: data.menuItemIds.join(','), productId: platformDId(change.platformProductId), price: rounded } };
   }
 
   async setPrice(credentials: IntegrationCredentials, _change: ProductPriceChange, plan: Extract<PricePlan, { kind: 'send' }>): Promise<PriceCallOutcome> {

@@ -158,7 +158,10 @@ export class PlatformDSimulator extends SimulatorServer {
   constructor(readonly options: PlatformDSimulatorOptions) {
     super();
     this.catalog = new PlatformDCatalogRoutes(() => (options.menu ?? platformDDemoMenu()).map((product) => ({ ...product })));
-    this.availability = new PlatformDAvailabilityRoutes(options.availability, (storeId, productId, status) => this.catalog.setStatus(storeId, productId, status));
+    this.availability = new PlatformDAvailabilityRoutes(options.availability, (storeId, productId, status) => {
+      const store = this.store(storeId);
+      if (store) this.catalog.setStatus(this.catalog.menu(store), productId, status);
+    });
   }
 
   /** A product of a store's menu as Migros shows it (default: the first store), or undefined. */

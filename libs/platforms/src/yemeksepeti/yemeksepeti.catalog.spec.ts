@@ -2,7 +2,7 @@ import { budgetScopesOf } from '../common/call-budget';
 import { SessionCache } from '../common/session-cache';
 import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials } from '../common/platform-adapter';
-import type { MenuProduct } from '../common/platform-catalog';
+import type { MenuProduct, PlatformCatalog } from '../common/platform-catalog';
 import { PlatformBAdapter } from './yemeksepeti.adapter';
 import { parsePlatformBOrder } from './yemeksepeti.orders';
 import example from './examples/dispatch-vendor-delivery-item-discounts.json';
@@ -11,11 +11,12 @@ import example from './examples/dispatch-vendor-delivery-item-discounts.json';
 describe('PLATFORM_B catalog', () => {
   // An unreachable middleware: any call the catalog made would fail loudly, none must be made.
   const adapter = new PlatformBAdapter(platformClientConfig({ PLATFORM_B_BASE_URL: 'http://127.0.0.1:9', PLATFORM_HTTP_TIMEOUT_MS: '500' }), new SessionCache(60_000));
+  // Through the shared interface, as the dispatcher calls it.
+  const catalog: PlatformCatalog = adapter.catalog;
   const credentials: IntegrationCredentials = { integrationId: 'int-b-cat', providerRestaurantId: 'vendor-cat-1', settings: { chainCode: 'chain-1', username: 'pos-user' }, secrets: { password: 'pos-password-1' } };
   const product: MenuProduct = { platformProductId: 'dh-77', name: 'İskender', price: 185.5, category: 'Kebaplar', status: 'ACTIVE', externalCode: 'iskender-1', options: [], platformData: {} };
 
   it('has no menu read, and says why in one sentence naming the catalog push', () => {
-    const catalog = adapter.catalog;
     expect(catalog.readMenu).toBeUndefined();
     expect(catalog.menuReadUnsupported).toMatch(/^Delivery Hero has no menu read: .*GET \/menuimport\/\{remoteId\}.*PUT \/v2\/chains\/\{chainCode\}\/catalog.*\.$/);
     expect(catalog.menuReadUnsupported!.split('. ')).toHaveLength(1);
@@ -27,11 +28,11 @@ describe('PLATFORM_B catalog', () => {
     ['a price the other platforms would refuse for its bounds', { platformProductId: 'dh-77', price: -1 }, product],
     ['a price with too many decimals', { platformProductId: 'dh-77', price: 10.005 }, product],
   ])('refuses %s as PRICE_UNSUPPORTED: prices only come with the POS catalog push', (_case, change, known) => {
-    expect(adapter.catalog.planPrice(change, known)).toEqual({ kind: 'refused', code: 'PRICE_UNSUPPORTED', message: expect.stringContaining('PUT /v2/chains/{chainCode}/catalog') });
+    expect(catalog.planPrice(change, known)).toEqual({ kind: 'refused', code: 'PRICE_UNSUPPORTED', message: expect.stringContaining('PUT /v2/chains/{chainCode}/catalog') });
   });
 
   it('answers skipped, without a call, should setPrice be called after all', async () => {
-    const outcome = await adapter.catalog.setPrice(credentials, { platformProductId: 'dh-77', price: 199.9 }, { kind: 'send', params: {} });
+    const outcome = await catalog.setPrice(credentials, { platformProductId: 'dh-77', price: 199.9 }, { kind: 'send', params: {} });
     expect(outcome).toEqual({ kind: 'skipped', reason: expect.stringContaining('no price call') });
   });
 
