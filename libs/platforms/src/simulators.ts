@@ -3,6 +3,7 @@ export * from './getir/getir.simulator';
 export * from './yemeksepeti/yemeksepeti.simulator';
 export * from './trendyol-go/trendyol-go.simulator';
 export * from './migros-yemek/migros-yemek.simulator';
+export * from './migros-yemek/migros-yemek.catalog-routes';
 export * from './local-platforms';
 export * from './common/demo-menu';
 // A fifth platform from its own folder (tests only): the proof that a platform is one folder and one registry line.
