@@ -42,7 +42,7 @@ export function parsePlatformAOrder(body: unknown, options: { restaurantRequired
   const scheduledDate = read.date('scheduledDate');
   const products = read.array('products', { max: 200 });
   const items: PlatformOrderItem[] = products.map((product, index) => ({
-    // `product` is the menu product's id (what the catalog imports); `id` the order line's own, taken when `product` is absent.
+    // `product` names the menu product (G Swagger Model5 `product` = Model10 `id`, what the catalog imports); `id` is the line's own, taken only without it.
     platformProductId: read.string('product', { from: product, field: `products[${index}].product`, max: 64 }) ?? read.string('id', { from: product, field: `products[${index}].id`, max: 64 }),
     productName: read.string('name.tr', { from: product, field: `products[${index}].name.tr`, max: 200 }) ?? read.string('name.en', { from: product, field: `products[${index}].name.en`, max: 200 }),
     quantity: read.number('count', { from: product, field: `products[${index}].count`, min: 0 }),
