@@ -123,7 +123,7 @@ export function catalogDriftPayload(event: CatalogDriftDetectedEvent) {
   };
 }
 
-const isDriftValue = (value: unknown) => value === null || (typeof value === 'string') || (typeof value === 'number' && Number.isFinite(value));
+const isDriftValue = (value: unknown) => value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 
 /** The fields of one change that are missing or of the wrong kind, as `changes[i].field`. */
 function wrongChangeFields(change: unknown, index: number): string[] {
