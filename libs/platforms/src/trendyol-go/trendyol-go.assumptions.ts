@@ -250,7 +250,6 @@ export const PLATFORM_C_EXTERNAL_CODE_FIELDS = ['stockCode', 'barcode'] as const
  * 100,000 lira (no bound is documented: a guard against a price sent in kuruş).
  */
 export const platformCPricePath = (supplierId: string) => `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/products/price`;
-export const PLATFORM_C_MAX_PRICE_ITEMS = 1_000;
 export const PLATFORM_C_MAX_PRICE = 100_000;
 export const PLATFORM_C_REPEATED_PRICE = /tekrarl[ıi]|repeated|duplicate|ayn[ıi] fiyat/i;
 
@@ -268,4 +267,3 @@ export const PLATFORM_C_REPEATED_PRICE = /tekrarl[ıi]|repeated|duplicate|ayn[ı
 export const platformCBatchPath = (supplierId: string, batchRequestId: string) =>
   `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/batch-requests/${encodeURIComponent(batchRequestId)}`;
 export const PLATFORM_C_PRICE_CHECK_AFTER_MS = 5_000;
-export const PLATFORM_C_BATCH_KEPT_MS = 4 * 60 * 60_000;

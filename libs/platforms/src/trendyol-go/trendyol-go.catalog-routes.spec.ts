@@ -142,6 +142,12 @@ describe('PLATFORM_C catalog against its simulator', () => {
     expect(byId.get('320002')).toMatchObject({ name: 'URFA KEBAP (ACILI)', price: 330 });
     expect(byId.has('320004')).toBe(false);
     expect(byId.get(String(added.id))).toMatchObject({ name: 'TAVUK ŞİŞ', externalCode: 'TAVUK-01', status: 'ACTIVE' });
+    // The same change over HTTP, as the one-machine suite makes it.
+    const admin = (json: unknown) => platformRequest({ method: 'PATCH', url: `${sim.baseUrl}/_simulator/menus/88211/products/320006`, json, timeoutMs: 2000 });
+    expect(await admin({ price: 155, status: 'PASSIVE' })).toMatchObject({ status: 200, body: { id: 320006, sellingPrice: 155, status: 'PASSIVE' } });
+    expect(await admin({ price: -1 })).toMatchObject({ status: 422 });
+    const again = await catalog().readMenu(credentials);
+    expect(again.kind === 'ok' && again.products.find((product) => product.platformProductId === '320006')).toMatchObject({ price: 155, status: 'INACTIVE' });
     // A removed product has no status call either.
     expect(
       await adapter.availability.setProduct(credentials, { platformProductId: '320004', available: false }, { kind: 'send', params: { status: 'PASSIVE' } }),

@@ -200,12 +200,25 @@ export class PlatformCCatalogRoutes {
     return trendyolRefusal(405, `no route ${request.method} ${request.path}`);
   }
 
-  /** `GET /_simulator/menus/{storeId}`: the served menu; `POST /_simulator/batches/process`: run the queue now. */
+  /**
+   * `GET /_simulator/menus/{storeId}`: the served menu; `PATCH /_simulator/menus/{storeId}/products/{productId}
+   * { price?, name?, status? }`: the restaurant changes it in the seller panel; `POST /_simulator/batches/process`:
+   * run the queue now.
+   */
   adminRoute(request: SimulatorRequest): SimulatorResponse | undefined {
     const menu = matchPath('/_simulator/menus/:storeId', request.path);
     if (menu && request.method === 'GET') {
       if (!this.menus.has(menu.storeId)) return { status: 404, body: { message: 'no such store' } };
       return { status: 200, body: this.menuView(menu.storeId) };
+    }
+    const product = matchPath('/_simulator/menus/:storeId/products/:productId', request.path);
+    if (product && request.method === 'PATCH') {
+      if (!this.menuProduct(product.storeId, product.productId)) return { status: 404, body: { message: 'no such product in this store' } };
+      const { price, name, status } = bodyOf(request);
+      if ((price !== undefined && !(typeof price === 'number' && price > 0)) || (name !== undefined && typeof name !== 'string') || (status !== undefined && status !== 'ACTIVE' && status !== 'PASSIVE'))
+        return { status: 422, body: { message: 'price (a number above 0), name (text) and status (ACTIVE | PASSIVE) are optional' } };
+      this.changeMenuProduct(product.storeId, Number(product.productId), { price: price as number | undefined, name: name as string | undefined, status: status as TrendyolProductStatus | undefined });
+      return { status: 200, body: this.menuProduct(product.storeId, product.productId) };
     }
     if (request.path === '/_simulator/batches/process' && request.method === 'POST')
       return { status: 200, body: this.processBatches().map((batch) => batchView(batch)) };
