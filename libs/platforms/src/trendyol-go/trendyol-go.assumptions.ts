@@ -247,7 +247,9 @@ export const PLATFORM_C_EXTERNAL_CODE_FIELDS = ['stockCode', 'barcode'] as const
  * is refused as a repeated price update ("tekrarlı fiyat güncelleme"); whether as the POST's 400 or as
  * the item's failure is not said: both read as done (the price already is that), recognised by the
  * message. ASSUMED bounds: more than 0, at most 2 decimals (the clients round to kuruş), at most
- * 100,000 lira (no bound is documented: a guard against a price sent in kuruş).
+ * 100,000 lira (no bound is documented: a guard against a price sent in kuruş). The call needs the
+ * product id only, so a product not imported yet is priced all the same (an id the platform does not
+ * know fails its item, read by the check).
  */
 export const platformCPricePath = (supplierId: string) => `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/products/price`;
 export const PLATFORM_C_MAX_PRICE = 100_000;
