@@ -189,6 +189,11 @@ describe('PLATFORM_C catalog against its simulator', () => {
     const theirs = sim.catalog.batches.get((all.body as { batchRequestId: string }).batchRequestId)!;
     sim.catalog.processBatches();
     expect([sim.catalog.menuProduct('88211', 320005)?.sellingPrice, sim.catalog.menuProduct('88212', 320005)?.sellingPrice]).toEqual([37.5, 37.5]);
+    // Two decimals in binary floating point (37.1 * 100 is not 3710) are a valid price; three are not.
+    const decimals = await post({ items: [{ restaurantId: 88212, productId: 320005, sellingPrice: 37.1 }, { restaurantId: 88212, productId: 320002, sellingPrice: 1.005 }] });
+    const checked = sim.catalog.batches.get((decimals.body as { batchRequestId: string }).batchRequestId)!;
+    sim.catalog.processBatches();
+    expect(checked.items.map((item) => item.status)).toEqual(['SUCCESS', 'FAILED']);
     const foreign = await platformRequest({
       method: 'GET',
       url: `${sim.baseUrl}/integrator/product/meal/suppliers/200/batch-requests/${theirs.batchRequestId}`,

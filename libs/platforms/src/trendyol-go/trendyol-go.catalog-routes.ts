@@ -310,7 +310,7 @@ export class PlatformCCatalogRoutes {
           ? 'productId alanı sayısal olmalıdır'
           : entries.length === 0
             ? `Ürün bulunamadı: ${productId}`
-            : typeof sellingPrice !== 'number' || !(sellingPrice > 0) || Math.round(sellingPrice * 100) !== sellingPrice * 100
+            : typeof sellingPrice !== 'number' || !(sellingPrice > 0) || Math.abs(Math.round(sellingPrice * 100) - sellingPrice * 100) > 1e-6
               ? 'sellingPrice sıfırdan büyük ve en fazla iki ondalıklı olmalıdır'
               : this.refusedPrices.get(productId) ??
                 // Assumed: a price equal to the current one is the repeated price update the clients warn about.

@@ -90,6 +90,7 @@ describe('PLATFORM_C catalog: planPrice', () => {
     [190, { kind: 'send', params: { productId: 319239, sellingPrice: 190 } }],
     [0.01, { kind: 'send', params: { productId: 319239, sellingPrice: 0.01 } }],
     [185.5, { kind: 'send', params: { productId: 319239, sellingPrice: 185.5 } }],
+    [37.1, { kind: 'send', params: { productId: 319239, sellingPrice: 37.1 } }],
     [100_000, { kind: 'send', params: { productId: 319239, sellingPrice: 100_000 } }],
     [0, { kind: 'refused', code: 'PRICE_OUT_OF_RANGE' }],
     [-5, { kind: 'refused', code: 'PRICE_OUT_OF_RANGE' }],
