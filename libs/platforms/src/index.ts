@@ -38,6 +38,7 @@ export * from './yemeksepeti/yemeksepeti.inbound';
 export * from './trendyol-go/trendyol-go.assumptions';
 export * from './trendyol-go/trendyol-go.orders';
 export * from './trendyol-go/trendyol-go.adapter';
+export * from './trendyol-go/trendyol-go.catalog';
 export * from './trendyol-go/trendyol-go.client.config';
 export * from './trendyol-go/trendyol-go.inbound.config';
 export * from './trendyol-go/trendyol-go.poller';
