@@ -72,7 +72,7 @@ export class PlatformACatalog implements PlatformCatalog {
       return readOutcome(outcomeOfError(error), error);
     }
     // A half-read menu is not imported: a chain menu list that is only late makes the whole read wait.
-    if (chainMenus.status === 429 || isRetryableStatus(chainMenus.status)) return readOutcome(outcomeOf(chainMenus, PLATFORM_A_CONFIGURATION_RATE_LIMIT.blockMs));
+    if (isRetryableStatus(chainMenus.status)) return readOutcome(outcomeOf(chainMenus, PLATFORM_A_CONFIGURATION_RATE_LIMIT.blockMs));
     const holders = chainMenus.status >= 200 && chainMenus.status < 300 ? chainMenuOfProducts(chainMenus.body) : undefined;
     return { kind: 'ok', products: parsed.products.map((product) => withChainMenu(product, holders)), answer };
   }
