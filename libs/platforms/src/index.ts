@@ -21,6 +21,7 @@ export * from './common/acceptance';
 export * from './getir/getir.assumptions';
 export * from './getir/getir.orders';
 export * from './getir/getir.adapter';
+export * from './getir/getir.catalog';
 export * from './getir/getir.client.config';
 export * from './getir/getir.inbound.config';
 export * from './getir/getir.poller';

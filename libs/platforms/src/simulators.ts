@@ -1,5 +1,6 @@
 export * from './common/simulator-server';
 export * from './getir/getir.simulator';
+export * from './getir/getir.catalog-routes';
 export * from './yemeksepeti/yemeksepeti.simulator';
 export * from './trendyol-go/trendyol-go.simulator';
 export * from './trendyol-go/trendyol-go.catalog-routes';
