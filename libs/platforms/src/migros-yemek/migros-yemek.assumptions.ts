@@ -317,6 +317,9 @@ export const PLATFORM_D_PRICE_DECIMALS = 2;
  * Assumed, from M-go's UpdateProductPrice: a new price sets `defaultPrimaryPrice` and
  * `defaultPrimaryDiscountedPrice` alike (a discount Migros shows is ended by a price change). The
  * menu's price (MenuProduct.price) is `defaultPrimaryPrice`; the discounted one is kept in platformData.
+ * Both fields go in every PriceItem (M-go types.go, no omitempty): no source shows one left out, so the
+ * simulator refuses a PriceItem without either. Its other refusals (a discounted price above the price,
+ * another menu's item, a productId that is not the item's) are assumed, not documented.
  */
 export const PLATFORM_D_PRICE_SETS_DISCOUNTED = true;
 

@@ -219,15 +219,17 @@ describe('PlatformDSimulator menu', () => {
     const refused = (errorCode: string) => ({ status: 400, body: { success: false, errorMessage: { errorCode } } });
     expect(await batch([price(tost, 65, 65), price(cay, 0)])).toMatchObject(refused('INVALID_PRICE'));
     expect(await batch([price(tost, 65, 70)])).toMatchObject(refused('INVALID_PRICE'));
-    expect(await batch([price(tost, '65')])).toMatchObject(refused('INVALID_PRICE'));
-    expect(await batch([{ ...price(tost, 65), productId: 11 }])).toMatchObject(refused('PRODUCT_MISMATCH'));
-    expect(await batch([{ ...price(tost, 65), menuItemId: 1 }])).toMatchObject(refused('MENU_ITEM_NOT_FOUND'));
-    expect(await batch([price(tost, 65)], 1)).toMatchObject(refused('MENU_NOT_FOUND'));
+    expect(await batch([price(tost, '65', 65)])).toMatchObject(refused('INVALID_PRICE'));
+    // M-go's PriceItem always carries both prices: a batch without the discounted one is refused.
+    expect(await batch([price(tost, 65)])).toMatchObject(refused('INVALID_PRICE'));
+    expect(await batch([{ ...price(tost, 65, 65), productId: 11 }])).toMatchObject(refused('PRODUCT_MISMATCH'));
+    expect(await batch([{ ...price(tost, 65, 65), menuItemId: 1 }])).toMatchObject(refused('MENU_ITEM_NOT_FOUND'));
+    expect(await batch([price(tost, 65, 65)], 1)).toMatchObject(refused('MENU_NOT_FOUND'));
     expect(await batch([])).toMatchObject(refused('INVALID_REQUEST'));
-    expect(await post('/Menu/UpdateBatchPrice', { ...ids, storeGroupId: 9, menuId: data.id, prices: [price(tost, 65)] })).toMatchObject(refused('STORE_GROUP_MISMATCH'));
+    expect(await post('/Menu/UpdateBatchPrice', { ...ids, storeGroupId: 9, menuId: data.id, prices: [price(tost, 65, 65)] })).toMatchObject(refused('STORE_GROUP_MISMATCH'));
     expect((await menu()).menuHeaderInfos.map((header) => header.foodMenuItemDetailsDTOs[0].defaultPrimaryPrice)).toEqual([60, 15]);
-    // A discounted price below the price is taken; without one, it follows the price.
-    expect(await batch([price(tost, 65, 59.9), price(cay, 17.5)])).toMatchObject({ status: 200, body: { data: null, success: true } });
+    // A discounted price below the price is taken, one equal to it too (what M-go sends).
+    expect(await batch([price(tost, 65, 59.9), price(cay, 17.5, 17.5)])).toMatchObject({ status: 200, body: { data: null, success: true } });
     expect((await menu()).menuHeaderInfos.map((header) => [header.foodMenuItemDetailsDTOs[0].defaultPrimaryPrice, header.foodMenuItemDetailsDTOs[0].defaultPrimaryDiscountedPrice])).toEqual([[65, 59.9], [17.5, 17.5]]);
   });
 

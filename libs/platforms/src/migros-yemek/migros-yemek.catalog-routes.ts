@@ -10,9 +10,11 @@ import { matchPath, SimulatorRequest, SimulatorResponse } from '../common/simula
  *   defaultPrimaryDiscountedPrice, status }] }] }, success }`: the store's one menu, prices in lira.
  * - `POST /Menu/UpdateBatchPrice { storeId, storeGroupId, menuId, prices: [{ menuItemId, productId,
  *   defaultPrimaryPrice, defaultPrimaryDiscountedPrice }] }`: synchronous, all or nothing (M-go reads
- *   only the status); answered `{ data: null, success: true }`. A menu item of another menu, a productId
- *   that is not the item's, a price that is not a number above 0, or a discounted price above the
- *   price refuses the whole batch (the errorCodes are this simulator's own names).
+ *   only the status); answered `{ data: null, success: true }`. Both prices are required: M-go's
+ *   PriceItem always carries both (no omitempty), and no source shows Migros filling in a missing one.
+ *   A menu item of another menu, a productId that is not the item's, a price that is not a number above
+ *   0, or a discounted price above the price refuses the whole batch (assumed rules: no source lists
+ *   Migros' refusals, and the errorCodes are this simulator's own names).
  * - UpdateProductStatusByStoreId (migros-yemek.availability-routes.ts) switches the menu's items too.
  * Bodies are encrypted like every Migros POST (the simulator's decrypt); the store is the XApiKey's.
  */
@@ -221,7 +223,8 @@ export class PlatformDCatalogRoutes {
       if (String(price.productid ?? '') !== String(item.productId)) return refusal(400, 'PRODUCT_MISMATCH', `prices[${index}].productId is not the product of menu item ${item.id}`);
       const primary = price.defaultprimaryprice;
       if (typeof primary !== 'number' || !Number.isFinite(primary) || primary <= 0) return refusal(400, 'INVALID_PRICE', `prices[${index}].defaultPrimaryPrice must be a number above 0`);
-      const discounted = price.defaultprimarydiscountedprice ?? primary;
+      // Required like the price: every PriceItem of M-go sends both.
+      const discounted = price.defaultprimarydiscountedprice;
       if (typeof discounted !== 'number' || !Number.isFinite(discounted) || discounted <= 0 || discounted > primary) {
         return refusal(400, 'INVALID_PRICE', `prices[${index}].defaultPrimaryDiscountedPrice must be a number above 0 and not above defaultPrimaryPrice`);
       }

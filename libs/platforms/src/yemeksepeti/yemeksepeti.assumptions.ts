@@ -321,8 +321,8 @@ export const PLATFORM_B_MENU_READ = 'none' as const;
  * Documented (B pluginOrder.yaml, its example orders: `"id": "ID_FOR_DOUBLE_CHEESE_BURGER_ON_PLATFORM"`,
  * `"remoteCode": "ID_FOR_DOUBLE_CHEESE_BURGER_ON_POS"`, the same pair on selectedToppings): an order
  * product's `remoteCode` is the restaurant's (the POS's) own code for it, `id` Delivery Hero's.
- * parsePlatformBOrder takes `remoteCode` as the item's productCode and falls back to `id` when a product
- * comes without one (a product the POS did not push a code for): such a code is Delivery Hero's id,
- * not the restaurant's.
+ * parsePlatformBOrder keeps `id` as the item's platformProductId and takes only `remoteCode` as its
+ * productCode: a product that comes without one (the POS pushed no code for it) has no productCode,
+ * never Delivery Hero's id in its place.
  */
 export const PLATFORM_B_ORDER_PRODUCT_CODE_FIELD = 'remoteCode' as const;

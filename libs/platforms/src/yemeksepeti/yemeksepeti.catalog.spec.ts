@@ -40,16 +40,17 @@ describe('PLATFORM_B catalog', () => {
     for (const call of ['catalog:read', 'catalog:price', 'catalog:check'] as const) expect(budgetScopesOf(adapter.callBudget, call)).toEqual([]);
   });
 
-  it('reads an order product\'s remoteCode, the POS\'s code, as its code; without it the item has Delivery Hero\'s id only', () => {
+  it('reads an order product\'s remoteCode, the POS\'s code, as its code and keeps Delivery Hero\'s id apart', () => {
     // DH's example product carries both: `id` platform-product-id-one, `remoteCode` remote-product-code-one.
     const exampleOrder = example.body;
     const parsed = parsePlatformBOrder('vendor-cat-1', exampleOrder);
     if (!parsed.ok) throw new Error(`the example order did not parse: ${JSON.stringify(parsed.errors)}`);
-    expect(parsed.order.details.items?.[0]).toMatchObject({ productCode: 'remote-product-code-one', platformProductId: 'platform-product-id-one' });
+    expect(parsed.order.details.items?.[0]).toMatchObject({ platformProductId: 'platform-product-id-one', productCode: 'remote-product-code-one' });
     const withoutCode = { ...exampleOrder, products: exampleOrder.products.map(({ remoteCode: _remoteCode, ...rest }) => rest) };
-    const fallback = parsePlatformBOrder('vendor-cat-1', withoutCode);
-    if (!fallback.ok) throw new Error('the order without remoteCode did not parse');
-    expect(fallback.order.details.items?.[0]).toMatchObject({ platformProductId: 'platform-product-id-one' });
-    expect(fallback.order.details.items?.[0]?.productCode).toBeUndefined();
+    const uncoded = parsePlatformBOrder('vendor-cat-1', withoutCode);
+    if (!uncoded.ok) throw new Error('the order without remoteCode did not parse');
+    // DH's id is not the restaurant's code: no productCode rather than DH's id in its place.
+    expect(uncoded.order.details.items?.[0]).toMatchObject({ platformProductId: 'platform-product-id-one' });
+    expect(uncoded.order.details.items?.[0].productCode).toBeUndefined();
   });
 });
