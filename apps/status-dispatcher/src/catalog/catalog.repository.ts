@@ -340,7 +340,7 @@ export class CatalogRepository {
       `SELECT id, import_id AS "importId", integration_id AS "integrationId", platform, platform_product_id AS "platformProductId", product_code AS "productCode",
               kind, before, after, detected_at AS "detectedAt"
          FROM catalog_drift WHERE restaurant_id = $1 AND ($2::timestamptz IS NULL OR detected_at > $2)
-        ORDER BY detected_at DESC, platform_product_id, kind LIMIT $3`,
+        ORDER BY detected_at DESC, import_id, platform_product_id, array_position(ARRAY['added', 'removed', 'linked_removed', 'price', 'name', 'status'], kind) LIMIT $3`,
       [restaurantId, since, limit],
     );
   }
