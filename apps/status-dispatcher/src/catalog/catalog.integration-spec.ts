@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- bodies of tests are loosely typed, as in the specs */
 import { randomUUID } from 'node:crypto';
 import { RoutingKey } from '@courier/contracts';
 import { IntegrationCredentials, MenuProduct, MenuReadOutcome, PlatformAdapters, PlatformCatalog } from '@courier/platforms';

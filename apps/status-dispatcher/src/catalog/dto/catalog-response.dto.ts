@@ -206,10 +206,10 @@ export class DriftDto {
   @ApiProperty({ enum: ['price', 'name', 'status', 'added', 'removed', 'linked_removed'] })
   kind!: string;
 
-  @ApiProperty({ nullable: true, oneOf: [{ type: 'string' }, { type: 'number' }], example: 320, description: 'price: a number; name: text; status: ACTIVE / INACTIVE; null for added / removed.' })
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'object', nullable: true, enum: [null] }], example: 320, description: 'price: a number (null: the menu gave none); name: text; status: ACTIVE / INACTIVE; null for added / removed.' })
   before!: string | number | null;
 
-  @ApiProperty({ nullable: true, oneOf: [{ type: 'string' }, { type: 'number' }], example: 340 })
+  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'object', nullable: true, enum: [null] }], example: 340, description: 'As before.' })
   after!: string | number | null;
 
   @ApiProperty({ example: '2026-11-26T14:00:01.250Z' })
