@@ -44,7 +44,7 @@ export class CatalogRepository {
    * (the partial unique index catalog_imports_pending_idx decides, across replicas): answers the
    * import queued, or the one already pending (`created` false).
    */
-  async queueImport(db: Queryable, integration: { integrationId: string; restaurantId: string; platform: string }, by: ImportRequestedBy, at: Date): Promise<{ id: string; state: ImportState; requestedAt: Date; created: boolean }> {
+  async queueImport(db: Queryable, integration: { integrationId: string; restaurantId: string; platform: string }, by: ImportRequestedBy, at: Date, attempt = 1): Promise<{ id: string; state: ImportState; requestedAt: Date; created: boolean }> {
     const [row] = await db.query(
       `WITH inserted AS (
          INSERT INTO catalog_imports (id, integration_id, restaurant_id, platform, requested_by, state, requested_at, drift_event_id)
@@ -60,7 +60,10 @@ export class CatalogRepository {
     if (row) return row;
     // Another import holds the slot: read it in a statement of its own (one that committed during ours is invisible to ours).
     const [pending] = await db.query(`SELECT id, state, requested_at AS "requestedAt", false AS created FROM catalog_imports WHERE integration_id = $1 AND ${PENDING}`, [integration.integrationId]);
-    return pending;
+    if (pending) return pending;
+    // It ended between the two statements: the slot is free again.
+    if (attempt >= 3) throw new Error(`catalog import of ${integration.integrationId}: the pending import kept changing`);
+    return this.queueImport(db, integration, by, at, attempt + 1);
   }
 
   /**
