@@ -71,6 +71,7 @@ export default tseslint.config(
       'libs/platforms/src/local-platforms.ts',
       'libs/platforms/src/**/*.simulator.ts',
       'libs/platforms/src/**/*.availability-routes.ts',
+      'libs/platforms/src/**/*.catalog-routes.ts',
       'libs/platforms/src/common/simulator-server.ts',
       'libs/platforms/src/testing/**',
       '**/*.spec.ts',

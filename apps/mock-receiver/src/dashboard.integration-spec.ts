@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Browser, chromium, Page } from 'playwright-core';
 import { FakeIntake } from './__fixtures__/fake-intake';
 import { makeDataDir, startReceiver, TestReceiver } from './__fixtures__/receiver';
-import { availabilityPayload, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
+import { availabilityPayload, catalogDriftPayload, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
 
 // Debian's chromium, driven by playwright-core; no browser is ever downloaded. CI installs it
 // with `apt-get install -y chromium`.
@@ -53,7 +53,7 @@ jest.setTimeout(90_000);
     page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (['/api/webhooks', '/api/orders', '/api/store-status'].includes(url.pathname)) listRequests.push(url.pathname);
+      if (['/api/webhooks', '/api/orders', '/api/store-status', '/api/catalog-drift'].includes(url.pathname)) listRequests.push(url.pathname);
     });
     await page.goto(receiver.baseUrl!);
   });
@@ -242,5 +242,69 @@ jest.setTimeout(90_000);
     await page.reload();
     await page.locator(`#stores-table tr[data-integration-id="${integrationId}"][data-state="OPEN"]`).waitFor();
     await page.locator('#webhooks-table tr[data-webhook-id="wh-store-closed"]').waitFor();
+  });
+
+  it('lists the menu drift webhooks in the "Menu drift" panel live, one row per difference, the latest found first', async () => {
+    const integrationId = '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9';
+    const driftBefore = listRequests.filter((pathname) => pathname === '/api/catalog-drift').length;
+    await page.getByRole('heading', { level: 2, name: 'Menu drift' }).waitFor();
+    expect(await page.locator('#drift-empty').isVisible()).toBe(true);
+    const start = Date.now();
+
+    const first = catalogDriftPayload({
+      integrationId,
+      timestamp: new Date(start).toISOString(),
+      changes: [
+        { kind: 'price', platformProductId: 'prd-101', productCode: 'LHM-1', before: 90, after: 95.5 },
+        { kind: 'added', platformProductId: 'prd-104', productCode: null, before: null, after: null },
+      ],
+    });
+    const firstBody = JSON.stringify(first);
+    expect(await postWebhook(firstBody, signedHeaders(firstBody, { id: 'wh-drift-1' }))).toBe(200);
+    const price = page.locator(`#drift-table tr[data-drift-id="${first.driftEventId as string}"][data-kind="price"]`);
+    await price.waitFor();
+    expect(await page.locator('#drift-empty').isVisible()).toBe(false);
+    expect(await price.locator('td.platform').innerText()).toContain('SOME_PLATFORM');
+    expect(await price.locator('td.product').innerText()).toContain('LHM-1');
+    expect(await price.locator('td.product').innerText()).toContain('prd-101');
+    expect(await price.locator('td.kind').innerText()).toBe('price');
+    expect(await price.locator('td.before-after').innerText()).toBe('90 → 95.5');
+    expect(await price.locator('td.found time').getAttribute('datetime')).toBe(new Date(start).toISOString());
+    const added = page.locator(`#drift-table tr[data-drift-id="${first.driftEventId as string}"][data-kind="added"]`);
+    expect(await added.locator('td.product').innerText()).toContain('not linked');
+    expect(await added.locator('td.before-after').innerText()).toBe('— → —');
+    // In the webhooks list too, with its verdicts, and announced.
+    const received = page.locator('#webhooks-table tr[data-webhook-id="wh-drift-1"]');
+    await received.waitFor();
+    expect(await received.getAttribute('data-outcome')).toBe('applied');
+    expect(await received.innerText()).toContain('catalog.drift_detected');
+    expect(await received.innerText()).toContain('2 menu changes');
+    expect(await received.innerText()).toContain('valid');
+    expect(await page.locator('#announcer').innerText()).toContain('2 menu changes on SOME_PLATFORM for store store-77, applied, signature valid');
+
+    // A later finding goes on top; the first one retried is a duplicate and adds no row.
+    const later = catalogDriftPayload({
+      integrationId,
+      timestamp: new Date(start + 60_000).toISOString(),
+      changes: [{ kind: 'name', platformProductId: 'prd-102', productCode: 'AYR-1', before: 'Ayran', after: 'Ayran 300 ml' }],
+    });
+    const laterBody = JSON.stringify(later);
+    expect(await postWebhook(laterBody, signedHeaders(laterBody, { id: 'wh-drift-2' }))).toBe(200);
+    await page.locator(`#drift-table tr[data-drift-id="${later.driftEventId as string}"]`).waitFor();
+    expect(await postWebhook(firstBody, signedHeaders(firstBody, { id: 'wh-drift-1', attempt: 2 }))).toBe(200);
+    await page.locator('#webhooks-table tr[data-webhook-id="wh-drift-1"][data-outcome="duplicate"]').waitFor();
+    const kinds = async () => page.locator('#drift-table tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-kind')));
+    expect(await kinds()).toEqual(['name', 'price', 'added']);
+    expect(await page.locator('#drift-table tbody tr').first().locator('td.before-after').innerText()).toBe('Ayran → Ayran 300 ml');
+    // Only the stream told the page; the store-status panel is as it was.
+    expect(listRequests.filter((pathname) => pathname === '/api/catalog-drift')).toHaveLength(driftBefore);
+    expect(await page.locator(`#stores-table tr[data-integration-id="${integrationId}"]`).getAttribute('data-state')).toBe('OPEN');
+    await page.locator('#drift').scrollIntoViewIfNeeded();
+    await page.locator('#drift').screenshot({ path: path.join(ARTIFACTS, '07-menu-drift.png') });
+
+    // After a reload the panel comes from the API, in the same order.
+    await page.reload();
+    await page.locator(`#drift-table tr[data-drift-id="${later.driftEventId as string}"]`).waitFor();
+    expect(await kinds()).toEqual(['name', 'price', 'added']);
   });
 });

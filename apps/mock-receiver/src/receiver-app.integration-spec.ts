@@ -5,7 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { acceptOrder, FakeIntake } from './__fixtures__/fake-intake';
 import { makeDataDir, startReceiver, TestReceiver } from './__fixtures__/receiver';
-import { cancelPayload, rotationHeaders, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
+import { cancelPayload, catalogDriftPayload, rotationHeaders, signedHeaders, statusPayload, TEST_SECRET } from './__fixtures__/webhooks';
 
 const cents = (amount: number) => Math.round(amount * 100);
 
@@ -440,6 +440,30 @@ describe('mock-receiver over HTTP', () => {
     expect((await postStatus(again, signedHeaders(again, { id: 'wh-r1' })).expect(200)).body.outcome).toBe('duplicate');
     const stale = JSON.stringify(statusPayload({ ...ids, status: 'S0', timestamp: '2025-05-01T10:00:00Z' }));
     expect((await postStatus(stale, signedHeaders(stale)).expect(200)).body.outcome).toBe('stale');
+  });
+
+  it('lists the menu drift webhooks at /api/catalog-drift, found latest first, bounded, across a restart', async () => {
+    const settings = config('drift', { RECEIVER_HISTORY_LIMIT: 2 });
+    receiver = await startReceiver(settings);
+    const drift = async (minute: number) => {
+      const payload = catalogDriftPayload({ integrationId: 'i-drift', timestamp: `2025-05-01T10:0${minute}:00Z` });
+      const body = JSON.stringify(payload);
+      await postStatus(body, signedHeaders(body, { id: `wh-drift-${minute}` })).expect(200);
+      return payload.driftEventId as string;
+    };
+    const found = { 1: await drift(1), 3: await drift(3), 2: await drift(2) };
+    const listed = (await http().get('/api/catalog-drift').expect(200)).body.data;
+    // The one found first fell out of the bounded list; the late one is in its place.
+    expect(listed.map((report: { driftEventId: string }) => report.driftEventId)).toEqual([found[3], found[2]]);
+    expect(listed[0]).toMatchObject({ integrationId: 'i-drift', provider: 'SOME_PLATFORM', detectedAt: '2025-05-01T10:03:00Z', webhookId: 'wh-drift-3', changes: [{ kind: 'price', before: 90, after: 95.5 }, { kind: 'added', productCode: null }] });
+    expect((await http().get('/api/catalog-drift?limit=1').expect(200)).body.data).toHaveLength(1);
+    const bad = await http().get('/api/catalog-drift?limit=0').expect(422);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+    await receiver.flush();
+    await receiver.app.close();
+
+    receiver = await startReceiver(settings);
+    expect((await http().get('/api/catalog-drift').expect(200)).body.data).toEqual(listed);
   });
 
   it('starts empty, keeping an unreadable state file aside', async () => {

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows and bodies of tests are loosely typed, as in the specs */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AccountSnapshot, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RestaurantAvailabilityChangedEvent, RoutingKey } from '@courier/contracts';
+import { AccountSnapshot, CatalogDriftDetectedEvent, OrderCanceledEvent, OrderStatusChangedEvent, Queues, RestaurantAvailabilityChangedEvent, RoutingKey } from '@courier/contracts';
 import { generateEncryptionKeyEntry, generateToken, generateWebhookSigningSecret, hashCredential, SecretBox, secretBinding } from '@courier/crypto';
 import { createHttpApp, HostResolver } from '@courier/http';
 import { AppUnderTest, startAppUnderTest, TestDatabase, waitFor } from '@courier/testing';
@@ -8,7 +8,7 @@ import { createAppModule } from '../src/app/app.module';
 import { SERVICE_DESCRIPTION } from '../src/app/openapi';
 import { DeliveryPump } from '../src/sending/delivery-pump';
 import { WebhookMetrics } from '../src/sending/webhook-metrics';
-import { availabilityChanged, canceled, statusChanged } from './order-events.fixture';
+import { availabilityChanged, canceled, catalogDriftDetected, statusChanged } from './order-events.fixture';
 
 /** Helpers of the webhook-sender integration tests: the real app on a fresh database, events in, HTTP out. */
 
@@ -47,6 +47,8 @@ export interface SenderApp extends AppUnderTest {
   publishCanceled(account: TestAccount, fields?: Partial<OrderCanceledEvent>, messageId?: string): Promise<OrderCanceledEvent>;
   /** A restaurant.availability_changed of the account (a fresh changeEventId unless given), as status-dispatcher publishes it. */
   publishAvailabilityChanged(account: TestAccount, fields?: Partial<RestaurantAvailabilityChangedEvent>, messageId?: string): Promise<RestaurantAvailabilityChangedEvent>;
+  /** A catalog.drift_detected of the account (a fresh driftEventId unless given), as status-dispatcher publishes it. */
+  publishCatalogDrift(account: TestAccount, fields?: Partial<CatalogDriftDetectedEvent>, messageId?: string): Promise<CatalogDriftDetectedEvent>;
   /** The delivery log entry of one webhook, through the API. */
   delivery(account: TestAccount, id: string): Promise<any>;
   waitForDelivery(account: TestAccount, id: string, predicate: (delivery: any) => boolean, timeoutMs?: number): Promise<any>;
@@ -153,6 +155,11 @@ export async function startSender(options: SenderAppOptions = {}): Promise<Sende
     publishAvailabilityChanged: async (account, fields = {}, messageId) => {
       const event: RestaurantAvailabilityChangedEvent = { ...availabilityChanged, changeEventId: randomUUID(), restaurantId: account.restaurantId, integrationId: randomUUID(), occurredAt: new Date().toISOString(), ...fields };
       await publish(RoutingKey.RestaurantAvailabilityChanged, event, messageId);
+      return event;
+    },
+    publishCatalogDrift: async (account, fields = {}, messageId) => {
+      const event: CatalogDriftDetectedEvent = { ...catalogDriftDetected, driftEventId: randomUUID(), restaurantId: account.restaurantId, integrationId: randomUUID(), importId: randomUUID(), detectedAt: new Date().toISOString(), ...fields };
+      await publish(RoutingKey.CatalogDriftDetected, event, messageId);
       return event;
     },
     delivery: async (account, id) => {

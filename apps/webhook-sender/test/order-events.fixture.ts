@@ -1,4 +1,4 @@
-import { OrderCanceledEvent, OrderStatusChangedEvent, RestaurantAvailabilityChangedEvent } from '@courier/contracts';
+import { CatalogDriftDetectedEvent, OrderCanceledEvent, OrderStatusChangedEvent, RestaurantAvailabilityChangedEvent } from '@courier/contracts';
 
 /** Events as status-dispatcher publishes them (libs/contracts), for the sender's tests. */
 export const statusChanged: OrderStatusChangedEvent = {
@@ -42,4 +42,21 @@ export const availabilityChanged: RestaurantAvailabilityChangedEvent = {
   detectedBy: 'read_back',
   platformReason: 'Closed by the platform: orders left unanswered',
   occurredAt: '2026-11-21T12:10:00.000Z',
+};
+
+/** A re-import found the platform's menu changed on its own (status-dispatcher's catalog.drift_detected). */
+export const catalogDriftDetected: CatalogDriftDetectedEvent = {
+  driftEventId: '9c2e4f61-7a3b-4d8e-b5f0-2a1c6e8d4b37',
+  restaurantId: 'rest_abcdefghijklmnopqrstu',
+  integrationId: '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9',
+  provider: 'SOME_PLATFORM',
+  providerRestaurantId: 'store-77',
+  importId: '3f7a9b2c-1d4e-4f60-a718-9b2c3d4e5f60',
+  changes: [
+    { kind: 'price', platformProductId: 'prd-101', productCode: 'LHM-1', before: 90, after: 95.5 },
+    { kind: 'name', platformProductId: 'prd-102', productCode: 'AYR-1', before: 'Ayran', after: 'Ayran 300 ml' },
+    { kind: 'status', platformProductId: 'prd-103', productCode: null, before: 'ACTIVE', after: 'INACTIVE' },
+    { kind: 'added', platformProductId: 'prd-104', productCode: null, before: null, after: null },
+  ],
+  detectedAt: '2026-11-21T12:20:00.000Z',
 };

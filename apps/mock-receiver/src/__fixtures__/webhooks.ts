@@ -65,6 +65,30 @@ export function availabilityPayload(fields: AvailabilityWebhookFields): Record<s
   };
 }
 
+export interface CatalogDriftWebhookFields {
+  integrationId: string;
+  timestamp: string;
+  changes?: Array<{ kind: string; platformProductId: string; productCode: string | null; before: string | number | null; after: string | number | null }>;
+  provider?: string;
+}
+
+/** catalog.drift_detected as webhook-sender serialises it (to the status URL). */
+export function catalogDriftPayload(fields: CatalogDriftWebhookFields): Record<string, unknown> {
+  return {
+    event: 'catalog.drift_detected',
+    driftEventId: randomUUID(),
+    integrationId: fields.integrationId,
+    provider: fields.provider ?? 'SOME_PLATFORM',
+    providerRestaurantId: 'store-77',
+    importId: randomUUID(),
+    changes: fields.changes ?? [
+      { kind: 'price', platformProductId: 'prd-101', productCode: 'LHM-1', before: 90, after: 95.5 },
+      { kind: 'added', platformProductId: 'prd-104', productCode: null, before: null, after: null },
+    ],
+    timestamp: fields.timestamp,
+  };
+}
+
 /**
  * Headers a sender following decisions.md puts on a webhook: X-Service-Signature over the exact
  * bytes (keyed with the secret string), X-Webhook-Id, and the Standard Webhooks trio.

@@ -11,7 +11,9 @@
   const webhooks = new Map(); // receiptId -> received webhook
   const tracked = new Map(); // yemekKuryeOrderId -> order as its webhooks report it (sent here or not)
   const stores = new Map(); // integrationId -> store state as the availability webhooks report it
+  const drifts = new Map(); // driftEventId -> menu drift report of a catalog.drift_detected webhook
   const AVAILABILITY = 'restaurant.availability_changed';
+  const CATALOG_DRIFT = 'catalog.drift_detected';
   const $ = (id) => document.getElementById(id);
 
   /** Creates an element; children may be strings (as text, never HTML) or nodes. */
@@ -209,6 +211,42 @@
     $('stores-empty').hidden = list.length > 0;
   }
 
+  // ---- menu drift (catalog.drift_detected) --------------------------------------------------
+
+  const DRIFT_KIND_TEXT = { price: 'price', name: 'name', status: 'status', added: 'added', removed: 'removed', linked_removed: 'linked product removed' };
+  const DRIFT_KIND_TONE = { price: 'warn', name: 'info', status: 'warn', added: 'ok', removed: 'bad', linked_removed: 'bad' };
+
+  function driftValue(value) {
+    return value === null || value === undefined ? el('span', { className: 'drift-none', title: 'none' }, '—') : el('span', { className: 'drift-value' }, String(value));
+  }
+
+  function driftRow(report, change, fresh) {
+    return el(
+      'tr',
+      { 'data-drift-id': report.driftEventId, 'data-kind': change.kind, 'data-product': change.platformProductId, className: fresh ? 'fresh' : undefined },
+      el('td', { className: 'platform' }, badge(report.provider, 'info'), el('span', { className: 'sub', title: 'providerRestaurantId' }, `store ${report.providerRestaurantId}`)),
+      el(
+        'td',
+        { className: 'id product' },
+        change.productCode ? el('span', { title: 'productCode' }, change.productCode) : el('span', { className: 'sub' }, 'not linked'),
+        el('span', { className: 'sub', title: 'platformProductId' }, change.platformProductId),
+      ),
+      el('td', { className: 'kind' }, badge(DRIFT_KIND_TEXT[change.kind] || change.kind, DRIFT_KIND_TONE[change.kind] || 'neutral')),
+      el('td', { className: 'before-after' }, driftValue(change.before), ' → ', driftValue(change.after)),
+      el('td', { className: 'found' }, timeEl(report.detectedAt)),
+    );
+  }
+
+  /** Found latest first, as /api/catalog-drift lists them (a late report in its place); one row per difference. */
+  function renderDrift(freshId) {
+    const newestFirst = (a, b) => Date.parse(b.detectedAt) - Date.parse(a.detectedAt) || (a.receivedAt < b.receivedAt ? 1 : a.receivedAt > b.receivedAt ? -1 : 0);
+    const list = [...drifts.values()].sort(newestFirst);
+    const table = $('drift-table');
+    const rows = list.flatMap((report) => report.changes.map((change) => driftRow(report, change, report.driftEventId === freshId)));
+    table.tBodies[0].replaceChildren(...labelCells(table, rows));
+    $('drift-empty').hidden = list.length > 0;
+  }
+
   // ---- moving a sent order (as the courier core does) ----------------------------------------
 
   function showMoveResult(ok, text) {
@@ -261,6 +299,9 @@
   // ---- webhooks ------------------------------------------------------------------------------
 
   function describeWebhook(webhook) {
+    if (webhook.event === CATALOG_DRIFT && webhook.driftChanges) {
+      return [badge(`${webhook.driftChanges} menu ${webhook.driftChanges === 1 ? 'change' : 'changes'}`, 'warn'), webhook.timestamp ? el('span', { className: 'sub' }, timeEl(webhook.timestamp)) : null];
+    }
     if (webhook.event === AVAILABILITY && webhook.state) {
       return [...storeStateBadge(webhook.state, webhook.until), webhook.timestamp ? el('span', { className: 'sub' }, timeEl(webhook.timestamp)) : null];
     }
@@ -285,7 +326,7 @@
       { 'data-webhook-id': webhook.webhookId, 'data-outcome': webhook.outcome, className: fresh ? 'fresh' : undefined },
       el('td', {}, timeEl(webhook.receivedAt), webhook.attempt ? el('span', { className: 'sub' }, `attempt ${webhook.attempt}`) : null),
       el('td', {}, webhook.kind === 'cancel' ? 'cancel' : 'status', el('span', { className: 'sub' }, webhook.event || '')),
-      webhook.event === AVAILABILITY && webhook.integrationId
+      (webhook.event === AVAILABILITY || webhook.event === CATALOG_DRIFT) && webhook.integrationId
         ? el('td', { className: 'id' }, el('span', { className: 'store-ref' }, `store ${webhook.providerRestaurantId || ''}`), el('span', { className: 'sub', title: 'integrationId' }, webhook.integrationId), providerText(webhook.provider))
         : el('td', { className: 'id' }, webhook.orderId || '—', providerText(webhook.provider)),
       el('td', {}, describeWebhook(webhook)),
@@ -310,6 +351,10 @@
   }
 
   function announce(webhook) {
+    if (webhook.event === CATALOG_DRIFT && webhook.driftChanges) {
+      $('announcer').textContent = `Webhook received: ${webhook.driftChanges} menu ${webhook.driftChanges === 1 ? 'change' : 'changes'} on ${webhook.provider || 'a platform'} for store ${webhook.providerRestaurantId || ''}, ${webhook.outcome}, signature ${webhook.verdicts.serviceSignature.state}.`;
+      return;
+    }
     if (webhook.event === AVAILABILITY && webhook.state) {
       $('announcer').textContent = `Webhook received: store ${webhook.providerRestaurantId || ''} on ${webhook.provider || 'a platform'} is ${webhook.state}, ${webhook.outcome}, signature ${webhook.verdicts.serviceSignature.state}.`;
       return;
@@ -325,10 +370,17 @@
 
   async function loadLists() {
     streamedDuringLoad.clear();
-    const [orderList, webhookList, trackedList, storeList] = await Promise.all([getJson('/api/orders'), getJson('/api/webhooks'), getJson('/api/tracked-orders'), getJson('/api/store-status')]);
+    const [orderList, webhookList, trackedList, storeList, driftList] = await Promise.all([
+      getJson('/api/orders'),
+      getJson('/api/webhooks'),
+      getJson('/api/tracked-orders'),
+      getJson('/api/store-status'),
+      getJson('/api/catalog-drift'),
+    ]);
     const keptOrders = [...streamedDuringLoad].filter((id) => orders.has(id)).map((id) => orders.get(id));
     const keptTracked = [...streamedDuringLoad].filter((id) => tracked.has(id)).map((id) => tracked.get(id));
     const keptStores = [...streamedDuringLoad].filter((id) => stores.has(id)).map((id) => stores.get(id));
+    const keptDrifts = [...streamedDuringLoad].filter((id) => drifts.has(id)).map((id) => drifts.get(id));
     orders.clear();
     orderList.data.forEach(upsertOrder);
     keptOrders.forEach(upsertOrder);
@@ -336,10 +388,13 @@
     for (const order of [...trackedList.data, ...keptTracked]) tracked.set(order.yemekKuryeOrderId, order);
     stores.clear();
     for (const store of [...storeList.data, ...keptStores]) stores.set(store.integrationId, store);
+    drifts.clear();
+    for (const report of [...driftList.data, ...keptDrifts]) drifts.set(report.driftEventId, report);
     for (const webhook of webhookList.data) webhooks.set(webhook.receiptId, webhook);
     renderOrders();
     renderTracked();
     renderStores();
+    renderDrift();
     renderWebhooks();
   }
 
@@ -380,6 +435,12 @@
       stores.set(store.integrationId, store);
       streamedDuringLoad.add(store.integrationId);
       renderStores(store.integrationId);
+    });
+    source.addEventListener('drift', (message) => {
+      const report = JSON.parse(message.data);
+      drifts.set(report.driftEventId, report);
+      streamedDuringLoad.add(report.driftEventId);
+      renderDrift(report.driftEventId);
     });
     source.addEventListener('error', () => setStreamState(source.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…', 'warn'));
   }
@@ -472,6 +533,7 @@
     renderOrders();
     renderTracked();
     renderStores();
+    renderDrift();
     renderWebhooks();
     connect();
   });

@@ -37,6 +37,8 @@ describe('order.created consumer', () => {
       acceptBy: null,
       acceptanceOverdue: false,
       history: [{ sequence: 0, status: 'NEW', previousStatus: null, trigger: null, timestamp: '2030-01-02T03:04:05.678Z', reason: null, cancelReasonId: null, canceledBy: null }],
+      // The sender's items as given, mapped by the code it named.
+      items: [{ productCode: 'P1', platformProductId: null, mapped: true, productName: 'Lahmacun', quantity: 2, unitPrice: 60.25, totalAmount: 120.5 }],
     });
     const [row] = await t.sql('SELECT details FROM orders WHERE id = $1', [event.yemekKuryeOrderId]);
     expect(row.details).toEqual(event.details);

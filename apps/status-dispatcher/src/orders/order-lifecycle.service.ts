@@ -4,8 +4,10 @@ import { ErrorCode, FieldError, RoutingKey } from '@courier/contracts';
 import { allowedTriggers, CANCEL_REASONS, Cancellation, decideOrderTransition, resolveCancellation } from '@courier/domain';
 import { ProblemException } from '@courier/http';
 import { Outbox, outboxEvent, UnitOfWork } from '@courier/messaging';
+import { orderItemsInCodes } from '../catalog/catalog-order-items';
+import { CatalogOrderItemsRepository } from '../catalog/catalog-order-items.repository';
 import { isUuid } from '../common/ids';
-import { OrderDto } from './dto/order.dto';
+import { OrderDto, OrderWithItemsDto } from './dto/order.dto';
 import { TransitionRequestDto } from './dto/transition-request.dto';
 import { orderCanceledEvent, orderStatusChangedEvent } from './order-events';
 import { presentOrder } from './order.presenter';
@@ -47,17 +49,20 @@ export class OrderLifecycleService {
     private readonly orders: OrderRepository,
     private readonly unitOfWork: UnitOfWork,
     private readonly outbox: Outbox,
+    private readonly catalogItems: CatalogOrderItemsRepository,
   ) {}
 
   /** Compare-and-set attempts before the row lock (tests set 0 to take the locked path). */
   optimisticAttempts = TRANSITION_OPTIMISTIC_ATTEMPTS;
 
-  async get(yemekKuryeOrderId: string): Promise<OrderDto> {
+  /** The order with its history and its items in the restaurant's codes (a platform order's resolved against the catalog's links now). */
+  async get(yemekKuryeOrderId: string): Promise<OrderWithItemsDto> {
     if (!isUuid(yemekKuryeOrderId)) throw orderNotFound();
     const order = await this.orders.find(yemekKuryeOrderId.toLowerCase());
     if (!order) throw orderNotFound();
-    const [history, acceptance] = await Promise.all([this.orders.history(order.id), this.orders.acceptance(order.id)]);
-    return presentOrder(order, history, acceptance);
+    const [history, acceptance, stored] = await Promise.all([this.orders.history(order.id), this.orders.acceptance(order.id), this.catalogItems.orderItems(order.id)]);
+    const items = stored ? orderItemsInCodes(stored.provider, stored.items, new Map(Object.entries(stored.links))) : [];
+    return { ...presentOrder(order, history, acceptance), items };
   }
 
   async transition(yemekKuryeOrderId: string, request: TransitionRequestDto): Promise<OrderDto> {

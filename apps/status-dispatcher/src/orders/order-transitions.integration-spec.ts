@@ -328,7 +328,7 @@ describe('POST /internal/orders/{id}/transitions', () => {
   });
 
   describe('GET /internal/orders/{id}', () => {
-    it('returns the order with its history', async () => {
+    it('returns the order with its history and its items', async () => {
       const order = await orderIn('PREPARED');
       const response = await t.http.get(`/internal/orders/${order.id}`).set(internal());
       expect(response.status).toBe(200);
@@ -353,6 +353,7 @@ describe('POST /internal/orders/{id}/transitions', () => {
           { sequence: 1, status: 'VALIDATED', previousStatus: 'NEW', trigger: 'APPROVE', timestamp: expect.stringMatching(ISO_WITH_OFFSET), reason: null, cancelReasonId: null, canceledBy: null },
           { sequence: 2, status: 'PREPARED', previousStatus: 'VALIDATED', trigger: 'PREPARE', timestamp: expect.stringMatching(ISO_WITH_OFFSET), reason: null, cancelReasonId: null, canceledBy: null },
         ],
+        items: [{ productCode: 'P1', platformProductId: null, mapped: true, productName: 'Lahmacun', quantity: 2, unitPrice: 60.25, totalAmount: 120.5 }],
       });
     });
   });

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs
 import { ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiProblems } from '../common/api-problems';
 import { INTERNAL_API_KEY_HEADER, InternalApiKeyGuard } from '../internal-auth/internal-api-key.guard';
-import { OrderDto } from './dto/order.dto';
+import { OrderDto, OrderWithItemsDto } from './dto/order.dto';
 import { TransitionRequestDto } from './dto/transition-request.dto';
 import { OrderLifecycleService } from './order-lifecycle.service';
 
@@ -58,13 +58,16 @@ export class OrdersController {
 
   @Get(':yemekKuryeOrderId')
   @ApiOperation({
-    summary: 'An order with its status history (for operators and tests).',
-    description: 'A platform order withheld because its integration is not verified by its platform yet is not the account\'s: 404 (operators list it with GET /admin/v1/withheld-orders).',
+    summary: 'An order with its status history and its items in the restaurant\'s product codes.',
+    description:
+      'A platform order\'s items show the code the catalog links to each platform product at the time of the read (a product linked after the order came ' +
+      'shows its code from then on), else the code the platform carried; an item with neither has `productCode: null, mapped: false` (never dropped). ' +
+      'A platform order withheld because its integration is not verified by its platform yet is not the account\'s: 404 (operators list it with GET /admin/v1/withheld-orders).',
   })
   @ApiParam(ORDER_ID)
-  @ApiOkResponse({ type: OrderDto })
+  @ApiOkResponse({ type: OrderWithItemsDto })
   @ApiProblems(NOT_FOUND)
-  get(@Param('yemekKuryeOrderId') yemekKuryeOrderId: string): Promise<OrderDto> {
+  get(@Param('yemekKuryeOrderId') yemekKuryeOrderId: string): Promise<OrderWithItemsDto> {
     return this.lifecycle.get(yemekKuryeOrderId);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogOrderItemsRepository } from '../catalog/catalog-order-items.repository';
 import { InternalAuthModule } from '../internal-auth/internal-auth.module';
 import { FinalApprovalScheduler } from './final-approval.scheduler';
 import { OrderCreationConsumer } from './order-creation.consumer';
@@ -10,6 +11,6 @@ import { OrdersController } from './orders.controller';
 @Module({
   imports: [InternalAuthModule],
   controllers: [OrdersController, OrderCreationConsumer],
-  providers: [OrderRepository, OrderLifecycleService, FinalApprovalScheduler],
+  providers: [OrderRepository, OrderLifecycleService, FinalApprovalScheduler, CatalogOrderItemsRepository],
 })
 export class OrdersModule {}

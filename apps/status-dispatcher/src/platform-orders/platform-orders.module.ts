@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PlatformOrderIntake } from '@courier/platforms';
 import { AvailabilityModule } from '../availability/availability.module';
+import { CatalogOrderItemMetrics } from '../catalog/catalog-order-items.metrics';
+import { CatalogOrderItemsRepository } from '../catalog/catalog-order-items.repository';
+import { CatalogOrderItemsService } from '../catalog/catalog-order-items.service';
 import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
 import { PlatformAcceptanceMetrics } from './platform-acceptance.metrics';
@@ -27,6 +30,9 @@ import { PlatformPollCursorRepository } from './platform-poll-cursor.repository'
     PlatformPluginRecordsService,
     OrderAcceptanceScheduler,
     PlatformAcceptanceMetrics,
+    CatalogOrderItemsRepository,
+    CatalogOrderItemMetrics,
+    CatalogOrderItemsService,
     { provide: PlatformOrderIntake, useClass: DispatcherOrderIntake },
   ],
   exports: [PlatformOrdersService, PlatformOrderRepository, PlatformOrderIntake, PlatformSessionsModule],

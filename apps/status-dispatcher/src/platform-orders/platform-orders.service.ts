@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
+import { MappedOrderItem, PlatformOrderReceivedEvent, RoutingKey } from '@courier/contracts';
 import { Cancellation, isFinalOrderStatus, OrderStatus, PlatformMoveTrigger } from '@courier/domain';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { CancellationResult, PlatformOrder, PlatformOrderOfAnotherIntegration, ReceivedOrder } from '@courier/platforms';
+import { CatalogOrderItemsService } from '../catalog/catalog-order-items.service';
 import type { Order } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
@@ -27,6 +28,7 @@ export class PlatformOrdersService {
     private readonly orders: PlatformOrderRepository,
     private readonly acceptance: OrderAcceptanceScheduler,
     private readonly metrics: PlatformOrderMetrics,
+    private readonly catalogItems: CatalogOrderItemsService,
   ) {}
 
   async receive(integration: DirectoryIntegration, order: PlatformOrder): Promise<ReceivedOrder> {
@@ -55,19 +57,22 @@ export class PlatformOrdersService {
       };
       const acceptBy = this.acceptance.acceptBy(integration.platform, order, now);
       if (!(await this.orders.insert(tx.manager, { row, details: order.details, acceptBy }))) {
-        return { yemekKuryeOrderId: await this.knownOrderId(tx, integration, order.platformOrderId), created: false };
+        return { yemekKuryeOrderId: await this.knownOrderId(tx, integration, order.platformOrderId), created: false, unmappedItems: 0 };
       }
       await this.noteCollision(tx, integration, row);
-      if (!withheld) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order.details));
+      // Items in the restaurant's codes as linked now; a withheld order's are resolved when it is released.
+      const announced = withheld ? undefined : await this.catalogItems.announce(tx, row, order.details.items, now);
+      if (announced) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(row, order.details, announced.items));
       if (acceptBy) await this.acceptance.schedule(tx, integration.platform, row.id, acceptBy, now);
       if (order.state === 'canceled') await this.cancelLocked(tx, (await this.orders.lockById(tx.manager, row.id, row.provider))!, order.cancelNote);
-      return { yemekKuryeOrderId: row.id, created: true };
+      return { yemekKuryeOrderId: row.id, created: true, unmappedItems: announced?.unmappedItems ?? 0 };
     });
+    this.catalogItems.countUnmapped(integration.platform, received.unmappedItems);
     this.logger.log(
-      { platform: integration.platform, platformOrderId: order.platformOrderId, yemekKuryeOrderId: received.yemekKuryeOrderId, integrationId: integration.integrationId, created: received.created },
+      { platform: integration.platform, platformOrderId: order.platformOrderId, yemekKuryeOrderId: received.yemekKuryeOrderId, integrationId: integration.integrationId, created: received.created, unmappedItems: received.unmappedItems },
       received.created ? 'platform order received' : 'platform order received again; already known',
     );
-    return received;
+    return { yemekKuryeOrderId: received.yemekKuryeOrderId, created: received.created };
   }
 
   /**
@@ -80,10 +85,13 @@ export class PlatformOrdersService {
     for (;;) {
       const order = await this.unitOfWork.run(async (tx) => {
         const next = await this.orders.releaseOldestWithheld(tx.manager, integrationId);
-        if (next) await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(next, next.details));
-        return next;
+        if (!next) return undefined;
+        const announced = await this.catalogItems.announce(tx, next, next.details.items, new Date());
+        await tx.publish(RoutingKey.PlatformOrderReceived, platformOrderReceivedEvent(next, next.details, announced.items));
+        return { ...next, unmappedItems: announced.unmappedItems };
       });
       if (!order) break;
+      this.catalogItems.countUnmapped(order.provider, order.unmappedItems);
       released.push(order.id);
     }
     if (released.length > 0) this.logger.log({ integrationId, yemekKuryeOrderIds: released, count: released.length }, 'withheld platform orders released to the verified integration');
@@ -200,7 +208,8 @@ export class PlatformOrdersService {
   }
 }
 
-function platformOrderReceivedEvent(row: PlatformOrderRow, details: PlatformOrder['details']): PlatformOrderReceivedEvent {
+/** The order's announcement, its items in the restaurant's codes (`items`, resolved by the caller). */
+function platformOrderReceivedEvent(row: PlatformOrderRow, details: PlatformOrder['details'], items: MappedOrderItem[]): PlatformOrderReceivedEvent {
   return {
     yemekKuryeOrderId: row.id,
     orderId: row.orderId,
@@ -212,6 +221,6 @@ function platformOrderReceivedEvent(row: PlatformOrderRow, details: PlatformOrde
     status: row.status,
     receivedAt: row.receivedAt.toISOString(),
     scheduledDeliveryTime: row.scheduledDeliveryTime?.toISOString() ?? null,
-    details,
+    details: { ...details, items },
   };
 }

@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { availabilityChanged, canceled, statusChanged } from '../../test/order-events.fixture';
-import { webhookFromAvailabilityEvent } from '../deliveries/restaurant-webhook-payload';
+import { availabilityChanged, canceled, catalogDriftDetected, statusChanged } from '../../test/order-events.fixture';
+import { webhookFromAvailabilityEvent, webhookFromCatalogDriftEvent } from '../deliveries/restaurant-webhook-payload';
 import { webhookFromOrderEvent } from '../deliveries/webhook-payload';
 import { WEBHOOK_SCHEMAS, WEBHOOKS } from './webhooks.openapi';
 
@@ -14,6 +14,8 @@ describe('the webhooks of the OpenAPI document', () => {
     ['OrderCanceledWebhook', webhookFromOrderEvent('order.canceled', canceled).body],
     ['RestaurantAvailabilityChangedWebhook', webhookFromAvailabilityEvent(availabilityChanged).body],
     ['RestaurantAvailabilityChangedWebhook', webhookFromAvailabilityEvent({ ...availabilityChanged, state: 'BUSY', until: '2026-11-21T12:40:00.000Z', expectedState: null, platformReason: null }).body],
+    ['CatalogDriftDetectedWebhook', webhookFromCatalogDriftEvent(catalogDriftDetected).body],
+    ['CatalogDriftDetectedWebhook', webhookFromCatalogDriftEvent({ ...catalogDriftDetected, changes: [{ kind: 'linked_removed', platformProductId: 'prd-9', productCode: 'LHM-1', before: null, after: null }] }).body],
   ];
 
   it.each(bodies)('%s describes the body sent, field for field', (name, body) => {

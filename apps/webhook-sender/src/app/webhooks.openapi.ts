@@ -8,6 +8,8 @@ import type { OpenApiSchema } from '@courier/http';
 
 const TIME = { type: 'string', format: 'date-time' };
 const STORE_STATES = ['OPEN', 'CLOSED', 'BUSY'];
+/** A drift's before / after: a price, a name or status, or null (OpenAPI 3.0 spells null as a nullable enum of null). */
+const DRIFT_VALUE = [{ type: 'string' }, { type: 'number' }, { type: 'object', nullable: true, enum: [null] }];
 
 export const WEBHOOK_SCHEMAS: Record<string, OpenApiSchema> = {
   OrderStatusChangedWebhook: {
@@ -59,6 +61,42 @@ export const WEBHOOK_SCHEMAS: Record<string, OpenApiSchema> = {
       timestamp: { ...TIME, description: 'When the change was seen: per integration, apply a state only when this is newer than the last one applied.' },
     },
   },
+  CatalogDriftDetectedWebhook: {
+    type: 'object',
+    description:
+      'Sent to the status URL when a re-import of one integration\'s menu found it changed on the platform\'s side (not by your own price or sold-out changes through the suite). One webhook per import that found a difference, listing every difference.',
+    required: ['event', 'driftEventId', 'integrationId', 'provider', 'providerRestaurantId', 'importId', 'changes', 'timestamp'],
+    properties: {
+      event: { type: 'string', enum: ['catalog.drift_detected'] },
+      driftEventId: { type: 'string', description: 'The drift found by one import; the webhook id (X-Webhook-Id) is derived from it.' },
+      integrationId: { type: 'string', format: 'uuid', description: 'Your platform integration (GET /api/v1/my/integrations).' },
+      provider: { type: 'string', description: 'The platform\'s code.' },
+      providerRestaurantId: { type: 'string', description: 'The store\'s id on the platform.' },
+      importId: { type: 'string', description: 'The import that found it.' },
+      changes: {
+        type: 'array',
+        minItems: 1,
+        description: 'What changed on the platform\'s side, one entry per product and kind (GET /api/v1/my/catalog/drift lists the same).',
+        items: {
+          type: 'object',
+          required: ['kind', 'platformProductId', 'productCode', 'before', 'after'],
+          additionalProperties: false,
+          properties: {
+            kind: {
+              type: 'string',
+              enum: ['price', 'name', 'status', 'added', 'removed', 'linked_removed'],
+              description: 'price, name, status: the value changed; added: a product new on the platform; removed: a product gone; linked_removed: a product linked to one of your codes is gone.',
+            },
+            platformProductId: { type: 'string', description: 'The product\'s id on the platform.' },
+            productCode: { type: 'string', nullable: true, description: 'Your productCode the product is linked to; null when it is linked to none.' },
+            before: { anyOf: DRIFT_VALUE, description: 'The value before: the price as a number, the name as text, the status ACTIVE or INACTIVE; null for added and removed.' },
+            after: { anyOf: DRIFT_VALUE, description: 'The value now, as `before`; null for added and removed.' },
+          },
+        },
+      },
+      timestamp: { ...TIME, description: 'When the import found it.' },
+    },
+  },
 };
 
 const header = (name: string, description: string, required = false) => ({ name, in: 'header', required, description, schema: { type: 'string' } });
@@ -104,5 +142,11 @@ export const WEBHOOKS = {
     'POSTed to your status URL, next to order.status_changed: tell them apart by `event`. Signed, retried, logged (GET /api/v1/my/webhooks/deliveries?event=restaurant.availability_changed) and redelivered like the order webhooks.',
     'RestaurantAvailabilityChangedWebhook',
     'restaurantAvailabilityChangedWebhook',
+  ),
+  'catalog.drift_detected': webhook(
+    'A platform\'s menu changed on its own (status URL)',
+    'POSTed to your status URL, next to order.status_changed: tell them apart by `event`. Signed, retried, logged (GET /api/v1/my/webhooks/deliveries?event=catalog.drift_detected) and redelivered like the order webhooks.',
+    'CatalogDriftDetectedWebhook',
+    'catalogDriftDetectedWebhook',
   ),
 };

@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const WEBHOOK_EVENTS = ['order.status_changed', 'order.canceled', 'restaurant.availability_changed'] as const;
+export const WEBHOOK_EVENTS = ['order.status_changed', 'order.canceled', 'restaurant.availability_changed', 'catalog.drift_detected'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /**
@@ -21,7 +21,7 @@ export class WebhookDeliveryEntity {
   @Column({ type: 'text' })
   event: WebhookEvent;
 
-  /** The order of an order webhook; null for a restaurant's own (restaurant.availability_changed). */
+  /** The order of an order webhook; null for a restaurant's own (restaurant.availability_changed, catalog.drift_detected). */
   @Column({ name: 'order_id', type: 'text', nullable: true })
   orderId: string | null;
 

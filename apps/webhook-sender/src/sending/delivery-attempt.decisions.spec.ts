@@ -62,6 +62,7 @@ describe('deliveryTarget', () => {
     expect(deliveryTarget({ ...account, event: 'order.status_changed' })).toEqual({ kind: 'send', url: 'https://pos.example/status' });
     expect(deliveryTarget({ ...account, event: 'order.canceled' })).toEqual({ kind: 'send', url: 'https://pos.example/cancel' });
     expect(deliveryTarget({ ...account, event: 'restaurant.availability_changed' })).toEqual({ kind: 'send', url: 'https://pos.example/status' });
+    expect(deliveryTarget({ ...account, event: 'catalog.drift_detected' })).toEqual({ kind: 'send', url: 'https://pos.example/status' });
   });
 
   it('skips an event whose URL is not configured, naming which one', () => {
@@ -69,6 +70,7 @@ describe('deliveryTarget', () => {
     expect(deliveryTarget({ ...account, cancelUrl: null, event: 'order.canceled' })).toEqual({ kind: 'skip', error: 'no cancel URL configured' });
     expect(deliveryTarget({ ...account, statusUrl: null, event: 'restaurant.availability_changed' })).toEqual({ kind: 'skip', error: 'no status URL configured' });
     expect(deliveryTarget({ ...account, cancelUrl: null, event: 'restaurant.availability_changed' })).toEqual({ kind: 'send', url: 'https://pos.example/status' });
+    expect(deliveryTarget({ ...account, statusUrl: null, event: 'catalog.drift_detected' })).toEqual({ kind: 'skip', error: 'no status URL configured' });
   });
 
   it('fails (to retry) a delivery whose account the sender does not know yet, even without URLs', () => {

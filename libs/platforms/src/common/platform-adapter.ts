@@ -1,4 +1,4 @@
-import type { FieldError, OrderItemPayload, PlatformOrderDetails } from '@courier/contracts';
+import type { FieldError, PlatformOrderDetails, PlatformOrderItemPayload } from '@courier/contracts';
 import type { StatusPushAction } from '@courier/domain';
 import type { CallBudget } from './call-budget';
 import type { PlatformAvailability } from './platform-availability';
@@ -73,8 +73,8 @@ export type PosReadyOutcome = { ok: true; detail: string } | { ok: false; detail
 /** What the platform says about an order when it reaches us. */
 export type PlatformOrderState = 'new' | 'accepted' | 'canceled';
 
-/** An item of a platform order (the intake order's item fields). */
-export type PlatformOrderItem = OrderItemPayload;
+/** An item of a platform order (the intake order's item fields, and the platform's product id). */
+export type PlatformOrderItem = PlatformOrderItemPayload;
 
 /** A platform's order, parsed and normalised by its adapter. */
 export interface PlatformOrder {

@@ -32,6 +32,7 @@ import {
 import { PLATFORM_A } from './getir.platform';
 import { PlatformAOrderData, parsePlatformAOrder } from './getir.orders';
 import { PlatformAAvailability } from './getir.availability';
+import { PlatformACatalog } from './getir.catalog';
 
 /** The `code` of Getir's error envelope `{ code, error, message, details?, source? }`. */
 function errorCode(response: PlatformResponse): number | undefined {
@@ -66,6 +67,7 @@ export class PlatformAAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_A';
   readonly callBudget = PLATFORM_A.callBudget;
   readonly availability = new PlatformAAvailability((credentials, method, path, json) => this.call(credentials, method, path, json));
+  readonly catalog = new PlatformACatalog((credentials, method, path, json) => this.call(credentials, method, path, json));
 
   /** The platform's accept-by rule (getir.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

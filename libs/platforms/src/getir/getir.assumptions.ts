@@ -226,11 +226,11 @@ export const PLATFORM_A_POLL_PATHS = {
  */
 export const PLATFORM_A_CALL_BUDGET: CallBudget = {
   scopes: [
-    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2, 'poll:active': 1, 'availability:store': 2, 'availability:product': 1, 'availability:read': 1 } },
+    { name: 'token', limit: 270, windowMs: 62_000, requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 2, REJECT: 2, 'poll:active': 1, 'availability:store': 2, 'availability:product': 1, 'availability:read': 1, 'catalog:read': 2, 'catalog:price': 1 } },
     { name: 'cancel-options', limit: 36, windowMs: 602_000, requests: { CANCEL: 1, REJECT: 1 } },
     { name: 'active-orders', limit: 18, windowMs: 62_000, requests: { 'poll:active': 1 } },
-    // Restaurant configuration calls (status open/close, busyness, GET /restaurants): see PLATFORM_A_CONFIGURATION_RATE_LIMIT.
-    { name: 'configuration', limit: 2, windowMs: 65_000, requests: { 'availability:store': 2, 'availability:read': 1 } },
+    // Restaurant configuration calls (status open/close, busyness, GET /restaurants, GET /restaurants/menu): see PLATFORM_A_CONFIGURATION_RATE_LIMIT.
+    { name: 'configuration', limit: 2, windowMs: 65_000, requests: { 'availability:store': 2, 'availability:read': 1, 'catalog:read': 1 } },
   ],
 };
 
@@ -336,3 +336,85 @@ export const PLATFORM_A_CLOSED_SOURCE = { RESTAURANT: 1, GETIR: 2 } as const;
  */
 export const PLATFORM_A_PRODUCT_STATUS = { ACTIVE: 100, INACTIVE: 200, DAILY_INACTIVE: 400 } as const;
 export const PLATFORM_A_DAY_OFFSET_MS = 3 * 3_600_000;
+
+/*
+ * Catalog (menu read, prices). Sources: G openapi/_original/getir-food-openapi.json (`GET /restaurants/
+ * menu` Model13 > Model12 > Model10 > Model8 > Model6; `GET /chain-menus`, `GET /chain-menus/{chainMenuOID}`
+ * answering an undocumented "string"; `POST /chain-menus/{chainMenuOID}/update-prices` Model26), G
+ * rate-limits/getir-rate-limits.yml, G skills/getir-manage-menu-availability.md, G data-model/
+ * getir-data-model.yml, and the Go Getir client found with `find_string` on "food-external-api-gateway"
+ * (`GetMenu`, `GetChainMenus`, `UpdateChainMenuPrices` and its types file).
+ */
+
+/**
+ * The menu: `GET /restaurants/menu` (token header) answers `{ productCategories: [{ id, name{tr,en},
+ * restaurant, products: [...], isApproved, weight, status, chainProductCategory }] }`; a product is
+ * `{ id, restaurant, productCategory, optionCategories, name{tr,en}, description{tr,en}, price,
+ * struckPrice, weight, status, isApproved, imageURL, wideImageURL, chainProduct }` (G Swagger Model10);
+ * an option category `{ id, name, minCount, maxCount, removeToppings, weight, status,
+ * chainOptionCategory, options }` (Model8), an option `{ id, product, chainProduct, name,
+ * clientDisplayName, optionProduct, chainOptionProduct, optionCategories, type, price, weight, status,
+ * chainOption }` (Model6). One answer, no paging (G documents no query parameter). Names: `tr`, else `en`.
+ * Prices are lira with kuruş as decimals (Model24's `x-constraint: { precision: 2 }`; the order
+ * webhook's product prices read the same way). Product status as PUT /products/{id}/status takes it
+ * (Model34): 100 ACTIVE; 200 INACTIVE and 400 DAILY_INACTIVE read as INACTIVE; ASSUMED: any other
+ * number is INACTIVE too (the Swagger types it as a bare number). A category's `status` is kept in
+ * platformData and not folded into the product's (its values are not documented).
+ */
+export const PLATFORM_A_MENU_PATH = '/restaurants/menu';
+
+/**
+ * The restaurant's own code: none. No Getir menu shape carries an external / PLU / POS code: Model10
+ * lists the fields above, the Go client's MenuProduct (`id, name, description, price, imageURL, status,
+ * optionCategories`) and a C# Getir proxy's product class agree. `chainProduct` is Getir's own chain-level
+ * id (the path parameter of `/products/chain-id/{chainProductId}`), shared by a chain's branches, not
+ * the restaurant's code: kept in platformData (`chainProductId`), never used as externalCode. Getir
+ * products are therefore linked by name proposals or by hand, never automatically by code.
+ */
+export const PLATFORM_A_EXTERNAL_CODE_FIELD = null;
+
+/**
+ * Prices: G documents one price call, `POST /chain-menus/{chainMenuOID}/update-prices` with Model26
+ * `{ chainProducts: [{ chainProductOID, price }], chainOptions: [{ chainOptionOID, price }] }` (both
+ * item fields required; price `minimum: 0`, `precision: 2`); its answer is an undocumented "string" (read
+ * as synchronous: 2xx = applied). G skills/getir-manage-menu-availability.md: "This is the only
+ * price-mutation operation in the published contract — there is no per-product price endpoint." The Go
+ * client declares an `UpdateProductPriceRequest { price }` type that no call and no path uses: not
+ * evidence of a call. A plain restaurant's product (no `chainProduct`) therefore has no price call:
+ * planPrice refuses PRICE_UNSUPPORTED. A chain menu is brand-level (G data-model: "A brand-level menu
+ * shared across the chain's restaurants ... bulk price updates"): a price sent there reaches every
+ * branch on that chain menu, not this restaurant alone.
+ * The Go client sends the items as `{ id, price }`; the adapter sends G's `{ chainProductOID, price }`,
+ * and `chainOptions: []` (the Go client sends null when it has none).
+ */
+export const PLATFORM_A_CHAIN_PRICE_PATH = (chainMenuOID: string) => `/chain-menus/${encodeURIComponent(chainMenuOID)}/update-prices`;
+
+/**
+ * Which chain menu holds a product: the restaurant menu names the chain product, not its chain menu,
+ * so readMenu also reads `GET /chain-menus` when some product has a `chainProduct`. G types its answer
+ * as a string; the Go client reads `[{ id, name{tr,en}, products?: [{ id, name, price }] }]` (ASSUMED
+ * that shape, also accepted wrapped as `{ chainMenus: [...] }`). A chain product listed in a chain
+ * menu's `products` belongs to it; ASSUMED: when the answer holds exactly one chain menu without a
+ * product list, every chain product of the restaurant belongs to that one. Otherwise the product keeps
+ * no chain menu and its price is refused PRICE_UNSUPPORTED (no per-menu read is made: `GET
+ * /chain-menus/{oid}` is typed as a string too). A 4xx on `/chain-menus` (ASSUMED: a restaurant of no
+ * chain) leaves every product without one; 429 / 5xx retry the whole read.
+ */
+export const PLATFORM_A_CHAIN_MENUS_PATH = '/chain-menus';
+
+/**
+ * Price bounds: above 0 (G: `minimum: 0`; a zero price is not a sale), at most 2 decimals (G
+ * `precision: 2`). ASSUMED: at most 100 000 lira (G gives no maximum; a higher price is taken as a
+ * kuruş / lira mix-up rather than a dish).
+ */
+export const PLATFORM_A_PRICE_BOUNDS = { min: 0, max: 100_000, decimals: 2 } as const;
+
+/*
+ * Budget (PLATFORM_A_CALL_BUDGET, `catalog:read` and `catalog:price`): `GET /restaurants/menu` is one of G rate-limits' 21 restaurant/menu configuration operations
+ * (2 / 60 s per token, 30 s block): a read books the `configuration` scope (1) and the token scope (2:
+ * the menu and `/chain-menus`). `/chain-menus/*` appears nowhere in G's rate-limit list, so it falls in
+ * the default 300 / 60 s ("All rate-limited endpoints unless overridden"): the price call books the
+ * token scope only (G skills' "almost every operation in this skill sits in the 2 / 60 s bucket" is
+ * looser than the list: it also names product status calls, which the list puts in the default
+ * budget). ASSUMED: a 429 on the price call without Retry-After waits the longer, configuration block.
+ */

@@ -74,9 +74,11 @@ export class PlatformAAvailabilityRoutes {
   constructor(
     private readonly options: PlatformAAvailabilityOptions,
     restaurantIds: readonly string[],
+    /** A restaurant's products when `options.products` names none (the simulator's catalog adds its menu's). */
+    defaultProducts: readonly string[] = GETIR_MENU_PRODUCT_IDS,
   ) {
     for (const restaurantId of restaurantIds) {
-      const ids = options.products?.[restaurantId] ?? GETIR_MENU_PRODUCT_IDS;
+      const ids = options.products?.[restaurantId] ?? defaultProducts;
       this.products.set(restaurantId, new Map(ids.map((id) => [id, { status: GETIR_PRODUCT_STATUS.ACTIVE }])));
     }
   }
@@ -129,7 +131,7 @@ export class PlatformAAvailabilityRoutes {
     ].includes(call);
     // Assumed: the limiter counts a call before its body is read (a refused call counts too).
     if (configuration) {
-      const blocked = this.counted(token);
+      const blocked = this.configurationCall(token);
       if (blocked) return blocked;
     }
     switch (call) {
@@ -239,8 +241,22 @@ export class PlatformAAvailabilityRoutes {
     return { status: 200, body: 'OK' };
   }
 
-  /** Counts a configuration call of the token; Getir's refusal while the family is blocked or past its budget. */
-  private counted(token: string): SimulatorResponse | undefined {
+  /** A product on the restaurant's menu (the catalog's menu adds and removes them), with its status. */
+  addProduct(restaurantId: string, productId: string, status: number = GETIR_PRODUCT_STATUS.ACTIVE): void {
+    const products = this.products.get(restaurantId) ?? new Map<string, Product>();
+    this.products.set(restaurantId, products);
+    products.set(productId, { status, day: status === GETIR_PRODUCT_STATUS.DAILY_INACTIVE ? dayOf(this.now()) : undefined });
+  }
+
+  removeProduct(restaurantId: string, productId: string): void {
+    this.products.get(restaurantId)?.delete(productId);
+  }
+
+  /**
+   * Counts a configuration call of the token (the catalog's menu read is one too); Getir's refusal while
+   * the family is blocked or past its budget.
+   */
+  configurationCall(token: string): SimulatorResponse | undefined {
     const rule = this.options.configurationRateLimit ?? { limit: 2, windowMs: 60_000, blockMs: 30_000 };
     const now = this.now();
     const bucket = this.buckets.get(token) ?? { windowStart: now, count: 0, blockedUntil: 0 };

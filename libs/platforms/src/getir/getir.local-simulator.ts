@@ -8,6 +8,7 @@ export const GETIR_LOCAL_SIMULATOR: LocalSimulatorEntry = {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { PlatformASimulator } = require('./getir.simulator') as typeof import('./getir.simulator');
     const integrationBody = { platform: 'PLATFORM_A', providerRestaurantId: 'demo-getir-restaurant', secretKey: secrets.platformARestaurantSecretKey };
+    // Its menu is the default one: DEMO_MENU on the demo chain menu, Künefe the restaurant's own product (getir.catalog-routes.ts).
     const simulator = new PlatformASimulator({
       appSecretKey: secrets.platformAAppSecretKey,
       restaurants: [{ restaurantId: integrationBody.providerRestaurantId, secretKey: integrationBody.secretKey }],

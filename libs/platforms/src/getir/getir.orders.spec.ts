@@ -26,8 +26,8 @@ describe('parsePlatformAOrder', () => {
       currency: 'TRY',
       notes: 'Lütfen zili çalmayın, Köşedeki eczanenin üstü',
       items: [
-        { productCode: '6512f0c2a1b2c3d4e5f60720', productName: 'Adana Dürüm', quantity: 1, unitPrice: 180, totalAmount: 180, productNote: 'Soğansız' },
-        { productCode: '6512f0c2a1b2c3d4e5f60721', productName: 'Mercimek Çorbası', quantity: 2, unitPrice: 70, totalAmount: 140 },
+        { platformProductId: '60a1b2c3d4e5f60718293a4b', productName: 'Adana Dürüm', quantity: 1, unitPrice: 180, totalAmount: 180, productNote: 'Soğansız' },
+        { platformProductId: '60a1b2c3d4e5f60718293a4c', productName: 'Mercimek Çorbası', quantity: 2, unitPrice: 70, totalAmount: 140 },
       ],
     },
   };

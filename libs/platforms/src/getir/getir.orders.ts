@@ -25,8 +25,8 @@ export function unwrapPlatformAFoodOrder(body: unknown): unknown {
  * carry it (G Swagger "Get Food Order Response Schema", G asyncapi payload_fields): `id`, `status`,
  * `restaurant.id`, `confirmationId`, `deliveryType`, `isScheduled`, `scheduledDate`,
  * `client { name, contactPhoneNumber, clientPhoneNumber, deliveryAddress { address, aptNo, floor, doorNo,
- * district, city, description }, location { lat, lon } }`, `products [{ id, name { tr, en }, count, price,
- * totalPrice, note }]`, `clientNote`, `totalPrice`, `totalDiscountedPrice`, `paymentMethodText { tr, en }`;
+ * district, city, description }, location { lat, lon } }`, `products [{ id, product, chainProduct, name { tr, en },
+ * count, price, totalPrice, note }]` (no field of the restaurant's own code), `clientNote`, `totalPrice`, `totalDiscountedPrice`, `paymentMethodText { tr, en }`;
  * a cancellation adds `cancelDate`, `cancelNote`, `cancelReason { id, messages { tr, en }, cancelSource }`.
  * Bare or wrapped in `{ foodOrder }`.
  */
@@ -42,7 +42,8 @@ export function parsePlatformAOrder(body: unknown, options: { restaurantRequired
   const scheduledDate = read.date('scheduledDate');
   const products = read.array('products', { max: 200 });
   const items: PlatformOrderItem[] = products.map((product, index) => ({
-    productCode: read.string('id', { from: product, field: `products[${index}].id`, max: 64 }),
+    // `product` names the menu product (G Swagger Model5 `product` = Model10 `id`, what the catalog imports); `id` is the line's own, taken only without it.
+    platformProductId: read.string('product', { from: product, field: `products[${index}].product`, max: 64 }) ?? read.string('id', { from: product, field: `products[${index}].id`, max: 64 }),
     productName: read.string('name.tr', { from: product, field: `products[${index}].name.tr`, max: 200 }) ?? read.string('name.en', { from: product, field: `products[${index}].name.en`, max: 200 }),
     quantity: read.number('count', { from: product, field: `products[${index}].count`, min: 0 }),
     unitPrice: read.number('price', { from: product, field: `products[${index}].price`, min: 0 }),

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { platformRequest, PlatformResponse } from '../common/platform-http';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
 import { PlatformAAvailabilityOptions, PlatformAAvailabilityRoutes } from './getir.availability-routes';
+import { PlatformACatalogOptions, PlatformACatalogRoutes } from './getir.catalog-routes';
 
 /*
  * Built from /work/shared/spec/platforms.md (PLATFORM_A) and its source G, the GitHub repository
@@ -76,6 +77,8 @@ export interface PlatformASimulatorOptions {
   courierArrivesAfterMs?: number | null;
   /** Restaurant availability: the configuration budget, timed closes, menus (getir.availability-routes.ts). */
   availability?: PlatformAAvailabilityOptions;
+  /** Menus and chain menus (getir.catalog-routes.ts; default DEMO_MENU on the demo chain menu). */
+  catalog?: PlatformACatalogOptions;
 }
 
 /**
@@ -173,10 +176,14 @@ export class PlatformASimulator extends SimulatorServer {
   private readonly posStatuses = new Map<string, number>();
   logins = 0;
   readonly availability: PlatformAAvailabilityRoutes;
+  readonly catalog: PlatformACatalogRoutes;
 
   constructor(readonly options: PlatformASimulatorOptions) {
     super();
-    this.availability = new PlatformAAvailabilityRoutes(options.availability ?? {}, options.restaurants.map((restaurant) => restaurant.restaurantId));
+    const restaurantIds = options.restaurants.map((restaurant) => restaurant.restaurantId);
+    // The menu's products are the ones the status calls know (unless a test names them itself).
+    this.availability = new PlatformAAvailabilityRoutes(options.availability ?? {}, restaurantIds, []);
+    this.catalog = new PlatformACatalogRoutes(options.catalog ?? {}, restaurantIds, this.availability);
   }
 
   /** A restaurant's POS status: 200 (closed) until the integrator opens it with PUT /restaurants/pos-status. */
@@ -347,6 +354,8 @@ export class PlatformASimulator extends SimulatorServer {
     if (blocked) return blocked;
     const availability = this.availability.route(request, presented.trim(), token.restaurantId);
     if (availability) return availability;
+    const catalog = this.catalog.route(request, presented.trim(), token.restaurantId);
+    if (catalog) return catalog;
 
     if (request.method === 'POST' && request.path === '/food-orders/periodic/unapproved') return this.list(token, (order) => order.status === S.ScheduledAwaitingApproval || order.status === S.AwaitingApproval);
     if (request.method === 'POST' && request.path === '/food-orders/periodic/cancelled') {
@@ -377,6 +386,8 @@ export class PlatformASimulator extends SimulatorServer {
   protected override adminRoute(request: SimulatorRequest): Promise<SimulatorResponse> | SimulatorResponse | undefined {
     const availability = this.availability.adminRoute(request);
     if (availability) return availability;
+    const catalog = this.catalog.adminRoute(request);
+    if (catalog) return catalog;
     if (request.method === 'GET' && request.path === '/_simulator/pos-status') {
       return { status: 200, body: Object.fromEntries(this.options.restaurants.map((restaurant) => [restaurant.restaurantId, this.posStatusOf(restaurant.restaurantId)])) };
     }

@@ -407,8 +407,8 @@ describe('PLATFORM_D webhook parser (on Migros-shaped examples)', () => {
           currency: 'TRY',
           notes: 'Kapıya bırakmayın, Address directions: Yeşil kapı, 2. kat',
           items: [
-            { productCode: '70011', productName: 'Adana Dürüm', quantity: 1, unitPrice: 240, totalAmount: 240, productNote: 'Az acılı', features: 'Ekstra: Közlenmiş biber, without Soğan' },
-            { productCode: '70042', productName: 'Şalgam', quantity: 2, unitPrice: 40, totalAmount: 80, productNote: undefined, features: undefined },
+            { platformProductId: '70011', productName: 'Adana Dürüm', quantity: 1, unitPrice: 240, totalAmount: 240, productNote: 'Az acılı', features: 'Ekstra: Közlenmiş biber, without Soğan' },
+            { platformProductId: '70042', productName: 'Şalgam', quantity: 2, unitPrice: 40, totalAmount: 80, productNote: undefined, features: undefined },
           ],
         },
       },
@@ -430,7 +430,7 @@ describe('PLATFORM_D webhook parser (on Migros-shaped examples)', () => {
 
   it('takes the total when there is no discount, and unitPrice when Migros sends it', () => {
     const parsed = parsePlatformDWebhook({ ...orderCreated, prices: { total: { amountAsPenny: 12345 } }, items: [{ id: 9, name: 'Pide', price: 30000, unitPrice: 10000, amount: 3 }] });
-    expect(parsed).toMatchObject({ ok: true, order: { details: { total: 123.45, items: [{ productCode: '9', quantity: 3, unitPrice: 100, totalAmount: 300 }] } } });
+    expect(parsed).toMatchObject({ ok: true, order: { details: { total: 123.45, items: [{ platformProductId: '9', quantity: 3, unitPrice: 100, totalAmount: 300 }] } } });
   });
 
   it('refuses malformed bodies with field errors', () => {

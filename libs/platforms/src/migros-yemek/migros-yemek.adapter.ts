@@ -23,6 +23,7 @@ import { encryptPlatformDBody, isPlatformDEnvelope, openPlatformDValue, platform
 import { PLATFORM_D } from './migros-yemek.platform';
 import { parsePlatformDOrder, PlatformDOrderData } from './migros-yemek.orders';
 import { PlatformDAvailability } from './migros-yemek.availability';
+import { PlatformDCatalog } from './migros-yemek.catalog';
 
 /** A Migros answer read: HTTP status, the body (decrypted when it came as `{ value }`), and its envelope. */
 interface MigrosAnswer {
@@ -55,6 +56,7 @@ export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
   readonly callBudget = PLATFORM_D.callBudget;
   readonly availability = new PlatformDAvailability({ get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) });
+  readonly catalog = new PlatformDCatalog({ get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) });
 
   /** The platform's accept-by rule (migros-yemek.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

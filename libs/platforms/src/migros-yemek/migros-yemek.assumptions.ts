@@ -183,7 +183,8 @@ export function platformDId(id: string): number | string {
  * Assumed, on the safe side: 60 requests per 61 s. A cancellation books three (Migros' adapter reads
  * GetCancelReasons and GetOrderDetail, then sends Rejected or CancelOrder); a step one. A store change
  * books four (an open at most: GetStoreDetail, ActivateStore, RemoveStoreOffDate, GetStoreViewStatus),
- * a read two (GetStoreDetail, GetStoreViewStatus), a product one.
+ * a read two (GetStoreDetail, GetStoreViewStatus), a product one. A menu read and a price change book
+ * two each (GetStoreDetail first when the integration has no storeGroupId, then the call).
  */
 export const PLATFORM_D_CALL_BUDGET: CallBudget = {
   scopes: [
@@ -191,7 +192,7 @@ export const PLATFORM_D_CALL_BUDGET: CallBudget = {
       name: 'credentials',
       limit: 60,
       windowMs: 61_000,
-      requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3, 'availability:store': 4, 'availability:product': 1, 'availability:read': 2 },
+      requests: { VERIFY: 1, PREPARE: 1, HANDOVER: 1, DELIVER: 1, CANCEL: 3, REJECT: 3, 'availability:store': 4, 'availability:product': 1, 'availability:read': 2, 'catalog:read': 2, 'catalog:price': 2 },
     },
   ],
 };
@@ -273,3 +274,68 @@ export const PLATFORM_D_OPEN_CALLS = ['GetStoreDetail', 'ActivateStore when inac
 
 /** No busy mode or preparation-time call in any Migros source (platforms.md: "none found"). */
 export const PLATFORM_D_HAS_BUSY_MODE = false;
+
+/*
+ * Catalog (the menu and its prices). Sources: M-go's client.go (GetMenu, UpdateProductPrice) and types.go
+ * (MenuDetailsRequest, MenuData, MenuHeaderInfo, FoodMenuItemDTO, PriceItem, UpdateBatchPriceRequest);
+ * M-rs, a Rust Migros integration (`MigrosPayloadMenuDetails { storeId, storeGroupId }`,
+ * `MigrosResponseMenuDetails` reading `data.menuHeaderInfos[].foodMenuItemDetailsDTOs[] { id, productId,
+ * status }`, and `errorMessage.isSystemError`, `validatonErrorMessages` in its answers).
+ */
+
+/**
+ * Documented (M-go, M-rs): both calls are POSTs with the encrypted `{ value }` body, answered in the usual
+ * envelope. `GetMenuDetailsByStoreAndStoreGroupId { storeId, storeGroupId }` -> `data { id, storeGroupId,
+ * name, status, menuHeaderInfos: [{ id, menuId, name, status, foodMenuItemDetailsDTOs: [{ id, menuId,
+ * productId, productName, productDescription, defaultPrimaryPrice, defaultPrimaryDiscountedPrice, status
+ * }] }] }`: one menu per store, its categories ("headers"), their products ("menu items"), no paging.
+ * `UpdateBatchPrice { storeId, storeGroupId, menuId, prices: [{ menuItemId, productId, defaultPrimaryPrice,
+ * defaultPrimaryDiscountedPrice }] }`: menuId is the menu's `data.id`, menuItemId the item's `id`.
+ */
+export const PLATFORM_D_CATALOG_PATHS = {
+  menuDetails: '/Menu/GetMenuDetailsByStoreAndStoreGroupId',
+  batchPrice: '/Menu/UpdateBatchPrice',
+} as const;
+
+/**
+ * storeGroupId: the integration's providerMerchantId (a required field of PLATFORM_D; M-go takes it from
+ * its settings as storeGroupId, falling back to its chainId). Documented (M-go types.go StoreDetail, its
+ * comment "warehouseId ve storeGroupId için"): GetStoreDetail names the store's storeGroupId, so when an
+ * integration has none stored it is read there first (one GET, no body), the cheapest documented way.
+ * The credential check already refuses a providerMerchantId that is not GetStoreDetail's storeGroupId.
+ */
+export const PLATFORM_D_STORE_GROUP_SOURCE = ['providerMerchantId', 'GetStoreDetail data.storeGroupId'] as const;
+
+/**
+ * Assumed: menu prices are lira with kuruş decimals (M-go types `defaultPrimaryPrice` and the price it
+ * sends as float64, while every kuruş amount of an order is an int64 named `amountAsPenny` or commented
+ * "kuruş"). The price is sent with at most 2 decimals. No bound is documented: any price above 0.
+ */
+export const PLATFORM_D_PRICE_DECIMALS = 2;
+
+/**
+ * Assumed, from M-go's UpdateProductPrice: a new price sets `defaultPrimaryPrice` and
+ * `defaultPrimaryDiscountedPrice` alike (a discount Migros shows is ended by a price change). The
+ * menu's price (MenuProduct.price) is `defaultPrimaryPrice`; the discounted one is kept in platformData.
+ */
+export const PLATFORM_D_PRICE_SETS_DISCOUNTED = true;
+
+/**
+ * Assumed: the product's id is `productId` (the id UpdateProductStatusByStoreId and the order's items
+ * use). A product listed under two headers is one product whose price call names every menu item it
+ * has (one PriceItem each). Status `ACTIVE` (any case) is ACTIVE, anything else (PASSIVE) INACTIVE, a
+ * missing status ACTIVE; the header's status is kept in platformData, not folded into the product's.
+ * No restaurant code: neither M-go's nor M-rs' FoodMenuItemDTO carries an external / POS code field
+ * (M-rs keeps its own `urun_id` mapping in its database), so externalCode is null and Migros products
+ * are linked by name or by hand. Options come from a separate call (M-rs, by menuId) that is not read:
+ * options are empty.
+ */
+export const PLATFORM_D_MENU_HAS_EXTERNAL_CODE = false;
+
+/**
+ * Assumed: UpdateBatchPrice is synchronous and all or nothing: M-go reads only the HTTP status, so a
+ * 2xx envelope without `success: false` is the price applied. The sources show no per-item answer;
+ * should `data` come as a list of items, an entry with `success` or `isSuccess` false fails the call
+ * with its message. We send one product per call (its menu items), so the envelope is its answer.
+ */
+export const PLATFORM_D_PRICE_ANSWER = 'envelope';

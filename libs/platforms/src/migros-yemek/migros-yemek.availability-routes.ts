@@ -70,7 +70,11 @@ const ISTANBUL_OFFSET_MS = 3 * 3_600_000;
 export class PlatformDAvailabilityRoutes {
   readonly stores = new Map<string, SimulatedDStoreAvailability>();
 
-  constructor(private readonly options: PlatformDAvailabilityOptions = {}) {}
+  constructor(
+    private readonly options: PlatformDAvailabilityOptions = {},
+    /** Told of every accepted product status (the simulator's menu shows it). */
+    private readonly onProductStatus?: (storeId: string, productId: string, status: 'ACTIVE' | 'PASSIVE') => void,
+  ) {}
 
   private now(): number {
     return (this.options.now ?? Date.now)();
@@ -139,6 +143,7 @@ export class PlatformDAvailabilityRoutes {
         if (!wholeId) return refusal(400, 'INVALID_PRODUCT', 'productId must be the product\'s numeric id');
         if (body.status !== 'ACTIVE' && body.status !== 'PASSIVE') return refusal(400, 'INVALID_PRODUCT_STATUS', 'status must be ACTIVE or PASSIVE');
         state.products.set(String(productId), body.status);
+        this.onProductStatus?.(store.storeId, String(productId), body.status);
         record();
         return answer(null);
       }

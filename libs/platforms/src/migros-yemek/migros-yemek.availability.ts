@@ -145,16 +145,16 @@ export class PlatformDAvailability implements PlatformAvailability {
   }
 }
 
-function answerOf(answer: PlatformDAnswerRead): PlatformAnswer {
+export function answerOf(answer: PlatformDAnswerRead): PlatformAnswer {
   return { httpStatus: answer.response.status, body: answer.body };
 }
 
-function succeeded(answer: PlatformDAnswerRead): boolean {
+export function succeeded(answer: PlatformDAnswerRead): boolean {
   return answer.response.status >= 200 && answer.response.status < 300 && answer.success !== false;
 }
 
 /** The adapter's reading of a Migros answer: done on 2xx without `success: false`; 408/429/5xx retry; anything else final. */
-function outcomeOf(answer: PlatformDAnswerRead): PlatformCallOutcome {
+export function outcomeOf(answer: PlatformDAnswerRead): PlatformCallOutcome {
   const status = answer.response.status;
   if (succeeded(answer)) return { kind: 'done', answer: answerOf(answer) };
   if (isRetryableStatus(status)) return { kind: 'retry', answer: answerOf(answer), retryAfterMs: retryAfterMs(answer.response.headers) };

@@ -9,6 +9,7 @@ export const MIGROS_YEMEK_LOCAL_SIMULATOR: LocalSimulatorEntry = {
     const { PlatformDSimulator } = require('./migros-yemek.simulator') as typeof import('./migros-yemek.simulator');
     // Migros ids are numbers: storeId (providerRestaurantId) and storeGroupId (providerMerchantId).
     const integrationBody = { platform: 'PLATFORM_D', providerRestaurantId: '23000000101833', providerMerchantId: '511', apiKey: secrets.platformDApiKey };
+    // No `menu`: the simulator serves DEMO_MENU with Migros ids (platformDDemoMenu).
     const simulator = new PlatformDSimulator({
       stores: [{ storeId: integrationBody.providerRestaurantId, storeGroupId: integrationBody.providerMerchantId, apiKey: integrationBody.apiKey, name: 'Demo Migros store' }],
       orderWebhookUrl: `${callbackBaseUrl}/platforms/platform-d/orders`,

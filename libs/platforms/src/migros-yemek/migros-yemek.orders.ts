@@ -90,7 +90,7 @@ function parseCancellation(body: Record<string, unknown>): PlatformDWebhook {
  * lastName, phoneNumber, deliveryAddress { direction, detail, district/town/city { name },
  * geoLocation { latitude, longitude } } }`, `prices { total, discounted, ... { amountAsPenny } }`,
  * `items [{ id, productId, name, price (line total, kuruş), unitPrice?, amount, note, options [{
- * headerName, itemNames, excluded }] }]`, `payment.type { name, isOnlinePayment }`,
+ * headerName, itemNames, excluded }] }]` (no field of the restaurant's own code), `payment.type { name, isOnlinePayment }`,
  * `extendedProperties { orderNote }`.
  */
 function parseOrder(body: unknown): PlatformDWebhook {
@@ -116,7 +116,7 @@ function parseOrder(body: unknown): PlatformDWebhook {
       return text && read.boolean('excluded', { from: option, field: `${at}.excluded` }) ? `without ${text}` : text;
     });
     return {
-      productCode: read.string('productId', { from: item, field: field('productId'), max: 64 }) ?? read.string('id', { from: item, field: field('id'), max: 64 }),
+      platformProductId: read.string('productId', { from: item, field: field('productId'), max: 64 }) ?? read.string('id', { from: item, field: field('id'), max: 64 }),
       productName: read.string('name', { from: item, field: field('name'), max: 200 }),
       quantity,
       unitPrice,

@@ -2,6 +2,7 @@ import { createDecipheriv, createCipheriv, randomInt } from 'node:crypto';
 import { platformRequest, PlatformResponse } from '../common/platform-http';
 import { matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
 import { PlatformDAvailabilityOptions, PlatformDAvailabilityRoutes } from './migros-yemek.availability-routes';
+import { PlatformDCatalogRoutes, PlatformDMenuProductSeed, platformDDemoMenu, SimulatedDItemStatus, SimulatedDMenu, SimulatedDMenuProductView } from './migros-yemek.catalog-routes';
 
 /**
  * A simulator of PLATFORM_D, Migros Yemek's gourmet API, built from platforms.md (PLATFORM_D) and its
@@ -30,6 +31,8 @@ import { PlatformDAvailabilityOptions, PlatformDAvailabilityRoutes } from './mig
  *   status, deliveryStatus, isCancelled, deliveryProvider, courierName }` (AJ, M-py). No source shows
  *   Migros authenticating its webhooks: `webhookApiKey` says what goes in `XApiKey` (default the store's
  *   key, the header AJ reads as optional; null: none, as the sources' Migros may send).
+ * - The store's menu and its prices (migros-yemek.catalog-routes.ts): GetMenuDetailsByStoreAndStoreGroupId
+ *   and UpdateBatchPrice, seeded from `menu` (default DEMO_MENU); tests change it as Migros would.
  */
 
 export type PlatformDSimulatedCipher = 'ECB' | 'CBC';
@@ -61,6 +64,8 @@ export interface PlatformDSimulatorOptions {
   webhookApiKey?: 'store' | null | string;
   /** Off-date lengths and the shift start (migros-yemek.availability-routes.ts). */
   availability?: PlatformDAvailabilityOptions;
+  /** Every store's menu when first read (default: DEMO_MENU with Migros ids, platformDDemoMenu). */
+  menu?: PlatformDMenuProductSeed[];
 }
 
 export type SimulatedDStatus = 'NEW_PENDING' | 'Approved' | 'Rejected' | 'Prepared' | 'Delivery' | 'Completed' | 'Cancelled';
@@ -147,9 +152,52 @@ export class PlatformDSimulator extends SimulatorServer {
   /** Store open / closed / off dates and product statuses. */
   readonly availability: PlatformDAvailabilityRoutes;
 
+  /** The stores' menus and price changes. */
+  readonly catalog: PlatformDCatalogRoutes;
+
   constructor(readonly options: PlatformDSimulatorOptions) {
     super();
-    this.availability = new PlatformDAvailabilityRoutes(options.availability);
+    this.catalog = new PlatformDCatalogRoutes(() => (options.menu ?? platformDDemoMenu()).map((product) => ({ ...product })));
+    this.availability = new PlatformDAvailabilityRoutes(options.availability, (storeId, productId, status) => {
+      const store = this.store(storeId);
+      if (store) this.catalog.setStatus(this.catalog.menu(store), productId, status);
+    });
+  }
+
+  /** A product of a store's menu as Migros shows it (default: the first store), or undefined. */
+  menuProduct(productId: number | string, storeId = this.options.stores[0]?.storeId): SimulatedDMenuProductView | undefined {
+    return this.catalog.view(this.menuOf(storeId), productId);
+  }
+
+  /** Migros (or the restaurant in Migros' panel) changes a product by itself: every menu item of it. */
+  changeMenuProduct(productId: number | string, changes: { price?: number; discountedPrice?: number; name?: string; status?: SimulatedDItemStatus }, storeId = this.options.stores[0]?.storeId): void {
+    const items = this.catalog.items(this.menuOf(storeId), productId);
+    if (items.length === 0) throw new Error(`no product ${productId} on the simulated menu`);
+    for (const { item } of items) {
+      if (changes.price !== undefined) Object.assign(item, { defaultPrimaryPrice: changes.price, defaultPrimaryDiscountedPrice: changes.discountedPrice ?? changes.price });
+      else if (changes.discountedPrice !== undefined) item.defaultPrimaryDiscountedPrice = changes.discountedPrice;
+      if (changes.name !== undefined) item.productName = changes.name;
+      if (changes.status !== undefined) item.status = changes.status;
+    }
+  }
+
+  /** A product added to the menu on Migros' side; answers its menu item id. */
+  addMenuProduct(product: PlatformDMenuProductSeed, storeId = this.options.stores[0]?.storeId): number {
+    return this.catalog.add(this.menuOf(storeId), product).id;
+  }
+
+  /** A product taken off the menu on Migros' side (every header it was under). */
+  removeMenuProduct(productId: number | string, storeId = this.options.stores[0]?.storeId): void {
+    const menu = this.menuOf(storeId);
+    if (this.catalog.items(menu, productId).length === 0) throw new Error(`no product ${productId} on the simulated menu`);
+    for (const header of menu.headers) header.items = header.items.filter((item) => String(item.productId) !== String(productId));
+  }
+
+  /** The store's whole menu (its id, headers, price changes). */
+  menuOf(storeId: string | undefined): SimulatedDMenu {
+    const store = storeId === undefined ? undefined : this.store(storeId);
+    if (!store) throw new Error(`no simulated store ${storeId}`);
+    return this.catalog.menu(store);
   }
 
   createOrder(storeId: string, overrides: Partial<Omit<SimulatedDOrder, 'history'>> = {}): SimulatedDOrder {
@@ -335,6 +383,8 @@ export class PlatformDSimulator extends SimulatorServer {
     const route = `${request.method} ${request.path}`;
     const availability = this.availability.route(store, request, () => this.decrypt(store, request));
     if (availability) return availability;
+    const catalog = this.catalog.route(store, request, () => this.decrypt(store, request));
+    if (catalog) return catalog;
     switch (route) {
       case 'GET /Store/GetStoreDetail':
         return answer({
@@ -458,6 +508,6 @@ export class PlatformDSimulator extends SimulatorServer {
       if (!this.orders.has(cancel.id)) return { status: 404, body: { message: 'no such order' } };
       return this.cancelOrder(cancel.id).then((response) => ({ status: 200, body: { webhookAnswer: { status: response.status, body: response.body } } }));
     }
-    return this.availability.adminRoute(request, (storeId) => this.store(storeId) !== undefined);
+    return this.availability.adminRoute(request, (storeId) => this.store(storeId) !== undefined) ?? this.catalog.adminRoute(request, (storeId) => this.store(storeId));
   }
 }

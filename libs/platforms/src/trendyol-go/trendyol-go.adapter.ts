@@ -20,6 +20,7 @@ import {
 import { PLATFORM_C } from './trendyol-go.platform';
 import { parsePlatformCPackage, PlatformCOrderData } from './trendyol-go.orders';
 import { PlatformCAvailability } from './trendyol-go.availability';
+import { PlatformCCatalog } from './trendyol-go.catalog';
 
 type Operation = { path: string; body: Record<string, unknown> } | { skip: string } | { refuse: string };
 
@@ -33,6 +34,7 @@ export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
   readonly callBudget = PLATFORM_C.callBudget;
   readonly availability = new PlatformCAvailability({ call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem });
+  readonly catalog = new PlatformCCatalog({ call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem });
 
   /** The platform's accept-by rule (trendyol-go.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
@@ -166,7 +168,7 @@ export class PlatformCAdapter implements PlatformAdapter {
     return this.call(credentials, 'GET', `${this.packagesPath(credentials)}?${query.toString()}`);
   }
 
-  private call(credentials: IntegrationCredentials, method: 'GET' | 'PUT', path: string, json?: unknown): Promise<PlatformResponse> {
+  private call(credentials: IntegrationCredentials, method: 'GET' | 'PUT' | 'POST', path: string, json?: unknown): Promise<PlatformResponse> {
     const basic = Buffer.from(`${credentials.secrets.apiKey ?? ''}:${credentials.secrets.secretKey ?? ''}`).toString('base64');
     return platformRequest({
       method,

@@ -132,6 +132,9 @@ export const PLATFORM_C_CALL_BUDGET: CallBudget = {
     { name: 'store-status', ...PLATFORM_C_ENDPOINT, requests: { 'availability:store': 1 } },
     { name: 'stores', ...PLATFORM_C_ENDPOINT, requests: { 'availability:read': 1 } },
     { name: 'product-status', ...PLATFORM_C_ENDPOINT, requests: { 'availability:product': 1 } },
+    { name: 'menu', ...PLATFORM_C_ENDPOINT, requests: { 'catalog:read': 1 } },
+    { name: 'price', ...PLATFORM_C_ENDPOINT, requests: { 'catalog:price': 1 } },
+    { name: 'batch-requests', ...PLATFORM_C_ENDPOINT, requests: { 'catalog:check': 1 } },
   ],
 };
 
@@ -194,3 +197,75 @@ export const platformCProductStatusPath = (supplierId: string, storeId: string, 
   `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/stores/${encodeURIComponent(storeId)}/products/${encodeURIComponent(productId)}/status`;
 export const PLATFORM_C_CONCURRENT_CHANGE_STATUS = 409;
 export const PLATFORM_C_CONCURRENT_CHANGE_RETRY_MS = 1_000;
+
+/*
+ * Catalog (the menu and prices). Sources: the tgoapps docs extract (a Docusaurus bundle's text kept by
+ * an integrator: "Menülerin Alınması" GET getRestaurantProducts, "Ürün Fiyat Güncelleme" POST updatePrice
+ * with "RestoranId Değerleri", "Toplu İşlem Kontrolü" GET getBatchRequestResult, "Hata Kodları"), a
+ * TypeScript meal client (`MealMenuClient`: getMenu, updatePrices "at most 1000 items", getBatchRequestResult
+ * "results kept 4 hours"), a Next.js integrator's Trendyol client and menu action (menu shape, price
+ * rules, batch result shape), ALKAROS `TrendyolGoMenuClient` (UNVERIFIED DRAFT by its authors), another
+ * integrator's notes (Tekeat: the meal menu API has six services and no product creation; the menu
+ * answer holds ingredients, modifierGroups with min / max and modifierProducts), and Trendyol's
+ * getBatchRequestResult pages for its other product APIs (status IN_PROGRESS | COMPLETED, items[].status,
+ * failureReasons; for price updates "check the item statuses").
+ */
+
+/**
+ * Menu: `GET /integrator/product/meal/suppliers/{supplierId}/stores/{storeId}/products` answers
+ * `{ products: [...], sections: [...], ingredients: [...], modifierGroups: [...] }` in one answer (no
+ * client sends a page or size: ASSUMED unpaged). A product: `id` (a number), `name`, `description`,
+ * `sellingPrice` and `originalPrice` in lira (decimals, as the order lines' prices), `status`,
+ * `ingredients` / `extraIngredients` (ingredient ids), `modifierGroups` ([{ id, position }], refs).
+ * A section: `{ id, name, position, status, products: [{ id, position }] }`: a product's category is
+ * the section listing it. A modifier group: `{ id, name, min, max, modifierProducts: [{ id, price,
+ * position }] }`, its options being products of `products[]` (their names there). An ingredient:
+ * `{ id, name, price }`. Tolerated, cheaply: `price` as a number or an object holding `sellingPrice`
+ * (one client saw it nested), section refs given as bare ids. ASSUMED: a product in no section that is
+ * some group's modifier product is an option, not a menu product; a product status `ACTIVE` is on
+ * sale and any other value (`PASSIVE`, `INACTIVE`) is not; a product without `status` is ACTIVE
+ * (as the clients read it). A body without a `products` array is not the documented shape.
+ */
+export const platformCMenuPath = (supplierId: string, storeId: string) =>
+  `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/stores/${encodeURIComponent(storeId)}/products`;
+
+/**
+ * The restaurant's own code on a product. No meal source shows one: the menu answer's products carry
+ * Trendyol's ids only, and products are created in the seller panel, not through the API. ASSUMED:
+ * where a product does carry the seller's code it is in `stockCode` (the name Trendyol's marketplace and
+ * Hızlı Market product APIs give the seller's own code), else `barcode`; neither present reads as no
+ * code (the catalog proposes a link by name).
+ */
+export const PLATFORM_C_EXTERNAL_CODE_FIELDS = ['stockCode', 'barcode'] as const;
+
+/**
+ * Price: `POST /integrator/product/meal/suppliers/{supplierId}/products/price { items: [{ restaurantId,
+ * productId, sellingPrice }] }`, 1 to 1,000 items, answered `{ batchRequestId }`: the platform queues the
+ * request. `restaurantId` is optional and without it the price changes in every restaurant of the
+ * supplier (the Next.js client and Tekeat's notes): an integration is one store, so it is always sent.
+ * Only `sellingPrice` is sent (`originalPrice` is Trendyol's to compute). Sending the same price again
+ * is refused as a repeated price update ("tekrarlı fiyat güncelleme"); whether as the POST's 400 or as
+ * the item's failure is not said: both read as done (the price already is that), recognised by the
+ * message. ASSUMED bounds: more than 0, at most 2 decimals (the clients round to kuruş), at most
+ * 100,000 lira (no bound is documented: a guard against a price sent in kuruş). The call needs the
+ * product id only, so a product not imported yet is priced all the same (an id the platform does not
+ * know fails its item, read by the check).
+ */
+export const platformCPricePath = (supplierId: string) => `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/products/price`;
+export const PLATFORM_C_MAX_PRICE = 100_000;
+export const PLATFORM_C_REPEATED_PRICE = /tekrarl[ıi]|repeated|duplicate|ayn[ıi] fiyat/i;
+
+/**
+ * Batch result: `GET /integrator/product/meal/suppliers/{supplierId}/batch-requests/{batchRequestId}`
+ * answers `{ batchRequestId, status: IN_PROGRESS | COMPLETED, itemCount, failedItemCount, items: [{
+ * requestItem: { productId, restaurantId, sellingPrice }, status: SUCCESS | FAILED, failureReasons: [] }] }`,
+ * kept 4 hours. Trendyol's price pages say to read the item's status (the batch's may be absent), so:
+ * our product's item SUCCESS is done, FAILED (or any failure reason) is failed with the reasons; no
+ * item or an item without either is pending, unless the batch is COMPLETED (then failed: nothing says
+ * the price was taken). `requestItem.request.productId` is read too (one client's type). ASSUMED: a
+ * batch is processed within seconds: checked 5 s after the request and every 5 s after; a 404 (an
+ * unknown or expired batch) is final.
+ */
+export const platformCBatchPath = (supplierId: string, batchRequestId: string) =>
+  `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/batch-requests/${encodeURIComponent(batchRequestId)}`;
+export const PLATFORM_C_PRICE_CHECK_AFTER_MS = 5_000;

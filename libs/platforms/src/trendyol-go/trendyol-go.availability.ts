@@ -25,7 +25,7 @@ import {
 
 /** The adapter's machinery: a call with Basic auth and the mandatory headers, and why stored credentials cannot make one. */
 export interface PlatformCCalls {
-  call(credentials: IntegrationCredentials, method: 'GET' | 'PUT', path: string, json?: unknown): Promise<PlatformResponse>;
+  call(credentials: IntegrationCredentials, method: 'GET' | 'PUT' | 'POST', path: string, json?: unknown): Promise<PlatformResponse>;
   credentialProblem(credentials: IntegrationCredentials): string | undefined;
 }
 

@@ -11,6 +11,8 @@ export const TRENDYOL_GO_LOCAL_SIMULATOR: LocalSimulatorEntry = {
     const simulator = new PlatformCSimulator({
       suppliers: [{ supplierId: integrationBody.supplierId, apiKey: integrationBody.apiKey, secretKey: integrationBody.secretKey, storeIds: [integrationBody.storeId] }],
       rateLimit: TRENDYOL_GO_RATE_LIMIT,
+      // The demo menu (DEMO_MENU); price requests are processed a little after they are taken, as the platform's queue does.
+      catalog: { batchProcessingMs: 2_000 },
     });
     await simulator.start(port);
     return { simulator, env: { PLATFORM_C_BASE_URL: simulator.baseUrl, PLATFORM_C_INTEGRATOR_NAME: 'CourierIntegrationSuiteDemo' }, integrationBody };

@@ -28,7 +28,7 @@ describe('parsePlatformCPackage on Trendyol Go\'s package shape', () => {
           total: 290,
           currency: 'TRY',
           notes: 'Servis İstiyorum',
-          items: [{ productCode: '319240', productName: 'Big King Menü', quantity: 2, unitPrice: 145, totalAmount: 290 }],
+          items: [{ platformProductId: '319240', productName: 'Big King Menü', quantity: 2, unitPrice: 145, totalAmount: 290 }],
         },
         platformData: { deliveryType: 'STORE', packageItemIds: ['1000008723596', '1000008723597'], packageStatus: 'Created', preparationTime: 25, packageModificationDate: 1783520347146 },
         cancelNote: 'package Created on the platform',

@@ -20,7 +20,7 @@ export interface PlatformCOrderData {
  * `packageStatus`, `storeId` (a number), `deliveryType` (GO or STORE), `customer { firstName, lastName }`,
  * `address { address1, address2, neighborhood, district, city, latitude, longitude, phone }`,
  * `lines [{ productId, name, price, unitSellingPrice, items [{ packageItemId, lineItemId, isCancelled }] }]`
- * (one item per unit), `totalPrice`, `customerNote`, `preparationTime`, `packageModificationDate`,
+ * (one item per unit; no field of the restaurant's own code), `totalPrice`, `customerNote`, `preparationTime`, `packageModificationDate`,
  * `cancelInfo { reasonCode, reason }`.
  */
 export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
@@ -44,7 +44,7 @@ export function parsePlatformCPackage(body: unknown): ParsedPlatformOrder {
     });
     const unitPrice = read.number('unitSellingPrice', { from: line, field: `${field}.unitSellingPrice`, min: 0 }) ?? read.number('price', { from: line, field: `${field}.price`, min: 0 });
     return {
-      productCode: read.string('productId', { from: line, field: `${field}.productId`, max: 64 }),
+      platformProductId: read.string('productId', { from: line, field: `${field}.productId`, max: 64 }),
       productName: read.string('name', { from: line, field: `${field}.name`, max: 200 }),
       quantity,
       unitPrice,

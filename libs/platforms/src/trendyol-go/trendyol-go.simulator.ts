@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { bodyOf, matchPath, SimulatorRequest, SimulatorResponse, SimulatorServer } from '../common/simulator-server';
 import { PlatformCAvailabilityOptions, PlatformCAvailabilityRoutes } from './trendyol-go.availability-routes';
+import { PlatformCCatalogOptions, PlatformCCatalogRoutes } from './trendyol-go.catalog-routes';
 
 /*
  * Built from /work/shared/spec/platforms.md (PLATFORM_C) and its sources, not from our adapter:
@@ -27,6 +28,8 @@ export interface PlatformCSimulatorOptions {
   rateLimit?: { limit: number; windowMs: number };
   /** Store and product availability (trendyol-go.availability-routes.ts). */
   availability?: PlatformCAvailabilityOptions;
+  /** Menus, prices and the price queue (trendyol-go.catalog-routes.ts); by default every store serves DEMO_MENU. */
+  catalog?: PlatformCCatalogOptions;
 }
 
 /** Trendyol Go's documented limit (KB Authorization.md): 50 requests per endpoint in 10 s. */
@@ -114,10 +117,17 @@ export class PlatformCSimulator extends SimulatorServer {
   private readonly requestTimes = new Map<string, number[]>();
 
   readonly availability: PlatformCAvailabilityRoutes;
+  readonly catalog: PlatformCCatalogRoutes;
 
   constructor(readonly options: PlatformCSimulatorOptions) {
     super();
     this.availability = new PlatformCAvailabilityRoutes(options.availability ?? {}, options.suppliers);
+    this.catalog = new PlatformCCatalogRoutes(options.catalog ?? {}, this.availability, options.suppliers);
+  }
+
+  override async stop(): Promise<void> {
+    this.catalog.stop();
+    await super.stop();
   }
 
   /** A new package (status Created unless given), visible to the next poll. */
@@ -219,7 +229,8 @@ export class PlatformCSimulator extends SimulatorServer {
     const step = matchPath('/integrator/order/meal/suppliers/:supplierId/packages/:step', request.path);
     const manual = matchPath('/integrator/order/meal/suppliers/:supplierId/packages/:packageId/:step', request.path);
     const availability = this.availability.match(request.path);
-    const supplierId = (list ?? step ?? manual ?? availability)?.supplierId;
+    const catalog = this.catalog.match(request.path);
+    const supplierId = (list ?? step ?? manual ?? availability ?? catalog)?.supplierId;
     if (!supplierId) return refusal(404, `no route ${request.method} ${request.path}`);
 
     const supplier = this.options.suppliers.find((entry) => entry.supplierId === supplierId);
@@ -230,8 +241,9 @@ export class PlatformCSimulator extends SimulatorServer {
     if (!userAgent) return refusal(403, 'User-Agent is required');
     const [agentSupplier, integratorName, ...more] = String(userAgent).split(' - ');
     if (agentSupplier !== supplierId || more.length > 0 || !INTEGRATOR_NAME.test(integratorName ?? '')) return refusal(403, 'User-Agent must be "{supplierId} - {integratorName}" (integrator name: at most 30 alphanumeric characters)');
-    if (this.overLimit(`${supplierId} ${request.method} ${availability?.endpoint ?? (list ? 'packages' : (step ?? manual)!.step)}`)) return { status: 429, body: { status: 429, message: 'too.many.requests' } };
+    if (this.overLimit(`${supplierId} ${request.method} ${availability?.endpoint ?? catalog?.endpoint ?? (list ? 'packages' : (step ?? manual)!.step)}`)) return { status: 429, body: { status: 429, message: 'too.many.requests' } };
     if (availability) return this.availability.route(request, supplierId);
+    if (catalog) return this.catalog.route(request, supplierId);
 
     if (request.method === 'GET' && list) return this.list(supplierId, request);
     if (request.method === 'PUT' && manual && STEPS[manual.step]?.storeOnly) return this.advance(supplierId, manual.packageId, manual.step);
@@ -335,7 +347,7 @@ export class PlatformCSimulator extends SimulatorServer {
   }
 
   protected override adminRoute(request: SimulatorRequest): SimulatorResponse | undefined {
-    const availability = this.availability.adminRoute(request);
+    const availability = this.availability.adminRoute(request) ?? this.catalog.adminRoute(request);
     if (availability) return availability;
     if (request.method === 'GET' && request.path === '/_simulator/packages') return { status: 200, body: [...this.packages.values()].map((pkg) => this.packageView(pkg)) };
     if (request.method === 'POST' && request.path === '/_simulator/packages') {

@@ -22,6 +22,7 @@ import {
 import { PLATFORM_B } from './yemeksepeti.platform';
 import { PlatformBOrderData } from './yemeksepeti.orders';
 import { PlatformBAvailability } from './yemeksepeti.availability';
+import { PlatformBCatalog } from './yemeksepeti.catalog';
 
 type Operation = { url: string; body?: Record<string, unknown> } | { skip: string };
 
@@ -37,6 +38,7 @@ export class PlatformBAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_B';
   readonly callBudget = PLATFORM_B.callBudget;
   readonly availability = new PlatformBAvailability({ config: () => this.config, sessions: () => this.sessions, login: (credentials) => this.login(credentials) });
+  readonly catalog = new PlatformBCatalog();
 
   /** The platform's accept-by rule (yemeksepeti.assumptions.ts) with this deployment's window. */
   acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {

@@ -301,3 +301,28 @@ export const PLATFORM_B_ITEM_AVAILABILITY_PATH = (chainCode: string, remoteId: s
  * no body (TB, PY, FP answer 200).
  */
 export const PLATFORM_B_INBOUND_AVAILABILITY_PATH = '/remoteId/:remoteId/availability';
+
+/*
+ * Catalog (the menu and its prices). Sources: FP (FoodpandaMiddlewareClient), B (the POS Plugin API:
+ * `GET /menuimport/{remoteId}`), platforms.md "Catalog"; Yemeksepeti's own integration page says its
+ * catalog API is not open yet in Turkey.
+ */
+
+/**
+ * Documented (B, FP): Delivery Hero offers the POS no menu read. The platform asks the POS for the menu
+ * (`GET {plugin}/menuimport/{remoteId}`, answered 202) and the POS pushes its whole catalog
+ * (`PUT /v2/chains/{chainCode}/catalog`, results under `.../vendors/{posVendorId}/menu-import-logs`):
+ * the menu is the POS's, so prices change only through such a push, which the suite does not own.
+ * Products are switched off and on by their item availability (PLATFORM_B_ITEM_AVAILABILITY_PATH).
+ */
+export const PLATFORM_B_MENU_READ = 'none' as const;
+
+/**
+ * Documented (B pluginOrder.yaml, its example orders: `"id": "ID_FOR_DOUBLE_CHEESE_BURGER_ON_PLATFORM"`,
+ * `"remoteCode": "ID_FOR_DOUBLE_CHEESE_BURGER_ON_POS"`, the same pair on selectedToppings): an order
+ * product's `remoteCode` is the restaurant's (the POS's) own code for it, `id` Delivery Hero's.
+ * parsePlatformBOrder takes `remoteCode` as the item's productCode and falls back to `id` when a product
+ * comes without one (a product the POS did not push a code for): such a code is Delivery Hero's id,
+ * not the restaurant's.
+ */
+export const PLATFORM_B_ORDER_PRODUCT_CODE_FIELD = 'remoteCode' as const;

@@ -34,7 +34,7 @@ describe('parsePlatformBOrder (the middleware\'s dispatch)', () => {
           total: 10,
           currency: 'EUR',
           notes: 'some customer comment',
-          items: [{ productCode: 'remote-product-code-one', productName: 'Cheese Burger', quantity: 4, unitPrice: 2.5, totalAmount: 10, productNote: undefined }],
+          items: [{ platformProductId: 'platform-product-id-one', productCode: 'remote-product-code-one', productName: 'Cheese Burger', quantity: 4, unitPrice: 2.5, totalAmount: 10, productNote: undefined }],
         },
         platformData: { token: 'logistics-vendor-one-_-oma_vendor-one-order-one', delivery: 'vendor', expectedAt: '2023-03-05T20:55:00.000Z', expiresAt: '2023-03-05T20:40:00.000Z' },
       },
@@ -51,7 +51,7 @@ describe('parsePlatformBOrder (the middleware\'s dispatch)', () => {
       order: {
         orderNumber: '42',
         test: false,
-        details: { total: 25.5, currency: 'EUR', items: [{ productCode: 'ID_FOR_DOUBLE_CHEESE_BURGER_ON_POS', quantity: 1, totalAmount: 8, productNote: 'No cheese please' }] },
+        details: { total: 25.5, currency: 'EUR', items: [{ platformProductId: 'ID_FOR_DOUBLE_CHEESE_BURGER_ON_PLATFORM', productCode: 'ID_FOR_DOUBLE_CHEESE_BURGER_ON_POS', quantity: 1, totalAmount: 8, productNote: 'No cheese please' }] },
         platformData: { delivery: 'pickup', expectedAt: '2016-03-14T17:50:00.000Z', callbackUrls: { orderAcceptedUrl: 'string', orderRejectedUrl: 'string', orderPickedUpUrl: 'string', orderPreparedUrl: 'string' } },
       },
     });

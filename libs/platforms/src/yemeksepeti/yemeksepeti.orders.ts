@@ -49,7 +49,9 @@ export function parsePlatformBOrder(remoteId: string, body: unknown): ParsedPlat
   const pickupTime = read.date('pickup.pickupTime');
   const products = read.array('products', { max: 200 });
   const items: PlatformOrderItem[] = products.map((product, index) => ({
-    productCode: read.string('remoteCode', { from: product, field: `products[${index}].remoteCode`, max: 64 }) ?? read.string('id', { from: product, field: `products[${index}].id`, max: 64 }),
+    // `remoteCode` is the POS's own code of the product (the restaurant's productCode); `id` Delivery Hero's.
+    platformProductId: read.string('id', { from: product, field: `products[${index}].id`, max: 64 }),
+    productCode: read.string('remoteCode', { from: product, field: `products[${index}].remoteCode`, max: 64 }),
     productName: read.string('name', { from: product, field: `products[${index}].name`, max: 200 }),
     quantity: read.number('quantity', { from: product, field: `products[${index}].quantity`, min: 0 }),
     unitPrice: read.number('unitPrice', { from: product, field: `products[${index}].unitPrice`, min: 0 }),

@@ -1,13 +1,14 @@
 import { Injectable, MessageEvent, OnModuleDestroy } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { interval, map, merge, Observable, startWith, Subject, takeUntil, tap } from 'rxjs';
-import type { ReceivedWebhook, SentOrderView, StoreStatus, TrackedOrderView } from '../state/receiver-state';
+import type { CatalogDriftReport, ReceivedWebhook, SentOrderView, StoreStatus, TrackedOrderView } from '../state/receiver-state';
 
 export type ReceiverEvent =
   | { type: 'webhook'; data: ReceivedWebhook }
   | { type: 'order'; data: SentOrderView }
   | { type: 'track'; data: TrackedOrderView }
-  | { type: 'store'; data: StoreStatus };
+  | { type: 'store'; data: StoreStatus }
+  | { type: 'drift'; data: CatalogDriftReport };
 
 const HEARTBEAT_MS = 15_000;
 

@@ -167,4 +167,37 @@ describe('ReceiverState', () => {
     expect(new ReceiverState(2, older).listStores()).toEqual([]);
     expect(isStateSnapshot({ ...older, stores: {} })).toBe(false);
   });
+
+  it('keeps the menu drift reports found latest first, a late one in its place, the newest `limit` across a snapshot; reads files written before them', () => {
+    const state = new ReceiverState(3);
+    const report = (id: string, detectedAt: string) => ({
+      driftEventId: id,
+      integrationId: 'i-1',
+      provider: 'SOME_PLATFORM',
+      providerRestaurantId: 'store-77',
+      importId: `import-${id}`,
+      changes: [{ kind: 'price', platformProductId: 'prd-1', productCode: 'LHM-1', before: 90, after: 95 }],
+      detectedAt,
+      receivedAt: '2025-05-01T11:00:00Z',
+      webhookId: `wh-${id}`,
+    });
+    state.addDrift(report('a', '2025-05-01T10:00:00Z'));
+    state.addDrift(report('c', '2025-05-01T10:20:00Z'));
+    // Found before c, received after it: listed below it.
+    state.addDrift(report('b', '2025-05-01T10:10:00Z'));
+    expect(state.listDrift().map((entry) => entry.driftEventId)).toEqual(['c', 'b', 'a']);
+    expect(state.listDrift(2).map((entry) => entry.driftEventId)).toEqual(['c', 'b']);
+    state.addDrift(report('d', '2025-05-01T10:20:00Z'));
+    expect(state.listDrift().map((entry) => entry.driftEventId)).toEqual(['d', 'c', 'b']);
+    // Older than everything kept, with the list full: it is the one dropped.
+    state.addDrift(report('old', '2025-05-01T09:00:00Z'));
+    expect(state.listDrift().map((entry) => entry.driftEventId)).toEqual(['d', 'c', 'b']);
+
+    const restored = new ReceiverState(3, JSON.parse(JSON.stringify(state.snapshot())));
+    expect(restored.listDrift()).toEqual(state.listDrift());
+    const { drift: _drift, ...older } = state.snapshot();
+    expect(isStateSnapshot(older)).toBe(true);
+    expect(new ReceiverState(3, older).listDrift()).toEqual([]);
+    expect(isStateSnapshot({ ...older, drift: {} })).toBe(false);
+  });
 });

@@ -44,6 +44,8 @@ export interface ReceivedWebhook {
   state?: string;
   expectedState?: string | null;
   until?: string | null;
+  /** catalog.drift_detected (to the status URL): how many menu differences it reported. */
+  driftChanges?: number;
   /** Parsed body of an authenticated delivery. */
   payload?: unknown;
   /** Start of the body as text, for deliveries that were refused. */
@@ -134,6 +136,29 @@ export interface StoreStatus {
   history: StoreStateEntry[];
 }
 
+/** One menu difference a catalog.drift_detected reported. */
+export interface CatalogDriftChange {
+  kind: string;
+  platformProductId: string;
+  productCode: string | null;
+  before: string | number | null;
+  after: string | number | null;
+}
+
+/** What one catalog.drift_detected webhook reported: the differences one import found on a platform's menu. */
+export interface CatalogDriftReport {
+  driftEventId: string;
+  integrationId: string;
+  provider: string;
+  providerRestaurantId: string;
+  importId: string;
+  changes: CatalogDriftChange[];
+  /** The webhook's `timestamp`: when the import found it. */
+  detectedAt: string;
+  receivedAt: string;
+  webhookId: string;
+}
+
 /** What the state file holds. */
 export interface ReceiverStateSnapshot {
   version: 1;
@@ -144,9 +169,11 @@ export interface ReceiverStateSnapshot {
   seen: Array<{ webhookId: string; bodyHash: string }>;
   /** Stores of the availability webhooks, the one changed last first (absent in files written before them). */
   stores?: StoreStatus[];
+  /** Menu drift reports, found latest first (absent in files written before them). */
+  drift?: CatalogDriftReport[];
 }
 
-export const EMPTY_STATE: ReceiverStateSnapshot = { version: 1, orders: [], webhooks: [], tracks: [], seen: [], stores: [] };
+export const EMPTY_STATE: ReceiverStateSnapshot = { version: 1, orders: [], webhooks: [], tracks: [], seen: [], stores: [], drift: [] };
 
 const HISTORY_PER_STORE = 20;
 
@@ -174,6 +201,7 @@ export class ReceiverState {
   private readonly tracks = new Map<string, OrderTrack>();
   private readonly seen = new Map<string, string>();
   private readonly stores = new Map<string, StoreStatus>();
+  private drift: CatalogDriftReport[];
 
   constructor(
     readonly limit: number,
@@ -185,6 +213,7 @@ export class ReceiverState {
     for (const track of snapshot.tracks.slice(0, limit).reverse()) this.tracks.set(track.yemekKuryeOrderId, track);
     for (const entry of snapshot.seen.slice(0, this.seenLimit).reverse()) this.seen.set(entry.webhookId, entry.bodyHash);
     for (const store of (snapshot.stores ?? []).slice(0, limit).reverse()) this.stores.set(store.integrationId, store);
+    this.drift = (snapshot.drift ?? []).slice(0, limit);
   }
 
   private get seenLimit(): number {
@@ -316,6 +345,23 @@ export class ReceiverState {
     return [...this.stores.values()].reverse().slice(0, limit);
   }
 
+  /**
+   * Keeps a menu drift report in its place among the others by when it was found (latest first; a
+   * report arriving late goes below later ones), the oldest dropped past `limit`.
+   */
+  addDrift(report: CatalogDriftReport): void {
+    const at = Date.parse(report.detectedAt);
+    // Before the first report found earlier or at the same instant (then the one received last comes first).
+    const index = this.drift.findIndex((existing) => Date.parse(existing.detectedAt) <= at);
+    this.drift.splice(index === -1 ? this.drift.length : index, 0, report);
+    if (this.drift.length > this.limit) this.drift.length = this.limit;
+  }
+
+  /** The menu drift reports, found latest first. */
+  listDrift(limit = this.limit): CatalogDriftReport[] {
+    return this.drift.slice(0, limit);
+  }
+
   listWebhooks(limit = this.limit): ReceivedWebhook[] {
     return this.webhooks.slice(0, limit);
   }
@@ -328,6 +374,7 @@ export class ReceiverState {
       tracks: [...this.tracks.values()].reverse(),
       seen: [...this.seen.entries()].reverse().map(([webhookId, bodyHash]) => ({ webhookId, bodyHash })),
       stores: this.listStores(),
+      drift: this.drift,
     };
   }
 }
@@ -342,6 +389,7 @@ export function isStateSnapshot(value: unknown): value is ReceiverStateSnapshot 
     Array.isArray(candidate.webhooks) &&
     Array.isArray(candidate.tracks) &&
     Array.isArray(candidate.seen) &&
-    (candidate.stores === undefined || Array.isArray(candidate.stores))
+    (candidate.stores === undefined || Array.isArray(candidate.stores)) &&
+    (candidate.drift === undefined || Array.isArray(candidate.drift))
   );
 }

@@ -33,7 +33,7 @@ export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
   @Post('webhook/status')
-  @WebhookEndpoint('order.status_changed', 'Receives order.status_changed and restaurant.availability_changed (told apart by `event`)')
+  @WebhookEndpoint('order.status_changed', 'Receives order.status_changed, restaurant.availability_changed and catalog.drift_detected (told apart by `event`)')
   status(@Req() req: RequestWithRawBody): WebhookAck {
     return this.receive('status', req);
   }
@@ -58,6 +58,16 @@ export class WebhooksController {
   })
   storeStatus(@Query() query: ListQueryDto) {
     return { data: this.webhooks.stores(query.limit) };
+  }
+
+  @Get('api/catalog-drift')
+  @ApiOperation({
+    summary: 'The menu differences the catalog.drift_detected webhooks reported, found latest first',
+    description:
+      'One entry per webhook: driftEventId, integrationId, provider, providerRestaurantId, importId, changes (kind: price, name, status, added, removed, linked_removed; platformProductId; productCode or null; before; after), detectedAt (the webhook timestamp), receivedAt, webhookId. At most RECEIVER_HISTORY_LIMIT are kept; a repeated webhook id is a duplicate and not listed again.',
+  })
+  catalogDrift(@Query() query: ListQueryDto) {
+    return { data: this.webhooks.drift(query.limit) };
   }
 
   private receive(kind: WebhookKind, req: RequestWithRawBody): WebhookAck {

@@ -1,7 +1,7 @@
 import { Logger, MessageEvent } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { ProblemException } from '@courier/http';
-import { availabilityPayload, cancelPayload, signedHeaders, statusPayload, TEST_SECRET } from '../../__fixtures__/webhooks';
+import { availabilityPayload, cancelPayload, catalogDriftPayload, signedHeaders, statusPayload, TEST_SECRET } from '../../__fixtures__/webhooks';
 import { ReceiverEvents } from '../events/receiver-events.service';
 import { normaliseReceiverConfig } from '../receiver.config';
 import { ReceiverState } from '../state/receiver-state';
@@ -196,6 +196,59 @@ describe('WebhooksService', () => {
       expect([invalid.getStatus(), invalid.detail]).toEqual([422, 'The body is not a valid restaurant.availability_changed payload.']);
       expect(invalid.errors?.map((error) => error.field)).toEqual(['integrationId', 'state', 'timestamp']);
       expect(store.state.store(INTEGRATION)).toBeUndefined();
+    });
+  });
+
+  describe('catalog.drift_detected on the status URL', () => {
+    const INTEGRATION = '1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9';
+    const drift = (fields: Partial<Parameters<typeof catalogDriftPayload>[0]> & { timestamp: string }) => {
+      const payload = catalogDriftPayload({ integrationId: INTEGRATION, ...fields });
+      return { payload, body: Buffer.from(JSON.stringify(payload)) };
+    };
+
+    it('keeps it as a menu drift report, records it among the webhooks and streams both, leaving orders and stores alone', () => {
+      const { payload, body } = drift({ timestamp: '2025-05-01T10:00:00Z' });
+      expect(service().receive('status', body, signedHeaders(body.toString(), { id: 'wh-drift-1' }))).toEqual({ received: true, webhookId: 'wh-drift-1', outcome: 'applied' });
+      const [report] = store.state.listDrift();
+      expect(report).toMatchObject({
+        driftEventId: payload.driftEventId,
+        integrationId: INTEGRATION,
+        provider: 'SOME_PLATFORM',
+        providerRestaurantId: 'store-77',
+        importId: payload.importId,
+        changes: payload.changes,
+        detectedAt: '2025-05-01T10:00:00Z',
+        webhookId: 'wh-drift-1',
+      });
+      expect(store.state.listWebhooks()[0]).toMatchObject({ event: 'catalog.drift_detected', kind: 'status', integrationId: INTEGRATION, driftChanges: 2, outcome: 'applied' });
+      expect(store.state.listTrackedOrders()).toEqual([]);
+      expect(store.state.store(INTEGRATION)).toBeUndefined();
+      expect(streamed.map((event) => event.type)).toEqual(['ready', 'webhook', 'drift']);
+      expect(streamed[2].data).toEqual(report);
+    });
+
+    it('marks a repeated id duplicate and lists the report once; an earlier finding arriving late is listed below the later one', () => {
+      const later = drift({ timestamp: '2025-05-01T10:20:00Z' });
+      service().receive('status', later.body, signedHeaders(later.body.toString(), { id: 'wh-drift-later' }));
+      expect(service().receive('status', later.body, signedHeaders(later.body.toString(), { id: 'wh-drift-later', attempt: 2 })).outcome).toBe('duplicate');
+      expect(store.state.listWebhooks()[0]).toMatchObject({ outcome: 'duplicate', note: 'id seen before; not applied again' });
+      const earlier = drift({ timestamp: '2025-05-01T10:05:00Z', changes: [{ kind: 'removed', platformProductId: 'prd-9', productCode: null, before: null, after: null }] });
+      expect(service().receive('status', earlier.body, signedHeaders(earlier.body.toString(), { id: 'wh-drift-earlier' })).outcome).toBe('applied');
+      expect(store.state.listDrift().map((report) => report.webhookId)).toEqual(['wh-drift-later', 'wh-drift-earlier']);
+      expect(streamed.filter((event) => event.type === 'drift')).toHaveLength(2);
+    });
+
+    it('checks its signature like any webhook, and refuses it with 422 on the cancel URL or with bad fields', () => {
+      const { body } = drift({ timestamp: '2025-05-01T10:00:00Z' });
+      expect(problemOf(() => service().receive('status', body, signedHeaders(body.toString(), { secret: 'whsec_b3RoZXItc2VjcmV0' }))).getStatus()).toBe(401);
+      const onCancel = problemOf(() => service().receive('cancel', body, signedHeaders(body.toString())));
+      expect([onCancel.getStatus(), onCancel.errors?.[0]]).toEqual([422, { field: 'event', message: 'must be order.canceled' }]);
+      const bad = Buffer.from(JSON.stringify(drift({ timestamp: 'soon', changes: [{ kind: 'moved', platformProductId: 'prd-1', productCode: null, before: null, after: null }] }).payload));
+      const invalid = problemOf(() => service().receive('status', bad, signedHeaders(bad.toString())));
+      expect([invalid.getStatus(), invalid.detail]).toEqual([422, 'The body is not a valid catalog.drift_detected payload.']);
+      expect(invalid.errors?.map((error) => error.field)).toEqual(['changes[0].kind', 'timestamp']);
+      expect(store.state.listDrift()).toEqual([]);
+      expect(store.state.listWebhooks()[0]).toMatchObject({ outcome: 'rejected', httpStatus: 422 });
     });
   });
 });

@@ -5,10 +5,20 @@ import { ProblemException } from '@courier/http';
 import { ReceiverEvents } from '../events/receiver-events.service';
 import { RECEIVER_CONFIG } from '../receiver.tokens';
 import { ReceiverConfig } from '../receiver.config';
-import { ReceivedWebhook, StatusUpdate, StoreStatus, WebhookKind, WebhookOutcome } from '../state/receiver-state';
+import { CatalogDriftReport, ReceivedWebhook, StatusUpdate, StoreStatus, WebhookKind, WebhookOutcome } from '../state/receiver-state';
 import { ReceiverStore } from '../state/receiver-state.store';
 import { HeaderBag, headerValue, signatureRefusal, SignatureVerdicts, verifySignatures } from './signature';
-import { AVAILABILITY_EVENT, AvailabilityPayload, checkWebhookPayload, EVENT_BY_KIND, isAvailabilityWebhook, WebhookPayload } from './webhook-payload';
+import {
+  AVAILABILITY_EVENT,
+  AvailabilityPayload,
+  CATALOG_DRIFT_EVENT,
+  CatalogDriftPayload,
+  checkWebhookPayload,
+  EVENT_BY_KIND,
+  isAvailabilityWebhook,
+  isCatalogDriftWebhook,
+  WebhookPayload,
+} from './webhook-payload';
 
 /** The 200 answer to a webhook the receiver accepted. */
 export interface WebhookAck {
@@ -72,13 +82,15 @@ export class WebhooksService {
       throw new ProblemException(400, ErrorCode.InvalidPayload, detail);
     }
     const availability = isAvailabilityWebhook(kind, parsed);
+    const drift = isCatalogDriftWebhook(kind, parsed);
     const errors = checkWebhookPayload(kind, parsed);
     if (errors.length > 0) {
-      const detail = `The body is not a valid ${availability ? AVAILABILITY_EVENT : EVENT_BY_KIND[kind]} payload.`;
+      const detail = `The body is not a valid ${availability ? AVAILABILITY_EVENT : drift ? CATALOG_DRIFT_EVENT : EVENT_BY_KIND[kind]} payload.`;
       this.refuse(base, rawBody, verdicts, 422, detail, errors);
       throw new ProblemException(422, ErrorCode.ValidationError, detail, errors);
     }
     if (availability) return this.receiveAvailability(base, bodyHash, parsed as AvailabilityPayload);
+    if (drift) return this.receiveCatalogDrift(base, bodyHash, parsed as CatalogDriftPayload);
 
     const payload = parsed as WebhookPayload;
     const fields = {
@@ -125,6 +137,56 @@ export class WebhooksService {
 
   stores(limit?: number): StoreStatus[] {
     return this.store.state.listStores(limit);
+  }
+
+  drift(limit?: number): CatalogDriftReport[] {
+    return this.store.state.listDrift(limit);
+  }
+
+  /**
+   * A menu drift webhook: kept as a report unless it repeats an accepted id (duplicate). Each report
+   * is its own import's finding, so none is stale: a late one takes its place by when it was found.
+   */
+  private receiveCatalogDrift(base: Omit<ReceivedWebhook, 'outcome' | 'httpStatus'>, bodyHash: string, payload: CatalogDriftPayload): WebhookAck {
+    const state = this.store.state;
+    const firstHash = state.seenBodyHash(base.webhookId);
+    const outcome = firstHash === undefined ? 'applied' : 'duplicate';
+    const note = firstHash === undefined ? undefined : firstHash === bodyHash ? 'id seen before; not applied again' : 'id seen before with a different body; not applied';
+    let report: CatalogDriftReport | undefined;
+    if (outcome === 'applied') {
+      state.markSeen(base.webhookId, bodyHash);
+      report = {
+        driftEventId: payload.driftEventId,
+        integrationId: payload.integrationId,
+        provider: payload.provider,
+        providerRestaurantId: payload.providerRestaurantId,
+        importId: payload.importId,
+        changes: payload.changes.map((change) => ({ kind: change.kind, platformProductId: change.platformProductId, productCode: change.productCode ?? null, before: change.before ?? null, after: change.after ?? null })),
+        detectedAt: payload.timestamp,
+        receivedAt: base.receivedAt,
+        webhookId: base.webhookId,
+      };
+      state.addDrift(report);
+    }
+    const record: ReceivedWebhook = {
+      ...base,
+      event: payload.event,
+      integrationId: payload.integrationId,
+      provider: payload.provider,
+      providerRestaurantId: payload.providerRestaurantId,
+      driftChanges: payload.changes.length,
+      timestamp: payload.timestamp,
+      outcome,
+      httpStatus: 200,
+      ...(note ? { note } : {}),
+      payload,
+    };
+    state.addWebhook(record);
+    this.store.changed();
+    this.events.publish({ type: 'webhook', data: record });
+    if (report) this.events.publish({ type: 'drift', data: report });
+    this.logger.log({ webhookId: base.webhookId, event: payload.event, integrationId: payload.integrationId, changes: payload.changes.length, outcome }, 'webhook received');
+    return { received: true, webhookId: base.webhookId, outcome };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CANCEL_REASON_IDS, CANCELING_PARTIES, HISTORY_TRIGGERS, ORDER_STATUSES } from '@courier/domain';
 
 /** One state of the order: its creation (trigger null, sequence 0) or a move. */
@@ -92,4 +92,53 @@ export class OrderDto {
 
   @ApiProperty({ type: [OrderStatusChangeDto], description: 'Every state of the order, oldest first.' })
   history: OrderStatusChangeDto[];
+}
+
+/** An item of the order in the restaurant's product codes. */
+export class OrderItemDto {
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'ADANA-01',
+    description:
+      'The restaurant\'s product code. Platform orders: the code the catalog links to the item\'s platform product now (GET /api/v1/my/catalog), ' +
+      'else the code the platform itself carried (Delivery Hero\'s remoteCode), else null. THIRD_PARTY orders: as the sender gave it.',
+  })
+  productCode: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: '60a1b2c3d4e5f60718293a4b', description: 'The platform\'s own id of the product; null for THIRD_PARTY orders (and a platform item that named none).' })
+  platformProductId: string | null;
+
+  @ApiProperty({
+    example: true,
+    description: 'False when no code is known for the item (productCode null): the item is kept and counted, and its platform product listed by GET /api/v1/my/catalog/unmapped until it is linked.',
+  })
+  mapped: boolean;
+
+  @ApiPropertyOptional({ example: 'Adana Kebap' })
+  productName?: string;
+
+  @ApiPropertyOptional({ example: 2 })
+  quantity?: number;
+
+  @ApiPropertyOptional({ example: 320 })
+  unitPrice?: number;
+
+  @ApiPropertyOptional({ example: 640 })
+  totalAmount?: number;
+
+  @ApiPropertyOptional()
+  discountAmount?: number;
+
+  @ApiPropertyOptional()
+  productNote?: string;
+
+  @ApiPropertyOptional()
+  features?: string;
+}
+
+/** An order with its items, as GET /internal/orders/{id} returns it. */
+export class OrderWithItemsDto extends OrderDto {
+  @ApiProperty({ type: [OrderItemDto], description: 'The order\'s items in the restaurant\'s product codes, every item the order has (unmapped ones with `mapped: false`).' })
+  items: OrderItemDto[];
 }

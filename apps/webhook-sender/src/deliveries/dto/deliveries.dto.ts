@@ -31,16 +31,16 @@ export class DeliveryDto {
   @ApiProperty({ format: 'uuid', description: 'The webhook id: X-Webhook-Id and webhook-id of every attempt.' })
   id: string;
 
-  @ApiProperty({ enum: WEBHOOK_EVENTS, description: 'order.status_changed and restaurant.availability_changed go to the status URL, order.canceled to the cancel URL.' })
+  @ApiProperty({ enum: WEBHOOK_EVENTS, description: 'order.status_changed, restaurant.availability_changed and catalog.drift_detected go to the status URL, order.canceled to the cancel URL.' })
   event: WebhookEvent;
 
-  @ApiProperty({ type: String, nullable: true, example: 'pos-1001', description: 'The order of an order webhook; null for restaurant.availability_changed.' })
+  @ApiProperty({ type: String, nullable: true, example: 'pos-1001', description: 'The order of an order webhook; null for restaurant.availability_changed and catalog.drift_detected.' })
   orderId: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The order of an order webhook; null for restaurant.availability_changed.' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The order of an order webhook; null for restaurant.availability_changed and catalog.drift_detected.' })
   yemekKuryeOrderId: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The platform integration a restaurant.availability_changed is about; null for order webhooks.' })
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The platform integration a restaurant.availability_changed or catalog.drift_detected is about; null for order webhooks.' })
   integrationId: string | null;
 
   @ApiProperty({

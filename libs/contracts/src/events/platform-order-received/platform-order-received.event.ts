@@ -1,6 +1,27 @@
 import type { OrderItemPayload } from '../order-created/order-created.event';
 
-/** A platform order's body in the shape of an intake order, as far as the platform tells it. */
+/**
+ * An item of a platform order as its adapter read it: `platformProductId` is the platform's own id
+ * of the product (what the catalog links to a restaurant's code); `productCode` only where the
+ * platform itself carries the restaurant's code (Delivery Hero's `remoteCode`).
+ */
+export interface PlatformOrderItemPayload extends OrderItemPayload {
+  platformProductId?: string;
+}
+
+/**
+ * An item in the restaurant's codes, as order.platform_received and GET /internal/orders/{id} carry it.
+ * `productCode`: the restaurant's code linked in the catalog to (integration, platformProductId), else
+ * the code the platform carried, else null; `mapped` is false exactly when it is null (the item is kept,
+ * listed for the operator to map). THIRD_PARTY items: as the sender gave them, platformProductId null.
+ */
+export interface MappedOrderItem extends Omit<OrderItemPayload, 'productCode'> {
+  productCode: string | null;
+  platformProductId: string | null;
+  mapped: boolean;
+}
+
+/** A platform order's body in the shape of an intake order, as far as the platform tells it (stored with the order). */
 export interface PlatformOrderDetails {
   customerName: string;
   customerPhone?: string;
@@ -12,13 +33,18 @@ export interface PlatformOrderDetails {
   total?: number;
   currency: string;
   notes?: string;
-  items: OrderItemPayload[];
+  items: PlatformOrderItemPayload[];
   /** The customer collects the order at the restaurant: nothing to deliver (the platform says so). Absent: delivered. */
   pickup?: boolean;
   /** deliveryAddress is the platform's placeholder, not the customer's: the platform's courier has the real one. */
   deliveryAddressPlaceholder?: boolean;
   /** customerPhone is the platform's proxy (call-centre) number, not the customer's own. */
   customerPhoneProxy?: boolean;
+}
+
+/** The body as order.platform_received carries it: its items resolved to the restaurant's codes when published. */
+export interface PlatformOrderReceivedDetails extends Omit<PlatformOrderDetails, 'items'> {
+  items: MappedOrderItem[];
 }
 
 /**
@@ -42,5 +68,5 @@ export interface PlatformOrderReceivedEvent {
   status: string;
   receivedAt: string;
   scheduledDeliveryTime: string | null;
-  details: PlatformOrderDetails;
+  details: PlatformOrderReceivedDetails;
 }
