@@ -65,6 +65,13 @@ const PUBLIC_ROUTES: { host: 'intake' | 'pos'; path: string; service: string }[]
   { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e', service: 'integrations-api' },
   { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/activate', service: 'integrations-api' },
   { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/productsx', service: 'integrations-api' },
+  // The restaurant's catalog and an integration's menu import are the dispatcher's too.
+  { host: 'pos', path: '/api/v1/my/catalog', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/catalog/unmapped', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/catalog/products/ADANA-01/links', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/catalog/imports/0b5e0f38-7a0e-4b8b-9a55-2f1c7c4d8a11', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/catalog/import', service: 'status-dispatcher' },
+  { host: 'pos', path: '/api/v1/my/integrations/7d0b8d2e/catalogx', service: 'integrations-api' },
 ];
 /** Never reachable through the public Ingress, on either host. */
 const NOT_PUBLIC = ['/admin/v1', '/admin/v1/accounts', '/internal/orders/status', '/internal', '/internal/status-updates/su_1', '/internal/restaurants/rest_1/availability', '/health', '/health/ready', '/metrics', '/docs', '/docs-json', '/', '/api/v1/my/webhooksX', '/platformsX', '/internal/platforms'];
@@ -396,13 +403,13 @@ describe.each(RENDERS.map((dir) => [dir] as const))('kustomize render of %s', (d
       expect(wrongHost).toEqual([]);
     });
 
-    it('sends only {pos_url}/platforms (the platforms\' webhooks) and the availability paths to status-dispatcher, never /internal', () => {
+    it('sends only {pos_url}/platforms (the platforms\' webhooks), the availability and the catalog paths to status-dispatcher, never /internal', () => {
       const toDispatcher = ingresses().flatMap((ingress) =>
         ingress.spec.rules.flatMap((rule: { host: string; http: { paths: { path: string; backend: { service: { name: string } } }[] } }) =>
           rule.http.paths.filter((entry) => entry.backend.service.name === 'status-dispatcher').map((entry) => entry.path),
         ),
       );
-      expect(toDispatcher.sort()).toEqual(['/api/v1/my/availability', '/api/v1/my/integrations/[^/]+/products(/|$)', '/platforms']);
+      expect(toDispatcher.sort()).toEqual(['/api/v1/my/availability', '/api/v1/my/catalog', '/api/v1/my/integrations/[^/]+/catalog(/|$)', '/api/v1/my/integrations/[^/]+/products(/|$)', '/platforms']);
       expect(routeRequest([publicIngress()], hosts().pos!, '/platforms/platform-d/orders')?.service).toBe('status-dispatcher');
       expect(routeRequest([publicIngress()], hosts().intake!, '/platforms/platform-d/orders')).toBeUndefined();
     });

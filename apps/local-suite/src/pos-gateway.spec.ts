@@ -32,6 +32,16 @@ describe('posRouteFor', () => {
     ['/api/v1/my/integrations/7d0b8d2e', 'integrations'],
     ['/api/v1/my/integrations/7d0b8d2e/verify', 'integrations'],
     ['/api/v1/my/integrations/a/b/products', 'integrations'],
+    ['/api/v1/my/catalog', 'dispatcher'],
+    ['/api/v1/my/catalog?x=1', 'dispatcher'],
+    ['/api/v1/my/catalog/unmapped', 'dispatcher'],
+    ['/api/v1/my/catalog/drift?since=2026-11-26T00:00:00Z', 'dispatcher'],
+    ['/api/v1/my/catalog/products/ADANA-01/links', 'dispatcher'],
+    ['/api/v1/my/catalog/imports/0b5e0f38-7a0e-4b8b-9a55-2f1c7c4d8a11', 'dispatcher'],
+    ['/api/v1/my/catalogx', 'integrations'],
+    ['/api/v1/my/integrations/7d0b8d2e/catalog/import', 'dispatcher'],
+    ['/api/v1/my/integrations/7d0b8d2e/catalogx', 'integrations'],
+    ['/api/v1/my/integrations/a/b/catalog', 'integrations'],
   ])('%s -> %s', (url, app) => {
     expect(posRouteFor(url)).toBe(app);
   });

@@ -19,12 +19,16 @@ export function posRouteFor(url: string): keyof PosRoutes {
   if (pathname === '/api/v1/my/webhooks/deliveries' || pathname.startsWith('/api/v1/my/webhooks/deliveries/')) return 'sender';
   // The restaurant's availability and its products' (the dispatcher keeps them and talks to the platforms).
   if (pathname === '/api/v1/my/availability' || pathname.startsWith('/api/v1/my/availability/')) return 'dispatcher';
-  if (INTEGRATION_PRODUCTS.test(pathname)) return 'dispatcher';
+  // The restaurant's catalog across its platforms, and an integration's menu import.
+  if (pathname === '/api/v1/my/catalog' || pathname.startsWith('/api/v1/my/catalog/')) return 'dispatcher';
+  if (INTEGRATION_PRODUCTS.test(pathname) || INTEGRATION_CATALOG.test(pathname)) return 'dispatcher';
   return 'integrations';
 }
 
 /** `/api/v1/my/integrations/{id}/products[/...]`: an integration's products (the Ingress has the same pattern). */
 const INTEGRATION_PRODUCTS = /^\/api\/v1\/my\/integrations\/[^/]+\/products(\/|$)/;
+/** `/api/v1/my/integrations/{id}/catalog[/...]`: an integration's menu import (the Ingress has the same pattern). */
+const INTEGRATION_CATALOG = /^\/api\/v1\/my\/integrations\/[^/]+\/catalog(\/|$)/;
 
 /**
  * {pos_url} in the one-machine mode: one port, three apps, routed by path in-process (no proxy hop),

@@ -10,3 +10,4 @@ export * from './iso-4217-currencies';
 export * from './order-money';
 export * from './delivery-coordinates';
 export * from './identifiers';
+export * from './product-names';

@@ -133,4 +133,10 @@ export class DispatcherConfig extends AuthThrottledConfig {
   @IsInt({ message: 'AVAILABILITY_READ_INTERVAL_MS must be an integer' })
   @Min(100)
   AVAILABILITY_READ_INTERVAL_MS: number = 300_000;
+
+  /** How old an integration's last menu import may get before the schedule imports it again (booked as catalog:read); 0 turns the schedule off (imports on demand only). */
+  @ToNumber()
+  @IsInt({ message: 'CATALOG_IMPORT_INTERVAL_MS must be an integer' })
+  @Min(0)
+  CATALOG_IMPORT_INTERVAL_MS: number = 21_600_000;
 }

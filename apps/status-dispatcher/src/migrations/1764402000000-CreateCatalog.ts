@@ -75,9 +75,13 @@ export class CreateCatalog1764402000000 implements MigrationInterface {
         attempts int NOT NULL DEFAULT 0,
         counts jsonb,
         last_answer jsonb,
-        last_error text
+        last_error text,
+        drift_event_id uuid NOT NULL,
+        budget_slot_at timestamptz(3)
       )`);
     await queryRunner.query('CREATE INDEX catalog_imports_integration_idx ON catalog_imports (integration_id, requested_at DESC)');
+    // One import queued or running per integration, whoever asks (the restaurant, the schedule of any replica).
+    await queryRunner.query(`CREATE UNIQUE INDEX catalog_imports_pending_idx ON catalog_imports (integration_id) WHERE state IN ('queued', 'running')`);
     await queryRunner.query(`
       CREATE TABLE catalog_drift (
         id uuid PRIMARY KEY,

@@ -3,6 +3,7 @@ import { deadlineFrom } from '../../common/acceptance';
 import { classifyResponse, networkAnswer, outcomeOfError } from '../../common/outcomes';
 import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformCallOutcome, PlatformOrder, PlatformOrderRef } from '../../common/platform-adapter';
 import { PlatformNetworkError, platformRequest } from '../../common/platform-http';
+import { ExamplePlatformCatalog } from './example.catalog';
 import { EXAMPLE_PLATFORM } from './example.platform';
 
 /** The example platform gives up on an unanswered order after 5 minutes. */
@@ -12,11 +13,14 @@ const ACCEPT_WINDOW_MS = 300_000;
 export class ExamplePlatformAdapter implements PlatformAdapter {
   readonly code = EXAMPLE_PLATFORM.code;
   readonly acceptanceWarningMs = 60_000;
+  readonly catalog: ExamplePlatformCatalog;
 
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.catalog = new ExamplePlatformCatalog(baseUrl, timeoutMs);
+  }
 
   async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
     try {

@@ -1,5 +1,6 @@
 import { platformRequest, PlatformResponse } from '../../common/platform-http';
 import { SimulatorRequest, SimulatorResponse, SimulatorServer } from '../../common/simulator-server';
+import type { ExampleMenuProduct } from './example.catalog';
 import type { ExampleOrderBody } from './example.orders';
 
 export interface ExampleSimulatorOptions {
@@ -13,6 +14,8 @@ export interface ExampleSimulatorOptions {
 export class ExamplePlatformSimulator extends SimulatorServer {
   /** Actions received per order, in order. */
   readonly statuses = new Map<string, string[]>();
+  /** Each store's menu (GET /stores/{storeId}/menu): a test sets it, and changes it as the platform would by itself. */
+  readonly menus = new Map<string, ExampleMenuProduct[]>();
   private sequence = 0;
 
   constructor(private readonly options: ExampleSimulatorOptions) {
@@ -38,6 +41,11 @@ export class ExamplePlatformSimulator extends SimulatorServer {
   protected route(request: SimulatorRequest): SimulatorResponse {
     if (request.headers['x-api-key'] !== this.options.apiKey) return { status: 401, body: { error: 'unknown key' } };
     if (request.method === 'GET' && request.path === '/me') return { status: 200, body: { ok: true } };
+    const menu = request.method === 'GET' ? /^\/stores\/([^/]+)\/menu$/.exec(request.path) : null;
+    if (menu) {
+      const products = this.menus.get(decodeURIComponent(menu[1]));
+      return products ? { status: 200, body: { products } } : { status: 404, body: { error: 'no such store' } };
+    }
     const status = request.method === 'PUT' ? /^\/orders\/([^/]+)\/status$/.exec(request.path) : null;
     if (status) {
       const action = (request.body as { action?: unknown } | null)?.action;

@@ -1,0 +1,445 @@
+import { CatalogDriftDetectedEvent } from '@courier/contracts';
+import { ProblemException } from '@courier/http';
+import {
+  CredentialCheck,
+  IntegrationCredentials,
+  MenuProduct,
+  MenuReadOutcome,
+  PlatformAdapter,
+  PlatformAdapters,
+  PlatformCallOutcome,
+  PlatformCatalog,
+  platformClientConfig,
+} from '@courier/platforms';
+import { createMediumDatabase, MediumContext, MediumDatabase, newMediumContext } from '@courier/testing';
+import { Registry } from 'prom-client';
+import { MEDIUM_SECRETS_KEYS, storeIntegration } from '../../test/medium';
+import { AccountDirectoryModule } from '../account-directory/account-directory.module';
+import { DispatcherConfig } from '../app/status-dispatcher.config';
+import { PERSISTENCE } from '../app/persistence';
+import { CatalogImportWorker } from './catalog-import.worker';
+import { CatalogModule } from './catalog.module';
+import { CATALOG_IMPORT_PLANNER_TASK, CATALOG_IMPORT_TASK, CatalogRepository } from './catalog.repository';
+import { CatalogService } from './catalog.service';
+
+/**
+ * The catalog with its real repositories, worker and service on PostgreSQL; the platforms are
+ * doubles of the PlatformCatalog port written here: READER reads each store's menu from `menus`
+ * (or answers what `nextAnswers` holds), READER_BUDGETED does the same with one read an hour in its
+ * call budget, NO_READ has no menu read.
+ */
+const READER = 'CATALOG_READER';
+const READER_BUDGETED = 'CATALOG_BUDGETED';
+const NO_READ = 'CATALOG_NO_READ';
+
+const menus = new Map<string, MenuProduct[]>();
+const nextAnswers: Array<Exclude<MenuReadOutcome, { kind: 'ok' }>> = [];
+let reads = 0;
+
+const product = (platformProductId: string, name: string, price: number | null, over: Partial<MenuProduct> = {}): MenuProduct => ({
+  platformProductId,
+  name,
+  price,
+  category: 'Menü',
+  status: 'ACTIVE',
+  externalCode: null,
+  options: [],
+  platformData: { chainProductId: `chain-${platformProductId}` },
+  ...over,
+});
+
+class MenuDouble implements PlatformCatalog {
+  async readMenu(credentials: IntegrationCredentials): Promise<MenuReadOutcome> {
+    reads += 1;
+    const answer = nextAnswers.shift();
+    if (answer) return answer;
+    return { kind: 'ok', products: structuredClone(menus.get(credentials.providerRestaurantId) ?? []), answer: { httpStatus: 200, body: { products: '…' } } };
+  }
+
+  planPrice(): never {
+    throw new Error('not used by the import');
+  }
+
+  setPrice(): never {
+    throw new Error('not used by the import');
+  }
+}
+
+class DoubleAdapter implements PlatformAdapter {
+  readonly acceptanceWarningMs = 60_000;
+  constructor(
+    readonly code: string,
+    readonly catalog: PlatformCatalog,
+    readonly callBudget?: PlatformAdapter['callBudget'],
+  ) {}
+  async sendStatus(): Promise<PlatformCallOutcome> {
+    return { kind: 'skipped', reason: 'not used' };
+  }
+  async checkCredentials(): Promise<CredentialCheck> {
+    return { result: 'ok', detail: 'double' };
+  }
+  acceptBy(): Date | null {
+    return null;
+  }
+}
+
+const noRead: PlatformCatalog = {
+  menuReadUnsupported: 'The platform\'s API has no menu read; products are switched by the ids its orders carry.',
+  planPrice: () => ({ kind: 'refused', code: 'PRICE_UNSUPPORTED', message: 'no' }),
+  setPrice: async () => ({ kind: 'skipped', reason: 'no' }),
+};
+
+describe('Catalog (medium)', () => {
+  let db: MediumDatabase;
+  let ctx: MediumContext;
+  let service: CatalogService;
+  let worker: CatalogImportWorker;
+  let repository: CatalogRepository;
+
+  beforeAll(async () => {
+    db = await createMediumDatabase('status_dispatcher_catalog', PERSISTENCE);
+    const adapters = new PlatformAdapters(platformClientConfig({ PLATFORM_HTTP_TIMEOUT_MS: '2000' }), [
+      new DoubleAdapter(READER, new MenuDouble()),
+      new DoubleAdapter(READER_BUDGETED, new MenuDouble(), { scopes: [{ name: 'menu', limit: 1, windowMs: 3_600_000, requests: { 'catalog:read': 1 } }] }),
+      new DoubleAdapter(NO_READ, noRead),
+    ]);
+    ctx = await newMediumContext({
+      database: db,
+      config: {
+        schema: DispatcherConfig,
+        env: { NODE_ENV: 'test', DATABASE_URL: db.database.url, INTERNAL_API_KEYS: 'internal-key-medium-0123456789abcdef', SECRETS_ENCRYPTION_KEYS: MEDIUM_SECRETS_KEYS, STATUS_PUSH_RETRY_BASE_MS: '1000', CATALOG_IMPORT_INTERVAL_MS: '3600000' },
+      },
+      imports: [AccountDirectoryModule, CatalogModule],
+      overrides: [{ token: PlatformAdapters, value: adapters }],
+    });
+    service = ctx.get(CatalogService);
+    worker = ctx.get(CatalogImportWorker);
+    repository = ctx.get(CatalogRepository);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await db?.close();
+  });
+  beforeEach(() => {
+    nextAnswers.length = 0;
+  });
+
+  const problemOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as ProblemException);
+
+  /** A verified integration of `platform` whose store serves `menu`. */
+  async function integrationWith(platform: string, menu: MenuProduct[], restaurantId?: string) {
+    const integration = await storeIntegration(ctx, platform, { apiKey: 'medium-key' });
+    if (restaurantId) {
+      await db.sql('UPDATE integrations SET restaurant_id = $2 WHERE integration_id = $1', [integration.integrationId, restaurantId]);
+      integration.restaurantId = restaurantId;
+    }
+    menus.set(integration.providerRestaurantId, menu);
+    return integration;
+  }
+
+  /** Asks an import and runs its task until it ends (the task's outcome of each run is returned last). */
+  async function importNow(restaurantId: string, integrationId: string) {
+    const accepted = await service.requestImport(restaurantId, integrationId);
+    const outcome = await ctx.runTask(CATALOG_IMPORT_TASK, { importId: accepted.importId });
+    return { accepted, outcome, view: await service.importView(restaurantId, accepted.importId) };
+  }
+
+  const catalogState = (restaurantId: string) =>
+    Promise.all([
+      db.sql('SELECT integration_id, platform_product_id, name, price, status, removed_at FROM catalog_products WHERE restaurant_id = $1 ORDER BY 1, 2', [restaurantId]),
+      db.sql('SELECT integration_id, platform_product_id, product_code, linked_by FROM catalog_links WHERE restaurant_id = $1 ORDER BY 1, 2', [restaurantId]),
+      db.sql('SELECT product_code, name, source FROM catalog_codes WHERE restaurant_id = $1 ORDER BY 1', [restaurantId]),
+      db.sql('SELECT id FROM catalog_drift WHERE restaurant_id = $1', [restaurantId]),
+    ]);
+
+  const driftEvents = (integrationId: string) =>
+    db.sql<{ payload: CatalogDriftDetectedEvent }>(`SELECT payload FROM outbox_messages WHERE routing_key = 'catalog.drift_detected' AND payload->>'integrationId' = $1`, [integrationId]);
+
+  it('imports a menu: products stored, products carrying a code linked to it, no drift on the first import', async () => {
+    const a = await integrationWith(READER, [
+      product('a-1', 'Adana Kebap', 320, { externalCode: 'ADANA-01' }),
+      product('a-2', 'Künefe', 150),
+      product('a-3', 'Ayran', 35, { externalCode: ' AYRAN-01 ', status: 'INACTIVE' }),
+      product('a-1', 'Adana Kebap (listed twice)', 320, { externalCode: 'ADANA-01' }),
+    ]);
+
+    const { accepted, outcome, view } = await importNow(a.restaurantId, a.integrationId);
+
+    expect(accepted).toMatchObject({ state: 'queued', alreadyPending: false });
+    expect(outcome).toBeUndefined();
+    expect(view).toMatchObject({ state: 'done', attempts: 1, requestedBy: 'restaurant', counts: { products: 3, removed: 0, autoLinked: 2, drift: 0 }, lastAnswer: { outcome: 'done', httpStatus: 200, body: null }, lastError: null });
+    const [products, links, codes, drift] = await catalogState(a.restaurantId);
+    expect(products).toEqual([
+      expect.objectContaining({ platform_product_id: 'a-1', name: 'Adana Kebap', price: '320.00', status: 'ACTIVE', removed_at: null }),
+      expect.objectContaining({ platform_product_id: 'a-2', name: 'Künefe', price: '150.00' }),
+      expect.objectContaining({ platform_product_id: 'a-3', name: 'Ayran', status: 'INACTIVE' }),
+    ]);
+    expect(links).toEqual([
+      expect.objectContaining({ platform_product_id: 'a-1', product_code: 'ADANA-01', linked_by: 'external_code' }),
+      expect.objectContaining({ platform_product_id: 'a-3', product_code: 'AYRAN-01', linked_by: 'external_code' }),
+    ]);
+    expect(codes).toEqual([
+      { product_code: 'ADANA-01', name: 'Adana Kebap', source: 'external_code' },
+      { product_code: 'AYRAN-01', name: 'Ayran', source: 'external_code' },
+    ]);
+    expect(drift).toEqual([]);
+    expect(await driftEvents(a.integrationId)).toEqual([]);
+    const [stored] = await db.sql<{ name_key: string; platform_data: unknown }>(`SELECT name_key, platform_data FROM catalog_products WHERE integration_id = $1 AND platform_product_id = 'a-2'`, [a.integrationId]);
+    expect(stored).toEqual({ name_key: 'kunefe', platform_data: { chainProductId: 'chain-a-2' } });
+  });
+
+  it('answers an import already queued instead of queueing a second one, and the schedule adds none for it', async () => {
+    const a = await integrationWith(READER, [product('q-1', 'Lahmacun', 90)]);
+    const first = await service.requestImport(a.restaurantId, a.integrationId);
+    const again = await service.requestImport(a.restaurantId, a.integrationId);
+    await service.queueScheduledImports(3_600_000);
+
+    expect(again).toEqual({ ...first, alreadyPending: true });
+    expect(await db.sql('SELECT id FROM catalog_imports WHERE integration_id = $1', [a.integrationId])).toEqual([{ id: first.importId }]);
+    expect(await db.sql('SELECT id FROM scheduled_tasks WHERE dedupe_key = $1', [`catalog-import:${first.importId}`])).toHaveLength(1);
+    await ctx.runTask(CATALOG_IMPORT_TASK, { importId: first.importId });
+    // Done: a new request is a new import.
+    const next = await service.requestImport(a.restaurantId, a.integrationId);
+    expect(next.importId).not.toBe(first.importId);
+    await ctx.runTask(CATALOG_IMPORT_TASK, { importId: next.importId });
+  });
+
+  it('schedules one import per readable, active, verified integration whose last import is older than the interval, even from two replicas at once', async () => {
+    await db.sql(`UPDATE catalog_imports SET requested_at = requested_at - interval '2 hours' WHERE state IN ('done', 'failed')`);
+    const fresh = await integrationWith(READER, [product('s-1', 'Ayran', 35)]);
+    const recent = await integrationWith(READER, [product('s-2', 'Ayran', 35)]);
+    await importNow(recent.restaurantId, recent.integrationId);
+    const unverified = await integrationWith(READER, []);
+    await db.sql(`UPDATE integrations SET verification = 'unverified' WHERE integration_id = $1`, [unverified.integrationId]);
+    const inactive = await integrationWith(READER, []);
+    await db.sql('UPDATE integrations SET is_active = false WHERE integration_id = $1', [inactive.integrationId]);
+    const unreadable = await integrationWith(NO_READ, []);
+
+    const [one, two] = await Promise.all([service.queueScheduledImports(3_600_000), service.queueScheduledImports(3_600_000)]);
+
+    const queued = await db.sql<{ id: string; integration_id: string; requested_by: string }>(`SELECT id, integration_id, requested_by FROM catalog_imports WHERE state = 'queued'`);
+    const ids = queued.map((row) => row.integration_id);
+    expect(ids).toContain(fresh.integrationId);
+    expect(ids).not.toContain(recent.integrationId);
+    expect(ids).not.toContain(unverified.integrationId);
+    expect(ids).not.toContain(inactive.integrationId);
+    expect(ids).not.toContain(unreadable.integrationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(one + two).toBe(ids.length);
+    expect(queued.every((row) => row.requested_by === 'schedule')).toBe(true);
+    const tasks = await db.sql(`SELECT id FROM scheduled_tasks WHERE kind = $1 AND payload->>'importId' = ANY($2::text[])`, [CATALOG_IMPORT_TASK, queued.map((row) => row.id)]);
+    expect(tasks).toHaveLength(ids.length);
+    // The planner task queues the same way and comes back within the interval.
+    const planned = await ctx.runTask(CATALOG_IMPORT_PLANNER_TASK, {});
+    expect(planned).toMatchObject({ rescheduleAt: expect.any(Date) });
+    for (const row of queued) await worker.run(row.id);
+  });
+
+  it('proposes codes by normalised name, and links set by hand: confirmed when the proposal, manual otherwise, a product moving between codes', async () => {
+    const a = await integrationWith(READER, [product('pa-1', 'Adana Kebap', 320, { externalCode: 'ADANA-01' }), product('pa-2', 'Künefe', 150)]);
+    const b = await integrationWith(READER, [product('pb-1', 'ADANA KEBAP', 330), product('pb-2', 'KÜNEFE', 155), product('pb-3', 'Şalgam', 40)], a.restaurantId);
+    await importNow(a.restaurantId, a.integrationId);
+    await importNow(a.restaurantId, b.integrationId);
+    // A product seen only in an order (what the order-items side records).
+    await db.sql(`INSERT INTO catalog_order_products (integration_id, platform_product_id, restaurant_id, platform, name, orders, first_seen_at, last_seen_at) VALUES ($1, 'pb-9', $2, $3, 'Kaşarlı Pide', 2, now(), now())`, [b.integrationId, a.restaurantId, READER]);
+
+    // By integration, then name.
+    const before = await service.unmapped(a.restaurantId);
+    const ofA = [['pa-2', true, 0, null]];
+    const ofB = [
+      ['pb-1', true, 0, 'ADANA-01'],
+      ['pb-9', false, 2, null],
+      ['pb-2', true, 0, null],
+      ['pb-3', true, 0, null],
+    ];
+    expect(before.products.map((p) => [p.platformProductId, p.onMenu, p.seenInOrders, p.proposedProductCode])).toEqual(a.integrationId < b.integrationId ? [...ofA, ...ofB] : [...ofB, ...ofA]);
+
+    // A code set by hand for A's Künefe: nothing proposed it, so the link is manual.
+    const kunefe = await service.setLinks(a.restaurantId, 'KUNEFE-01', { links: [{ integrationId: a.integrationId, platformProductId: 'pa-2' }] });
+    expect(kunefe).toMatchObject({ productCode: 'KUNEFE-01', name: 'Künefe', source: 'manual' });
+    expect(kunefe.integrations.find((i) => i.integrationId === a.integrationId)!.linked).toMatchObject({ platformProductId: 'pa-2', linkedBy: 'manual', price: 150 });
+    expect(kunefe.integrations.find((i) => i.integrationId === b.integrationId)!.linked).toBeNull();
+
+    // B's KÜNEFE is now proposed KUNEFE-01 (through A's product); confirming it records `confirmed`.
+    expect((await service.unmapped(a.restaurantId)).products.find((p) => p.platformProductId === 'pb-2')!.proposedProductCode).toBe('KUNEFE-01');
+    const confirmed = await service.setLinks(a.restaurantId, 'KUNEFE-01', { links: [{ integrationId: b.integrationId, platformProductId: 'pb-2' }] });
+    const linkOn = (integrationId: string) => confirmed.integrations.find((i) => i.integrationId === integrationId)!.linked;
+    expect([linkOn(a.integrationId), linkOn(b.integrationId)]).toEqual([expect.objectContaining({ platformProductId: 'pa-2', linkedBy: 'manual' }), expect.objectContaining({ platformProductId: 'pb-2', linkedBy: 'confirmed' })]);
+
+    // A product of orders only can be linked; a name given names the code.
+    await service.setLinks(a.restaurantId, 'PIDE-KAS-01', { links: [{ integrationId: b.integrationId, platformProductId: 'pb-9' }], name: 'Kaşarlı Pide' });
+    // pb-3 moves from one code to another; the first code keeps no product on B.
+    await service.setLinks(a.restaurantId, 'SALGAM-01', { links: [{ integrationId: b.integrationId, platformProductId: 'pb-3' }] });
+    await service.setLinks(a.restaurantId, 'SALGAM-02', { links: [{ integrationId: b.integrationId, platformProductId: 'pb-3' }] });
+
+    const view = await service.view(a.restaurantId);
+    const on = (code: string, integrationId: string) => view.products.find((p) => p.productCode === code)!.integrations.find((i) => i.integrationId === integrationId)!.linked;
+    expect(view.products.map((p) => p.productCode)).toEqual(['ADANA-01', 'KUNEFE-01', 'PIDE-KAS-01', 'SALGAM-01', 'SALGAM-02']);
+    expect(on('ADANA-01', a.integrationId)).toMatchObject({ platformProductId: 'pa-1', linkedBy: 'external_code', name: 'Adana Kebap', price: 320, status: 'ACTIVE', removedAt: null });
+    expect(on('ADANA-01', b.integrationId)).toBeNull();
+    expect(on('PIDE-KAS-01', b.integrationId)).toMatchObject({ platformProductId: 'pb-9', name: 'Kaşarlı Pide', price: null, status: null });
+    expect(on('SALGAM-01', b.integrationId)).toBeNull();
+    expect(on('SALGAM-02', b.integrationId)).toMatchObject({ platformProductId: 'pb-3', linkedBy: 'manual' });
+    expect((await service.unmapped(a.restaurantId)).products.map((p) => p.platformProductId)).toEqual(['pb-1']);
+
+    // null unlinks the code on that integration only.
+    await service.setLinks(a.restaurantId, 'KUNEFE-01', { links: [{ integrationId: b.integrationId, platformProductId: null }] });
+    const after = await service.view(a.restaurantId);
+    const kunefeAfter = after.products.find((p) => p.productCode === 'KUNEFE-01')!;
+    expect(kunefeAfter.integrations.find((i) => i.integrationId === a.integrationId)!.linked).toMatchObject({ platformProductId: 'pa-2' });
+    expect(kunefeAfter.integrations.find((i) => i.integrationId === b.integrationId)!.linked).toBeNull();
+  });
+
+  it('refuses links it cannot set, and changes nothing', async () => {
+    const a = await integrationWith(READER, [product('r-1', 'Urfa Kebap', 310)]);
+    const other = await integrationWith(READER, [product('r-9', 'Urfa Kebap', 310)]);
+    await importNow(a.restaurantId, a.integrationId);
+    const before = await catalogState(a.restaurantId);
+
+    const unknownProduct = await problemOf(service.setLinks(a.restaurantId, 'URFA-01', { links: [{ integrationId: a.integrationId, platformProductId: 'r-404' }] }));
+    expect([unknownProduct!.getStatus(), unknownProduct!.code, unknownProduct!.errors]).toEqual([404, 'PRODUCT_NOT_FOUND', [{ field: 'links[0].platformProductId', message: expect.any(String) }]]);
+    const foreign = await problemOf(service.setLinks(a.restaurantId, 'URFA-01', { links: [{ integrationId: other.integrationId, platformProductId: 'r-9' }] }));
+    expect([foreign!.getStatus(), foreign!.code]).toEqual([404, 'INTEGRATION_NOT_FOUND']);
+    const twice = await problemOf(service.setLinks(a.restaurantId, 'URFA-01', { links: [{ integrationId: a.integrationId, platformProductId: 'r-1' }, { integrationId: a.integrationId, platformProductId: null }] }));
+    expect([twice!.getStatus(), twice!.code, twice!.errors![0].field]).toEqual([422, 'VALIDATION_ERROR', 'links[1].integrationId']);
+    for (const code of ['', ' URFA', 'U\u200bRFA', 'x'.repeat(65)]) {
+      const bad = await problemOf(service.setLinks(a.restaurantId, code, { links: [] }));
+      expect([bad!.getStatus(), bad!.code, bad!.errors![0].field]).toEqual([422, 'VALIDATION_ERROR', 'productCode']);
+    }
+    // A product removed from the menu is unknown (not on the menu, not in orders).
+    menus.set(a.providerRestaurantId, []);
+    await importNow(a.restaurantId, a.integrationId);
+    const removed = await problemOf(service.setLinks(a.restaurantId, 'URFA-01', { links: [{ integrationId: a.integrationId, platformProductId: 'r-1' }] }));
+    expect(removed!.code).toBe('PRODUCT_NOT_FOUND');
+    const [, links, codes] = await catalogState(a.restaurantId);
+    expect([links, codes]).toEqual([before[1], before[2]]);
+  });
+
+  it('records the drift of a re-import (price, name, status, added, removed, linked product removed) with exactly one event, and keeps a manual link over a code', async () => {
+    const a = await integrationWith(READER, [
+      product('d-1', 'Adana Kebap', 320, { externalCode: 'ADANA-01' }),
+      product('d-2', 'Urfa Kebap', 310, { externalCode: 'URFA-01' }),
+      product('d-3', 'Ayran', 35),
+      product('d-4', 'Lahmacun', 90),
+    ]);
+    await importNow(a.restaurantId, a.integrationId);
+    // The restaurant links d-4 by hand to a code another product will carry.
+    await service.setLinks(a.restaurantId, 'LAHMACUN-01', { links: [{ integrationId: a.integrationId, platformProductId: 'd-4' }] });
+    menus.set(a.providerRestaurantId, [
+      product('d-1', 'Adana Kebap Porsiyon', 340, { externalCode: 'ADANA-01', status: 'INACTIVE' }),
+      product('d-4', 'Lahmacun', 90, { externalCode: 'LAHMACUN-99' }),
+      product('d-5', 'Künefe', 150),
+    ]);
+
+    const { view } = await importNow(a.restaurantId, a.integrationId);
+
+    expect(view).toMatchObject({ state: 'done', counts: { products: 3, removed: 2, autoLinked: 0, drift: 6 } });
+    const drift = await service.drift(a.restaurantId, {});
+    expect(drift.drift.map((d) => [d.platformProductId, d.kind, d.productCode, d.before, d.after])).toEqual([
+      ['d-1', 'price', 'ADANA-01', 320, 340],
+      ['d-1', 'name', 'ADANA-01', 'Adana Kebap', 'Adana Kebap Porsiyon'],
+      ['d-1', 'status', 'ADANA-01', 'ACTIVE', 'INACTIVE'],
+      ['d-2', 'linked_removed', 'URFA-01', null, null],
+      ['d-3', 'removed', null, null, null],
+      ['d-5', 'added', null, null, null],
+    ]);
+    const events = await driftEvents(a.integrationId);
+    expect(events).toHaveLength(1);
+    const [{ drift_event_id }] = await db.sql<{ drift_event_id: string }>('SELECT drift_event_id FROM catalog_imports WHERE id = $1', [view.importId]);
+    expect(events[0].payload).toMatchObject({ driftEventId: drift_event_id, importId: view.importId, restaurantId: a.restaurantId, provider: READER, providerRestaurantId: a.providerRestaurantId });
+    expect(events[0].payload.changes).toHaveLength(6);
+    const [products, links] = await catalogState(a.restaurantId);
+    expect(products.filter((p) => p.removed_at !== null).map((p) => p.platform_product_id)).toEqual(['d-2', 'd-3']);
+    expect(links.find((l) => l.platform_product_id === 'd-4')).toMatchObject({ product_code: 'LAHMACUN-01', linked_by: 'manual' });
+    const metrics = await ctx.get(Registry).getSingleMetricAsString('catalog_drift_total');
+    expect(metrics).toContain(`catalog_drift_total{platform="${READER}",kind="linked_removed"} 1`);
+
+    // The same menu again: no drift, no event; a product back on the menu is added again.
+    await importNow(a.restaurantId, a.integrationId);
+    expect(await driftEvents(a.integrationId)).toHaveLength(1);
+    menus.set(a.providerRestaurantId, [...menus.get(a.providerRestaurantId)!, product('d-3', 'Ayran', 35)]);
+    const back = await importNow(a.restaurantId, a.integrationId);
+    expect(back.view.counts).toMatchObject({ drift: 1 });
+    expect((await service.drift(a.restaurantId, { limit: 1 })).drift).toEqual([expect.objectContaining({ platformProductId: 'd-3', kind: 'added', importId: back.view.importId })]);
+    expect((await service.drift(a.restaurantId, { since: new Date(Date.now() + 1000).toISOString() })).drift).toEqual([]);
+  });
+
+  it('reads again after a retry answer, and a failed import changes nothing stored', async () => {
+    const a = await integrationWith(READER, [product('f-1', 'Adana Kebap', 320, { externalCode: 'ADANA-01' })]);
+    await importNow(a.restaurantId, a.integrationId);
+    const before = await catalogState(a.restaurantId);
+    menus.set(a.providerRestaurantId, []);
+
+    nextAnswers.push({ kind: 'retry', answer: { httpStatus: 503, body: { error: 'busy' } }, retryAfterMs: 5_000 });
+    const started = Date.now();
+    const retried = await importNow(a.restaurantId, a.integrationId);
+    expect(retried.view).toMatchObject({ state: 'running', attempts: 1, lastAnswer: { outcome: 'retry', httpStatus: 503 } });
+    expect((retried.outcome as { rescheduleAt: Date }).rescheduleAt.getTime()).toBeGreaterThanOrEqual(started + 5_000);
+
+    nextAnswers.push({ kind: 'failed', answer: { httpStatus: 401, body: { error: 'bad key' } }, reason: 'credentials refused' });
+    expect(await worker.run(retried.accepted.importId)).toBeUndefined();
+    const failed = await service.importView(a.restaurantId, retried.accepted.importId);
+    expect(failed).toMatchObject({ state: 'failed', attempts: 2, lastError: 'credentials refused', lastAnswer: { outcome: 'failed', httpStatus: 401 }, counts: null, finishedAt: expect.any(String) });
+    expect(await catalogState(a.restaurantId)).toEqual(before);
+    expect(await driftEvents(a.integrationId)).toEqual([]);
+    // A second run of its task finds it ended and reads nothing.
+    const readsBefore = reads;
+    expect(await worker.run(retried.accepted.importId)).toBeUndefined();
+    expect(reads).toBe(readsBefore);
+  });
+
+  it('waits for the slot it booked when the platform\'s budget has no room, without reading', async () => {
+    const a = await integrationWith(READER_BUDGETED, [product('b-1', 'Ayran', 35)]);
+    await importNow(a.restaurantId, a.integrationId);
+    const readsBefore = reads;
+
+    const { accepted, outcome, view } = await importNow(a.restaurantId, a.integrationId);
+
+    expect(reads).toBe(readsBefore);
+    const slot = (outcome as { rescheduleAt: Date }).rescheduleAt;
+    expect(slot.getTime()).toBeGreaterThan(Date.now() + 3_500_000);
+    expect(view).toMatchObject({ state: 'running', attempts: 0 });
+    const [row] = await db.sql<{ budget_slot_at: Date }>('SELECT budget_slot_at FROM catalog_imports WHERE id = $1', [accepted.importId]);
+    expect(row.budget_slot_at.getTime()).toBe(slot.getTime());
+    // Woken early, it waits for the same slot instead of booking another.
+    expect(await worker.run(accepted.importId)).toEqual({ rescheduleAt: slot });
+  });
+
+  it('answers what an import cannot be asked for', async () => {
+    const a = await integrationWith(READER, []);
+    const none = await integrationWith(NO_READ, [], a.restaurantId);
+    const unverified = await integrationWith(READER, [], a.restaurantId);
+    await db.sql(`UPDATE integrations SET verification = 'failed' WHERE integration_id = $1`, [unverified.integrationId]);
+    const inactive = await integrationWith(READER, [], a.restaurantId);
+    await db.sql('UPDATE integrations SET is_active = false WHERE integration_id = $1', [inactive.integrationId]);
+    const foreign = await integrationWith(READER, []);
+
+    const unsupported = await problemOf(service.requestImport(a.restaurantId, none.integrationId));
+    expect([unsupported!.getStatus(), unsupported!.code, unsupported!.detail]).toEqual([422, 'MENU_READ_UNSUPPORTED', noRead.menuReadUnsupported]);
+    expect([(await problemOf(service.requestImport(a.restaurantId, unverified.integrationId)))!.code]).toEqual(['INTEGRATION_NOT_VERIFIED']);
+    expect([(await problemOf(service.requestImport(a.restaurantId, inactive.integrationId)))!.code]).toEqual(['INTEGRATION_DISABLED']);
+    const notFound = await problemOf(service.requestImport(a.restaurantId, foreign.integrationId));
+    expect([notFound!.getStatus(), notFound!.code]).toEqual([404, 'INTEGRATION_NOT_FOUND']);
+    expect(await db.sql('SELECT id FROM catalog_imports WHERE integration_id = ANY($1::text[])', [[none.integrationId, unverified.integrationId, inactive.integrationId, foreign.integrationId]])).toEqual([]);
+    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const missing = await problemOf(service.importView(a.restaurantId, id));
+      expect([missing!.getStatus(), missing!.code]).toEqual([404, 'IMPORT_NOT_FOUND']);
+    }
+    // Another account's import is not found either.
+    const theirs = await service.requestImport(foreign.restaurantId, foreign.integrationId);
+    expect((await problemOf(service.importView(a.restaurantId, theirs.importId)))!.code).toBe('IMPORT_NOT_FOUND');
+    await worker.run(theirs.importId);
+  });
+
+  it('fails a queued import whose integration was disabled meanwhile, reading nothing', async () => {
+    const a = await integrationWith(READER, [product('x-1', 'Ayran', 35)]);
+    const accepted = await service.requestImport(a.restaurantId, a.integrationId);
+    await db.sql('UPDATE integrations SET is_active = false WHERE integration_id = $1', [a.integrationId]);
+    const readsBefore = reads;
+
+    await worker.run(accepted.importId);
+
+    expect(reads).toBe(readsBefore);
+    expect(await repository.importById(accepted.importId)).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/^INTEGRATION_DISABLED/) });
+  });
+});
