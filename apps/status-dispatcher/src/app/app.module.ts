@@ -12,6 +12,7 @@ import { RateLimitModule } from '@courier/rate-limit';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { AdminModule } from '../admin/admin.module';
 import { AvailabilityModule } from '../availability/availability.module';
+import { CatalogChangesModule } from '../catalog/catalog-changes.module';
 import { OrdersModule } from '../orders/orders.module';
 import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
 import { StatusUpdatesModule } from '../status-updates/status-updates.module';
@@ -47,6 +48,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       AccountDirectoryModule,
       AdminModule,
       AvailabilityModule,
+      CatalogChangesModule,
       OrdersModule,
       PlatformOrdersModule,
       // Every registered platform's controllers and pollers, over the app's PlatformOrderIntake.
