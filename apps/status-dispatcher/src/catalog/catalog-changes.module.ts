@@ -3,6 +3,7 @@ import { ACCOUNT_KEY_LOOKUP, ApiCredentialsGuard } from '@courier/http';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 import { AvailabilityModule } from '../availability/availability.module';
+import { PlatformSessionsModule } from '../platform-sessions/platform-sessions.module';
 import { CatalogChangesController } from './catalog-changes.controller';
 import { CatalogChangesRepository } from './catalog-changes.repository';
 import { CatalogChangesService } from './catalog-changes.service';
@@ -12,7 +13,7 @@ import { CatalogChangesService } from './catalog-changes.service';
  * availability machinery's (AvailabilityModule sends them, kinds `product` and `price`).
  */
 @Module({
-  imports: [AccountDirectoryModule, AvailabilityModule],
+  imports: [AccountDirectoryModule, AvailabilityModule, PlatformSessionsModule],
   controllers: [CatalogChangesController],
   providers: [CatalogChangesRepository, CatalogChangesService, ApiCredentialsGuard, { provide: ACCOUNT_KEY_LOOKUP, useExisting: AccountDirectoryRepository }],
 })
