@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { IntegrationCredentials, MenuProduct, PlatformAdapters, PlatformCatalog, PriceCallOutcome, PricePlan, ProductPriceChange } from '@courier/platforms';
 
 export interface RecordedPriceCall {
@@ -70,7 +69,7 @@ export function installCatalog(adapters: PlatformAdapters, platform: string, cat
 
 /** A product of an integration's imported menu, linked to the restaurant's code (as an import with an external code leaves them). */
 export async function seedLinkedProduct(
-  db: Pick<DataSource, 'query'>,
+  db: { query(text: string, params?: unknown[]): Promise<unknown> },
   link: { integrationId: string; restaurantId: string; platform: string; platformProductId: string; productCode: string; price?: number; status?: 'ACTIVE' | 'INACTIVE'; platformData?: Record<string, unknown> },
 ): Promise<void> {
   await db.query(
