@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are loosely typed, as in the other specs */
 import { randomUUID } from 'node:crypto';
 import { PlatformAdapters } from '@courier/platforms';
 import { waitFor } from '@courier/testing';
