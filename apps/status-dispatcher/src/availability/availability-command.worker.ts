@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
 import { Messaging, OnTask, ScheduledTask, TaskOutcome } from '@courier/messaging';
-import { BudgetedCall, IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PriceCallOutcome, ProductAvailabilityChange, StoreAvailabilityRequest } from '@courier/platforms';
+import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PriceCallOutcome, ProductAvailabilityChange, StoreAvailabilityRequest } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
@@ -9,7 +9,7 @@ import { bookedSlotUsable, budgetWait, decideAfterAnswer, RECHECK_MS, RetryPolic
 import { AvailabilityMetrics } from './availability.metrics';
 import { AVAILABILITY_COMMAND_TASK, AVAILABILITY_PRODUCT_BACK_TASK, AVAILABILITY_REOPEN_TASK, AvailabilityRepository, ClaimedCommand } from './availability.repository';
 import { AvailabilityService, ProductBackTaskPayload, ReopenTaskPayload } from './availability.service';
-import { decideAfterPriceAnswer, PriceAnswerDecision } from './price-command.decisions';
+import { budgetedCallOf, decideAfterPriceAnswer, PriceAnswerDecision } from './price-command.decisions';
 
 export interface CommandTaskPayload {
   commandId: string;
@@ -190,10 +190,4 @@ export class AvailabilityCommandWorker {
       return { problem: `the integration's secrets cannot be decrypted (key ${error.keyId ?? 'unknown'} is not in SECRETS_ENCRYPTION_KEYS)` };
     }
   }
-}
-
-/** The call a command books in its platform's call budget. */
-function budgetedCallOf(command: Pick<ClaimedCommand, 'kind' | 'state'>): BudgetedCall {
-  if (command.kind === 'price') return command.state === 'checking' ? 'catalog:check' : 'catalog:price';
-  return command.kind === 'store' ? 'availability:store' : 'availability:product';
 }

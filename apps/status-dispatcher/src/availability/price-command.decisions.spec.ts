@@ -1,5 +1,5 @@
 import { PriceCallOutcome } from '@courier/platforms';
-import { decideAfterPriceAnswer, PriceCommandFacts } from './price-command.decisions';
+import { budgetedCallOf, decideAfterPriceAnswer, PriceCommandFacts } from './price-command.decisions';
 
 describe('decideAfterPriceAnswer', () => {
   const acceptedAt = new Date('2026-11-26T12:00:00Z');
@@ -53,5 +53,17 @@ describe('decideAfterPriceAnswer', () => {
     const old = { acceptedAt: new Date(now.getTime() - policy.maxAgeMs) };
     expect(decideAfterPriceAnswer({ ...queued, ...old }, retry, now, policy, 0.5)).toMatchObject({ kind: 'end', state: 'failed', error: expect.stringContaining('STATUS_PUSH_RETRY_MAX_AGE_MS') });
     expect(decideAfterPriceAnswer({ ...checking, ...old }, retry, now, policy, 0.5)).toMatchObject({ kind: 'end', state: 'failed' });
+  });
+});
+
+describe('budgetedCallOf', () => {
+  it.each([
+    ['store', 'queued', 'availability:store'],
+    ['product', 'retrying', 'availability:product'],
+    ['price', 'queued', 'catalog:price'],
+    ['price', 'retrying', 'catalog:price'],
+    ['price', 'checking', 'catalog:check'],
+  ] as const)('a %s command %s books %s', (kind, state, call) => {
+    expect(budgetedCallOf({ kind, state })).toBe(call);
   });
 });

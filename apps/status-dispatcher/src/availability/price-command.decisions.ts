@@ -1,6 +1,6 @@
-import type { PriceCallOutcome } from '@courier/platforms';
+import type { BudgetedCall, PriceCallOutcome } from '@courier/platforms';
 import { AttemptFacts, decideAfterAnswer, RECHECK_MS, RetryPolicy } from '../status-updates/status-dispatch.decisions';
-import type { CommandAnswer, CommandState } from './availability.model';
+import type { CommandAnswer, CommandKind, CommandState } from './availability.model';
 
 /**
  * What a price command's platform answer leads to (pure): the availability commands' rule
@@ -35,4 +35,10 @@ export function decideAfterPriceAnswer(command: PriceCommandFacts, outcome: Pric
   }
   // The platform has no call for this (skipped): nothing was changed there.
   return { kind: 'end', state: decision.state === 'sent' ? 'sent' : 'failed', answer: decision.answer, error: decision.error };
+}
+
+/** The call a command books in its platform's call budget: a price's send and its checks are booked apart. */
+export function budgetedCallOf(command: { kind: CommandKind; state: CommandState }): BudgetedCall {
+  if (command.kind === 'price') return command.state === 'checking' ? 'catalog:check' : 'catalog:price';
+  return command.kind === 'store' ? 'availability:store' : 'availability:product';
 }

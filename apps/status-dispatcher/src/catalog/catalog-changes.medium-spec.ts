@@ -15,8 +15,25 @@ import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { PERSISTENCE } from '../app/persistence';
 import { AVAILABILITY_COMMAND_TASK, AvailabilityRepository } from '../availability/availability.repository';
 import { AvailabilityModule } from '../availability/availability.module';
+import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { CatalogChangesModule } from './catalog-changes.module';
 import { CatalogChangesService } from './catalog-changes.service';
+
+/** The platforms' call budgets at the port: records what each call books and gives the slots scripted (default: room now). */
+class ScriptedBudgets {
+  readonly booked: Array<{ integrationId: string; call: string }> = [];
+  readonly slots: number[] = [];
+
+  async book(_platform: string, credentials: { integrationId: string }, call: string): Promise<{ slot: number; bookedAt: number } | undefined> {
+    this.booked.push({ integrationId: credentials.integrationId, call });
+    const slot = this.slots.shift();
+    return slot === undefined ? undefined : { slot, bookedAt: Date.now() };
+  }
+
+  async bookNow(): Promise<boolean | undefined> {
+    return undefined;
+  }
+}
 
 /** Every platform's base URL on a closed local port: nothing here may reach a real host. */
 const CLOSED_PLATFORMS = Object.fromEntries(['A', 'B', 'C', 'D'].map((letter) => [`PLATFORM_${letter}_BASE_URL`, 'http://127.0.0.1:9']));
@@ -32,6 +49,7 @@ describe('catalog changes by product code (medium)', () => {
   let sut: CatalogChangesService;
   let commands: AvailabilityRepository;
   let adapters: PlatformAdapters;
+  const budgets = new ScriptedBudgets();
   const box = SecretBox.fromKeyList(MEDIUM_SECRETS_KEYS);
 
   beforeAll(async () => {
@@ -52,7 +70,10 @@ describe('catalog changes by product code (medium)', () => {
         },
       },
       imports: [AccountDirectoryModule, AvailabilityModule, CatalogChangesModule],
-      overrides: [{ token: PlatformAdapters, value: adapters }],
+      overrides: [
+        { token: PlatformAdapters, value: adapters },
+        { token: PlatformCallBudgets, value: budgets },
+      ],
     });
     sut = ctx.get(CatalogChangesService);
     commands = ctx.get(AvailabilityRepository);
@@ -105,11 +126,16 @@ describe('catalog changes by product code (medium)', () => {
 
   const runCommand = (commandId: string): Promise<TaskOutcome> => ctx.runTask(AVAILABILITY_COMMAND_TASK, { commandId });
 
-  /** Waits until a rescheduled task is due (its time has come), then runs it. */
-  async function runWhenDue(commandId: string, outcome: TaskOutcome): Promise<TaskOutcome> {
+  /** Waits until a rescheduled task is due (its time has come). */
+  async function waitUntilDue(commandId: string, outcome: TaskOutcome): Promise<void> {
     const at = outcome && 'rescheduleAt' in outcome ? outcome.rescheduleAt : undefined;
     if (!at) throw new Error(`command ${commandId} was not rescheduled: ${JSON.stringify(outcome)}`);
     await waitFor(`command ${commandId}'s task due`, () => Date.now() > at.getTime() || undefined, 10_000, 20);
+  }
+
+  /** Runs a rescheduled task once it is due, as the task runner would. */
+  async function runWhenDue(commandId: string, outcome: TaskOutcome): Promise<TaskOutcome> {
+    await waitUntilDue(commandId, outcome);
     return runCommand(commandId);
   }
 
@@ -198,6 +224,33 @@ describe('catalog changes by product code (medium)', () => {
       ['check', { batchRequestId: 'b-1', page: 2 }],
     ]);
     expect(await menuProduct(c.integrationId, c.platformProductId)).toMatchObject({ price: '72.50' });
+  });
+
+  it('a price books catalog:price and each check catalog:check; a check with no room waits for its slot, still checking, no attempt counted', async () => {
+    const restaurantId = newRestaurant();
+    const code = newCode();
+    const batches = new ScriptedCatalog({ asynchronous: true });
+    installCatalog(adapters, 'PLATFORM_C', batches);
+    const c = await linked(restaurantId, 'PLATFORM_C', code);
+    batches.answerSetWith({ kind: 'pending', answer: { httpStatus: 200, body: { batchRequestId: 'b-3' } }, followUp: { batchRequestId: 'b-3' }, checkAfterMs: 0 });
+    const commandId = (await sut.requestPrice(restaurantId, code, { price: 33 })).results[0].commandId!;
+    const sent = await runCommand(commandId);
+    expect(await commands.command(commandId)).toMatchObject({ state: 'checking', attempts: 1 });
+
+    await waitUntilDue(commandId, sent);
+    const slot = Date.now() + 1_000;
+    budgets.slots.push(slot);
+    const waiting = await runCommand(commandId);
+
+    expect(waiting).toEqual({ rescheduleAt: new Date(slot) });
+    expect(await commands.command(commandId)).toMatchObject({ state: 'checking', attempts: 1, budgetSlotAt: new Date(slot), notBefore: new Date(slot), sendingUntil: null, followUp: { batchRequestId: 'b-3' } });
+    expect(batches.callsOf(c.integrationId).map((call) => call.kind)).toEqual(['set']);
+
+    // At its slot the check goes on the slot it booked, without booking again.
+    expect(await runWhenDue(commandId, waiting)).toBeUndefined();
+    expect(await commands.command(commandId)).toMatchObject({ state: 'sent', attempts: 2 });
+    expect(batches.callsOf(c.integrationId).map((call) => call.kind)).toEqual(['set', 'check']);
+    expect(budgets.booked.filter((booking) => booking.integrationId === c.integrationId).map((booking) => booking.call)).toEqual(['catalog:price', 'catalog:check']);
   });
 
   it('an asynchronous price whose batch item fails: checking → failed with the platform\'s reason; the menu keeps its price', async () => {
