@@ -12,6 +12,10 @@ export enum ErrorCode {
   IntegrationNotFound = 'INTEGRATION_NOT_FOUND',
   IntegrationExists = 'INTEGRATION_EXISTS',
   OrderNotFound = 'ORDER_NOT_FOUND',
+  /** The restaurant's catalog has no product with this code (no link, no code row). */
+  ProductCodeNotFound = 'PRODUCT_CODE_NOT_FOUND',
+  /** No catalog change of this account has this id. */
+  CatalogChangeNotFound = 'CATALOG_CHANGE_NOT_FOUND',
   StatusUpdateNotFound = 'STATUS_UPDATE_NOT_FOUND',
   DeliveryNotFound = 'DELIVERY_NOT_FOUND',
   InvalidTransition = 'INVALID_TRANSITION',

@@ -13,6 +13,7 @@ import { AccountDirectoryModule } from '../account-directory/account-directory.m
 import { AdminModule } from '../admin/admin.module';
 import { AvailabilityModule } from '../availability/availability.module';
 import { CatalogModule } from '../catalog/catalog.module';
+import { CatalogChangesModule } from '../catalog/catalog-changes.module';
 import { OrdersModule } from '../orders/orders.module';
 import { PlatformOrdersModule } from '../platform-orders/platform-orders.module';
 import { StatusUpdatesModule } from '../status-updates/status-updates.module';
@@ -49,6 +50,7 @@ export function createAppModule(options: AppModuleOptions = {}): Type<unknown> {
       AdminModule,
       AvailabilityModule,
       CatalogModule,
+      CatalogChangesModule,
       OrdersModule,
       PlatformOrdersModule,
       // Every registered platform's controllers and pollers, over the app's PlatformOrderIntake.

@@ -23,7 +23,7 @@ export const SERVICE_DESCRIPTION: HttpAppOptions = {
     { name: 'orders', description: 'The order lifecycle of THIRD_PARTY orders, and the order read for operators (X-Internal-Api-Key).' },
     { name: 'status push', description: 'Status updates of platform orders, pushed to their platform (X-Internal-Api-Key).' },
     { name: 'availability', description: 'A restaurant open, closed or busy on all its platforms at once, and products sold out (X-API-Key and X-API-Secret; the courier core\'s call with X-Internal-Api-Key).' },
-    { name: 'catalog', description: 'The restaurant\'s products by its own codes across its platforms: menu imports, links (automatic by the code a platform product carries, proposed by name, set by hand), and the drift re-imports find (X-API-Key and X-API-Secret).' },
+    { name: 'catalog', description: 'The restaurant\'s products by its own codes across its platforms: menu imports, links (automatic by the code a platform product carries, proposed by name, set by hand), the drift re-imports find, and sold out and prices sent to every platform where a product is linked, each change followed per integration (X-API-Key and X-API-Secret).' },
     { name: 'admin', description: 'For operators (X-Admin-Token): platform orders withheld because their integration is not verified by its platform yet.' },
     { name: 'platform callbacks', description: 'What the delivery platforms call: new and cancelled orders, and plugin endpoints. Each platform authenticates its own way.' },
   ],

@@ -16,11 +16,12 @@ import { AddOpenPlatformOrdersIndex1764400600000 } from '../migrations/176440060
 import { AddIntegrationVerificationAndWithheldOrders1764400210000 } from '../migrations/1764400210000-AddIntegrationVerificationAndWithheldOrders';
 import { CreateAvailability1764401800000 } from '../migrations/1764401800000-CreateAvailability';
 import { CreateCatalog1764402000000 } from '../migrations/1764402000000-CreateCatalog';
+import { CreateCatalogChanges1764402100000 } from '../migrations/1764402100000-CreateCatalogChanges';
 
 /** status-dispatcher's tables live in its own schema, with its own migrations table. */
 export const PERSISTENCE: PersistenceSettings = {
   schema: 'dispatcher',
   // Orders, status updates and poll cursors are read and written with plain SQL: no entities of their own.
   entities: [...MESSAGING_ENTITIES],
-  migrations: [InitMessaging1763740000000, CreateOrders1763800000000, CreateAccountDirectory1763800001000, CreatePlatformDispatch1763900000000, AddStatusUpdateCorrelation1764000000000, AddOutboxLease1764200000000, AddPlatformBPluginRecords1764300200000, CreatePlatformSessionsAndCallBudgets1764300500000, AddIntegrationDisplaced1764300610000, CreateRateLimitCounters1764300800000, ScopePlatformOrdersToStore1764400100000, AddIntegrationVerificationAndWithheldOrders1764400210000, AddOpenPlatformOrdersIndex1764400600000, GeneralisePlatformAcceptBy1764400700000, CreateAvailability1764401800000, CreateCatalog1764402000000],
+  migrations: [InitMessaging1763740000000, CreateOrders1763800000000, CreateAccountDirectory1763800001000, CreatePlatformDispatch1763900000000, AddStatusUpdateCorrelation1764000000000, AddOutboxLease1764200000000, AddPlatformBPluginRecords1764300200000, CreatePlatformSessionsAndCallBudgets1764300500000, AddIntegrationDisplaced1764300610000, CreateRateLimitCounters1764300800000, ScopePlatformOrdersToStore1764400100000, AddIntegrationVerificationAndWithheldOrders1764400210000, AddOpenPlatformOrdersIndex1764400600000, GeneralisePlatformAcceptBy1764400700000, CreateAvailability1764401800000, CreateCatalog1764402000000, CreateCatalogChanges1764402100000],
 };

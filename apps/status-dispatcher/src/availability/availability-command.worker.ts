@@ -1,14 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SecretDecryptionError } from '@courier/crypto';
 import { Messaging, OnTask, ScheduledTask, TaskOutcome } from '@courier/messaging';
-import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, ProductAvailabilityChange, StoreAvailabilityRequest } from '@courier/platforms';
+import { IntegrationCredentials, PlatformAdapters, PlatformCallOutcome, PriceCallOutcome, ProductAvailabilityChange, StoreAvailabilityRequest } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
-import { bookedSlotUsable, budgetWait, decideAfterAnswer, RECHECK_MS, sendingUntil } from '../status-updates/status-dispatch.decisions';
+import { bookedSlotUsable, budgetWait, decideAfterAnswer, RECHECK_MS, RetryPolicy, sendingUntil } from '../status-updates/status-dispatch.decisions';
 import { AvailabilityMetrics } from './availability.metrics';
 import { AVAILABILITY_COMMAND_TASK, AVAILABILITY_PRODUCT_BACK_TASK, AVAILABILITY_REOPEN_TASK, AvailabilityRepository, ClaimedCommand } from './availability.repository';
 import { AvailabilityService, ProductBackTaskPayload, ReopenTaskPayload } from './availability.service';
+import { budgetedCallOf, decideAfterPriceAnswer, PriceAnswerDecision } from './price-command.decisions';
 
 export interface CommandTaskPayload {
   commandId: string;
@@ -18,7 +19,9 @@ export interface CommandTaskPayload {
  * Sends the availability commands (one durable task each) and runs the timers at `until`. A command
  * is claimed with a lease (one conditional UPDATE: never sent twice), booked in its platform's call
  * budget (no room: it waits for its slot, queued, the claim given back), sent, and ended on the
- * platform's answer: sent, retried with backoff, or failed.
+ * platform's answer: sent, retried with backoff, or failed. A price an asynchronous platform took
+ * (`pending`) stays `checking`: the same task checks its result (booked as `catalog:check`) until
+ * the platform answers it done or failed.
  */
 @Injectable()
 export class AvailabilityCommandWorker {
@@ -58,19 +61,25 @@ export class AvailabilityCommandWorker {
     const credentials = this.credentialsOf(command);
     if ('problem' in credentials) return this.end(command, claimedUntil, { kind: 'failed', answer: { httpStatus: null, body: null, error: credentials.problem }, reason: credentials.problem });
     const slot = await this.budgetSlot(command, credentials);
+    if (slot && command.state === 'checking') {
+      if (!(await this.commands.keepChecking(command, claimedUntil, { at: slot, budgetSlotAt: slot, givenBack: true }))) return;
+      this.logger.log({ commandId, platform: command.platform, kind: command.kind, slot: slot.toISOString() }, 'platform call budget used up: the price check waits for its booked slot');
+      return { rescheduleAt: slot };
+    }
     if (slot) {
       const state = await this.commands.waitForBudgetSlot(command, claimedUntil, slot);
       if (state !== 'queued') return this.superseded(command, state);
       this.logger.log({ commandId, platform: command.platform, kind: command.kind, slot: slot.toISOString() }, 'platform call budget used up: the availability command waits for its booked slot');
       return { rescheduleAt: slot };
     }
+    if (command.kind === 'price') return this.endPrice(command, claimedUntil, await this.callPrice(command, credentials));
     return this.end(command, claimedUntil, await this.call(command, credentials));
   }
 
   /** Why a command was not claimed: ended (done), waiting for its time, or behind a call under way. */
   private async notClaimed(commandId: string, now: Date): Promise<TaskOutcome> {
     const command = await this.commands.command(commandId);
-    if (!command || (command.state !== 'queued' && command.state !== 'retrying')) return;
+    if (!command || (command.state !== 'queued' && command.state !== 'retrying' && command.state !== 'checking')) return;
     if (command.notBefore > now) return { rescheduleAt: command.notBefore };
     if (command.sendingUntil && command.sendingUntil > now) return { rescheduleAt: new Date(command.sendingUntil.getTime() + RECHECK_MS) };
     const blocker = await this.commands.blockerUntil(command, now);
@@ -83,7 +92,7 @@ export class AvailabilityCommandWorker {
     if (bookedSlotUsable(command.budgetSlotAt, new Date(now), this.config.PLATFORM_CALL_BUDGET_LATE_MS)) return undefined;
     // A slot still ahead (taken over from a superseded command) is waited for, not booked again.
     if (command.budgetSlotAt && command.budgetSlotAt.getTime() > now) return command.budgetSlotAt;
-    const booking = await this.budgets.book(command.platform, credentials, command.kind === 'store' ? 'availability:store' : 'availability:product');
+    const booking = await this.budgets.book(command.platform, credentials, budgetedCallOf(command));
     return booking && budgetWait(booking.slot, booking.bookedAt);
   }
 
@@ -99,11 +108,47 @@ export class AvailabilityCommandWorker {
     return availability.setProduct(credentials, change, { kind: 'send', params: command.params });
   }
 
+  /** A price: sent (setPrice), or, while `checking`, its asynchronous request's result asked (checkPrice). */
+  private async callPrice(command: ClaimedCommand, credentials: IntegrationCredentials): Promise<PriceCallOutcome> {
+    const catalog = this.adapters.get(command.platform)?.catalog;
+    if (!catalog) return { kind: 'failed', answer: { httpStatus: null, body: null, error: 'not configured' }, reason: `${command.platform} has no catalog calls here` };
+    if (command.state === 'checking') {
+      if (!catalog.checkPrice || !command.followUp) return { kind: 'failed', answer: { httpStatus: null, body: null, error: 'not configured' }, reason: `${command.platform} has no price check here` };
+      return catalog.checkPrice(credentials, command.followUp);
+    }
+    const request = command.request as { platformProductId: string; price: number };
+    return catalog.setPrice(credentials, { platformProductId: request.platformProductId, price: request.price }, { kind: 'send', params: command.params });
+  }
+
+  private get retryPolicy(): RetryPolicy {
+    return { baseMs: this.config.STATUS_PUSH_RETRY_BASE_MS, maxDelayMs: this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS, maxAgeMs: this.config.STATUS_PUSH_RETRY_MAX_AGE_MS };
+  }
+
   /** Applies the platform's answer (decideAfterAnswer, as for status updates): sent, failed, or the next attempt. */
   private async end(command: ClaimedCommand, claimedUntil: Date, outcome: PlatformCallOutcome): Promise<TaskOutcome> {
+    const decision = decideAfterAnswer(command, outcome, new Date(), this.retryPolicy, Math.random());
+    // The platform has no call for this (an adapter's skipped): nothing was changed there.
+    return this.settle(command, claimedUntil, decision.kind === 'retry' ? decision : { ...decision, state: decision.state === 'sent' ? 'sent' : 'failed' });
+  }
+
+  /** A price's answer: as any command's, plus `checking` (checked again at its time) while the platform works on it. */
+  private async endPrice(command: ClaimedCommand, claimedUntil: Date, outcome: PriceCallOutcome): Promise<TaskOutcome> {
+    const decision = decideAfterPriceAnswer(command, outcome, new Date(), this.retryPolicy, Math.random());
+    if (decision.kind !== 'check') return this.settle(command, claimedUntil, decision);
+    const log = { commandId: command.id, platform: command.platform, kind: command.kind, target: command.target, attempt: command.attempts };
+    if (!(await this.commands.keepChecking(command, claimedUntil, { at: decision.at, answer: decision.answer, followUp: decision.followUp }))) {
+      this.logger.warn(log, 'price command\'s claim ran out during its call: its outcome is left to the run that took it over');
+      return;
+    }
+    // Sent: a newer price of the product waited behind this call and goes now (it is not held back by the check).
+    if (command.state !== 'checking') await this.wakeOthers(command);
+    this.logger.log({ ...log, httpStatus: decision.answer.httpStatus, checkAt: decision.at.toISOString() }, command.state === 'checking' ? 'price request still in progress on the platform: checked again later' : 'price request taken by the platform: its result is checked later');
+    return { rescheduleAt: decision.at };
+  }
+
+  /** Applies a decision: the next attempt (or superseded), or the end, sent or failed. */
+  private async settle(command: ClaimedCommand, claimedUntil: Date, decision: Exclude<PriceAnswerDecision, { kind: 'check' }>): Promise<TaskOutcome> {
     const now = new Date();
-    const policy = { baseMs: this.config.STATUS_PUSH_RETRY_BASE_MS, maxDelayMs: this.config.STATUS_PUSH_RETRY_MAX_DELAY_MS, maxAgeMs: this.config.STATUS_PUSH_RETRY_MAX_AGE_MS };
-    const decision = decideAfterAnswer(command, outcome, now, policy, Math.random());
     const log = { commandId: command.id, platform: command.platform, kind: command.kind, target: command.target || undefined, attempt: command.attempts };
     if (decision.kind === 'retry') {
       const state = await this.commands.retryAt(command, claimedUntil, decision.at, decision.answer);
@@ -111,8 +156,7 @@ export class AvailabilityCommandWorker {
       this.logger.warn({ ...log, httpStatus: decision.answer.httpStatus, nextAttemptAt: decision.at.toISOString() }, 'availability command to be retried');
       return { rescheduleAt: decision.at };
     }
-    // The platform has no call for this (an adapter's skipped): nothing was changed there.
-    const state = decision.state === 'sent' ? 'sent' : 'failed';
+    const state = decision.state;
     if (!(await this.commands.finish(command, claimedUntil, state, decision.answer, decision.error, now))) {
       this.logger.warn(log, 'availability command\'s claim ran out during its call: its outcome is left to the run that took it over');
       return;

@@ -4,7 +4,7 @@ import { Counter, Registry } from 'prom-client';
 /** Availability metrics on the app's registry (served on /metrics). */
 @Injectable()
 export class AvailabilityMetrics {
-  /** Commands ended, by platform, kind (store, product) and state (sent, failed, superseded). */
+  /** Commands ended, by platform, kind (store, product, price) and state (sent, failed, superseded). */
   readonly commands: Counter<'platform' | 'kind' | 'state'>;
   /** A platform reported a store closed that was asked to be open (or busy): once per change seen. */
   readonly closedByPlatform: Counter<'platform'>;
@@ -16,7 +16,7 @@ export class AvailabilityMetrics {
   constructor(registry: Registry) {
     this.commands = new Counter({
       name: 'availability_commands_total',
-      help: 'Availability commands ended, by platform, kind and state (sent, failed, superseded).',
+      help: 'Availability and catalog commands ended, by platform, kind (store, product, price) and state (sent, failed, superseded).',
       labelNames: ['platform', 'kind', 'state'] as const,
       registers: [registry],
     });

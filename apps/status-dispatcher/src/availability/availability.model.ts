@@ -3,7 +3,10 @@ import type { StoredAnswer } from '../status-updates/status-update.model';
 import type { UpdateIntegration } from '../status-updates/status-update.repository';
 
 export type AskedBy = 'restaurant' | 'courier_core' | 'timer';
-export type CommandState = 'queued' | 'retrying' | 'sent' | 'failed' | 'superseded';
+/** `checking`: sent, and an asynchronous platform works on it (a price batch); its task asks for the result. */
+export type CommandState = 'queued' | 'retrying' | 'checking' | 'sent' | 'failed' | 'superseded';
+/** What a command changes: the store, one product's availability, one product's price (the catalog's). */
+export type CommandKind = 'store' | 'product' | 'price';
 export type ReportSource = 'read_back' | 'platform_call';
 
 /** The store target of a command (products use their platformProductId). */
@@ -51,19 +54,26 @@ export interface ProductAvailabilityRow {
   lastAnswerAt: Date | null;
 }
 
-/** A platform command: one store change or one product switch of one integration. */
+/** A command's platform answer as stored; `pending`: the platform took a request it works on asynchronously. */
+export type CommandAnswer = Omit<StoredAnswer, 'outcome'> & { outcome: StoredAnswer['outcome'] | 'pending' };
+
+/** A platform command: one store change, one product switch or one product price of one integration. */
 export interface AvailabilityCommandRow {
   id: string;
   changeId: string;
   integrationId: string;
   restaurantId: string;
   platform: string;
-  kind: 'store' | 'product';
+  kind: CommandKind;
   target: string;
-  /** What was asked: StoreAvailabilityRequest or ProductAvailabilityChange, dates as ISO text. */
+  /** The restaurant's product code a catalog change was asked by (null: asked by platform id or for the store). */
+  productCode: string | null;
+  /** What was asked: StoreAvailabilityRequest, ProductAvailabilityChange or ProductPriceChange (+ productCode), dates as ISO text. */
   request: Record<string, unknown>;
-  /** The plan's wire params, given back to setStore / setProduct as they are. */
+  /** The plan's wire params, given back to setStore / setProduct / setPrice as they are. */
   params: Record<string, string | number | boolean | null>;
+  /** `checking`: what the platform's asynchronous request is followed by (given to checkPrice). */
+  followUp: Record<string, string | number> | null;
   requestedBy: AskedBy;
   state: CommandState;
   notBefore: Date;
@@ -74,7 +84,7 @@ export interface AvailabilityCommandRow {
   lastAttemptAt: Date | null;
   sentAt: Date | null;
   endedAt: Date | null;
-  lastAnswer: StoredAnswer | null;
+  lastAnswer: CommandAnswer | null;
   lastError: string | null;
   acceptedAt: Date;
 }
@@ -83,4 +93,6 @@ export interface AvailabilityCommandRow {
 export type ClaimedCommand = AvailabilityCommandRow & { integration: UpdateIntegration | null };
 
 /** A command to queue: the row's request part. */
-export type NewCommand = Pick<AvailabilityCommandRow, 'changeId' | 'integrationId' | 'restaurantId' | 'platform' | 'kind' | 'target' | 'request' | 'params' | 'requestedBy' | 'acceptedAt'>;
+export type NewCommand = Pick<AvailabilityCommandRow, 'changeId' | 'integrationId' | 'restaurantId' | 'platform' | 'kind' | 'target' | 'request' | 'params' | 'requestedBy' | 'acceptedAt'> & {
+  productCode?: string | null;
+};

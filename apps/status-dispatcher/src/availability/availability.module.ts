@@ -21,6 +21,6 @@ import { InternalAvailabilityController } from './internal-availability.controll
   imports: [AccountDirectoryModule, InternalAuthModule, PlatformSessionsModule],
   controllers: [AvailabilityController, InternalAvailabilityController],
   providers: [AvailabilityRepository, AvailabilityService, AvailabilityCommandWorker, AvailabilityReadBack, AvailabilityMetrics, ApiCredentialsGuard, { provide: ACCOUNT_KEY_LOOKUP, useExisting: AccountDirectoryRepository }],
-  exports: [AvailabilityService],
+  exports: [AvailabilityService, AvailabilityRepository],
 })
 export class AvailabilityModule {}

@@ -5,7 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { StoreAvailabilityState } from '@courier/contracts';
 import type { StoredAnswer } from '../status-updates/status-update.model';
 import { STORE_TARGET } from './availability.model';
-import type { AskedBy, AvailabilityCommandRow, ClaimedCommand, NewCommand, ProductAvailabilityRow, ReportSource, StoreAvailabilityRow } from './availability.model';
+import type { AskedBy, AvailabilityCommandRow, ClaimedCommand, CommandAnswer, CommandKind, NewCommand, ProductAvailabilityRow, ReportSource, StoreAvailabilityRow } from './availability.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -32,7 +32,7 @@ const PRODUCT_COLUMNS = `integration_id AS "integrationId", platform_product_id 
   available, until, asked_at AS "askedAt", change_id AS "changeId", confirmed_available AS "confirmedAvailable", confirmed_at AS "confirmedAt",
   last_answer AS "lastAnswer", last_answer_at AS "lastAnswerAt"`;
 
-const COMMAND_COLUMNS = `id, change_id AS "changeId", integration_id AS "integrationId", restaurant_id AS "restaurantId", platform, kind, target, request, params,
+const COMMAND_COLUMNS = `id, change_id AS "changeId", integration_id AS "integrationId", restaurant_id AS "restaurantId", platform, kind, target, product_code AS "productCode", request, params, follow_up AS "followUp",
   requested_by AS "requestedBy", state, not_before AS "notBefore", attempts, sending_until AS "sendingUntil", budget_slot_at AS "budgetSlotAt",
   first_attempt_at AS "firstAttemptAt", last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", ended_at AS "endedAt", last_answer AS "lastAnswer",
   last_error AS "lastError", accepted_at AS "acceptedAt"`;
@@ -120,8 +120,8 @@ export class AvailabilityRepository {
          DELETE FROM scheduled_tasks WHERE dedupe_key IN (SELECT 'availability-command:' || id FROM superseded)),
        slot AS (SELECT min(budget_slot_at) AS at FROM superseded),
        inserted AS (
-         INSERT INTO availability_commands (id, change_id, integration_id, restaurant_id, platform, kind, target, request, params, requested_by, state, not_before, accepted_at, budget_slot_at)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', greatest($11, slot.at), $11, slot.at FROM slot RETURNING id, not_before),
+         INSERT INTO availability_commands (id, change_id, integration_id, restaurant_id, platform, kind, target, request, params, requested_by, state, not_before, accepted_at, budget_slot_at, product_code)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', greatest($11, slot.at), $11, slot.at, $15 FROM slot RETURNING id, not_before),
        task AS (
          INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
          SELECT $12, $13, $14, json_build_object('commandId', inserted.id), inserted.not_before, '{}' FROM inserted)
@@ -129,7 +129,7 @@ export class AvailabilityRepository {
       [
         id, command.changeId, command.integrationId, command.restaurantId, command.platform, command.kind, command.target,
         JSON.stringify(command.request), JSON.stringify(command.params), command.requestedBy, command.acceptedAt,
-        randomUUID(), AVAILABILITY_COMMAND_TASK, availabilityCommandTaskKey(id),
+        randomUUID(), AVAILABILITY_COMMAND_TASK, availabilityCommandTaskKey(id), command.productCode ?? null,
       ],
     );
     return { id, superseded: row.superseded };
@@ -138,17 +138,18 @@ export class AvailabilityRepository {
   /**
    * Claims a command for its call in one conditional statement: pending, due, not being sent, and no
    * other command of its target being sent (a newer one waits for the call under way). Two replicas
-   * (or a task taken over after a crash) get it once: the loser finds `sending_until` set.
+   * (or a task taken over after a crash) get it once: the loser finds `sending_until` set. A
+   * `checking` command is claimed the same way for its check (it waits behind nobody: it was sent).
    */
   async claim(id: string, at: Date, until: Date): Promise<ClaimedCommand | undefined> {
     const [rows]: [ClaimedCommand[], number] = await this.dataSource.query(
       `UPDATE availability_commands c
           SET sending_until = $3, attempts = c.attempts + 1, first_attempt_at = coalesce(c.first_attempt_at, $2), last_attempt_at = $2, updated_at = now()
          FROM availability_commands self LEFT JOIN integrations i ON i.integration_id = self.integration_id
-        WHERE c.id = $1 AND self.id = c.id AND c.state IN ('queued', 'retrying') AND c.not_before <= $2
+        WHERE c.id = $1 AND self.id = c.id AND c.state IN ('queued', 'retrying', 'checking') AND c.not_before <= $2
           AND (c.sending_until IS NULL OR c.sending_until <= $2)
-          AND NOT EXISTS (SELECT 1 FROM availability_commands o WHERE o.integration_id = c.integration_id AND o.kind = c.kind AND o.target = c.target
-                             AND o.id <> c.id AND o.state IN ('queued', 'retrying') AND o.sending_until > $2)
+          AND (c.state = 'checking' OR NOT EXISTS (SELECT 1 FROM availability_commands o WHERE o.integration_id = c.integration_id AND o.kind = c.kind AND o.target = c.target
+                             AND o.id <> c.id AND o.state IN ('queued', 'retrying') AND o.sending_until > $2))
       RETURNING ${prefixed('c', COMMAND_COLUMNS)},
         CASE WHEN i.integration_id IS NULL OR i.deleted_at IS NOT NULL THEN NULL ELSE json_build_object(
           'integrationId', i.integration_id, 'providerRestaurantId', i.provider_restaurant_id, 'settings', i.settings, 'secrets', i.secrets) END AS integration`,
@@ -200,7 +201,7 @@ export class AvailabilityRepository {
    * The next attempt of a command whose call is worth another try (under this run's claim); or, when
    * a newer command of its target came during the call, it is superseded (the last request wins).
    */
-  async retryAt(command: Pick<AvailabilityCommandRow, 'id' | 'integrationId' | 'kind' | 'target'>, claimedUntil: Date, at: Date, answer: StoredAnswer): Promise<'retrying' | 'superseded' | 'lost'> {
+  async retryAt(command: Pick<AvailabilityCommandRow, 'id' | 'integrationId' | 'kind' | 'target'>, claimedUntil: Date, at: Date, answer: CommandAnswer): Promise<'retrying' | 'superseded' | 'lost'> {
     const [row] = await this.dataSource.query(
       `WITH newer AS (${NEWER_PENDING}),
        released AS (
@@ -226,16 +227,38 @@ export class AvailabilityRepository {
   }
 
   /**
-   * Ends a command (sent or failed) under this run's claim and records the platform's answer on its
-   * store or product row; a sent command is what the platform confirmed. One statement, so the two
-   * never disagree.
+   * A command sent to an asynchronous platform (or being checked) stays `checking` under this run's
+   * claim: its check is due at `at`; `followUp` replaces the stored one when given, `answer` is kept
+   * as the last; `givenBack` undoes the claim's attempt (it only waited for a budget slot). Never
+   * superseded: the platform has it. False when the claim ran out during the call.
    */
-  async finish(command: ClaimedCommand, claimedUntil: Date, state: 'sent' | 'failed', answer: StoredAnswer, error: string | null, at: Date): Promise<boolean> {
+  async keepChecking(
+    command: Pick<AvailabilityCommandRow, 'id'>,
+    claimedUntil: Date,
+    next: { at: Date; answer?: CommandAnswer; followUp?: Record<string, string | number>; budgetSlotAt?: Date; givenBack?: boolean },
+  ): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE availability_commands SET state = 'checking', sending_until = NULL, not_before = $3, budget_slot_at = $4, follow_up = coalesce($5::jsonb, follow_up),
+              last_answer = coalesce($6::jsonb, last_answer), attempts = attempts - $7, updated_at = now()
+        WHERE id = $1 AND sending_until = $2 RETURNING id`,
+      [command.id, claimedUntil, next.at, next.budgetSlotAt ?? null, next.followUp ? JSON.stringify(next.followUp) : null, next.answer ? JSON.stringify(next.answer) : null, next.givenBack ? 1 : 0],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Ends a command (sent or failed) under this run's claim and records the platform's answer on its
+   * store or product row; a sent command is what the platform confirmed. A sent price or product
+   * switch is written to the imported menu (`catalog_products`, where the product is there), so the
+   * next import does not take our own change for drift; an older price ending after a newer one was
+   * sent leaves the newer one. One statement, so they never disagree.
+   */
+  async finish(command: ClaimedCommand, claimedUntil: Date, state: 'sent' | 'failed', answer: CommandAnswer, error: string | null, at: Date): Promise<boolean> {
     const [row] = await this.dataSource.query(
       `WITH ended AS (
          UPDATE availability_commands SET state = $3, sending_until = NULL, sent_at = CASE WHEN $3 = 'sent' THEN $6::timestamptz END, ended_at = $6,
                 last_answer = $4, last_error = $5, updated_at = now()
-          WHERE id = $1 AND sending_until = $2 RETURNING id, kind, integration_id, target, request),
+          WHERE id = $1 AND sending_until = $2 RETURNING id, kind, integration_id, target, request, accepted_at),
        store AS (
          UPDATE store_availability s SET last_answer = $4, last_answer_at = $6, updated_at = now(),
                 confirmed_state = CASE WHEN $3 = 'sent' THEN e.request->>'state' ELSE s.confirmed_state END,
@@ -247,7 +270,15 @@ export class AvailabilityRepository {
          UPDATE product_availability p SET last_answer = $4, last_answer_at = $6, updated_at = now(),
                 confirmed_available = CASE WHEN $3 = 'sent' THEN (e.request->>'available')::boolean ELSE p.confirmed_available END,
                 confirmed_at = CASE WHEN $3 = 'sent' THEN $6::timestamptz ELSE p.confirmed_at END
-           FROM ended e WHERE e.kind = 'product' AND p.integration_id = e.integration_id AND p.platform_product_id = e.target)
+           FROM ended e WHERE e.kind = 'product' AND p.integration_id = e.integration_id AND p.platform_product_id = e.target),
+       menu_status AS (
+         UPDATE catalog_products m SET status = CASE WHEN (e.request->>'available')::boolean THEN 'ACTIVE' ELSE 'INACTIVE' END, updated_at = now()
+           FROM ended e WHERE $3 = 'sent' AND e.kind = 'product' AND m.integration_id = e.integration_id AND m.platform_product_id = e.target),
+       menu_price AS (
+         UPDATE catalog_products m SET price = (e.request->>'price')::numeric, updated_at = now()
+           FROM ended e WHERE $3 = 'sent' AND e.kind = 'price' AND m.integration_id = e.integration_id AND m.platform_product_id = e.target
+            AND NOT EXISTS (SELECT 1 FROM availability_commands n WHERE n.integration_id = e.integration_id AND n.kind = 'price' AND n.target = e.target
+                               AND n.state = 'sent' AND n.accepted_at > e.accepted_at))
        SELECT count(*)::int AS ended FROM ended`,
       [command.id, claimedUntil, state, JSON.stringify(answer), error, at],
     );
@@ -265,11 +296,19 @@ export class AvailabilityRepository {
   }
 
   /** The newest command of each target given (kind and target), pending or ended. */
-  async latestCommands(integrationIds: string[], kind: 'store' | 'product'): Promise<AvailabilityCommandRow[]> {
+  async latestCommands(integrationIds: string[], kind: CommandKind): Promise<AvailabilityCommandRow[]> {
     return this.dataSource.query(
       `SELECT DISTINCT ON (integration_id, target) ${COMMAND_COLUMNS} FROM availability_commands
         WHERE integration_id = ANY($1::text[]) AND kind = $2 ORDER BY integration_id, target, accepted_at DESC, id`,
       [integrationIds, kind],
+    );
+  }
+
+  /** The commands of one change of the restaurant, oldest first (none: not its change, or nothing queued). */
+  async commandsOfChange(restaurantId: string, changeId: string): Promise<AvailabilityCommandRow[]> {
+    return this.dataSource.query(
+      `SELECT ${COMMAND_COLUMNS} FROM availability_commands WHERE change_id = $1 AND restaurant_id = $2 ORDER BY accepted_at, integration_id, id`,
+      [changeId, restaurantId],
     );
   }
 

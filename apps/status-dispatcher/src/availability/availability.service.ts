@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, RestaurantAvailabilityChangedEvent, RoutingKey, StoreAvailabilityState } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
-import { PlatformAdapters, PlatformAvailability, StoreAvailabilityPlan, StoreAvailabilityRequest } from '@courier/platforms';
+import { PlatformAdapters, PlatformAvailability, PricePlan, ProductPriceChange, StoreAvailabilityPlan, StoreAvailabilityRequest } from '@courier/platforms';
 import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
 import { decidePlatformReport, productRequestProblem, RequestProblem, storeRequestProblem } from './availability.decisions';
 import { AvailabilityMetrics } from './availability.metrics';
@@ -220,12 +220,55 @@ export class AvailabilityService {
     return { ...entry, state: 'queued', commandId, ...(plan.instead ? { code: plan.instead.code, message: plan.instead.message } : {}) };
   }
 
+  /**
+   * In the caller's transaction: one product switched on one integration as requestProduct does it
+   * (the platform's plan, the asked row, the command superseding older ones, the timer at `until`),
+   * under the caller's change id. For a change by the restaurant's product code (the catalog).
+   */
+  async queueProductChange(
+    tx: TransactionContext,
+    integration: Pick<DirectoryIntegration, 'integrationId' | 'restaurantId' | 'platform'>,
+    change: { platformProductId: string; available: boolean; until?: Date },
+    asked: { changeId: string; at: Date; productCode: string },
+  ): Promise<{ state: 'queued'; commandId: string; code?: string; message?: string } | { state: 'unsupported'; code: string; message: string }> {
+    const availability = this.availabilityOf(integration.platform);
+    const plan = availability ? availability.planProduct(change, asked.at) : ({ kind: 'unsupported', code: 'AVAILABILITY_NOT_CONFIGURED', message: `${integration.platform}'s availability calls are not available here.` } as const);
+    if (plan.kind === 'unsupported') return { state: 'unsupported', code: plan.code, message: plan.message };
+    const commandId = await this.queueProduct(tx, integration, change, plan.params, { by: 'restaurant', changeId: asked.changeId, at: asked.at, productCode: asked.productCode });
+    return { state: 'queued', commandId, ...(plan.instead ? { code: plan.instead.code, message: plan.instead.message } : {}) };
+  }
+
+  /** In the caller's transaction: a price command (kind `price`; a pending one of the same product not being sent is superseded). */
+  async queuePrice(
+    tx: TransactionContext,
+    integration: Pick<DirectoryIntegration, 'integrationId' | 'restaurantId' | 'platform'>,
+    change: ProductPriceChange,
+    plan: Extract<PricePlan, { kind: 'send' }>,
+    asked: { changeId: string; at: Date; productCode: string },
+  ): Promise<string> {
+    const { id } = await this.availability.queueCommand(tx.manager, {
+      changeId: asked.changeId,
+      integrationId: integration.integrationId,
+      restaurantId: integration.restaurantId,
+      platform: integration.platform,
+      kind: 'price',
+      target: change.platformProductId,
+      productCode: asked.productCode,
+      request: { platformProductId: change.platformProductId, price: change.price, productCode: asked.productCode },
+      params: plan.params,
+      requestedBy: 'restaurant',
+      acceptedAt: asked.at,
+    });
+    tx.scheduled += 1;
+    return id;
+  }
+
   private async queueProduct(
     tx: TransactionContext,
     integration: Pick<DirectoryIntegration, 'integrationId' | 'restaurantId' | 'platform'>,
     change: { platformProductId: string; available: boolean; until?: Date },
     params: Record<string, string | number | boolean | null>,
-    asked: { by: AskedBy; changeId: string; at: Date },
+    asked: { by: AskedBy; changeId: string; at: Date; productCode?: string },
   ): Promise<string> {
     const until = change.until ?? null;
     const requestSeq = await this.availability.askProduct(tx.manager, integration, { platformProductId: change.platformProductId, available: change.available, until, changeId: asked.changeId, at: asked.at });
@@ -236,6 +279,7 @@ export class AvailabilityService {
       platform: integration.platform,
       kind: 'product',
       target: change.platformProductId,
+      productCode: asked.productCode ?? null,
       request: { platformProductId: change.platformProductId, available: change.available, until: iso(until) },
       params,
       requestedBy: asked.by,
