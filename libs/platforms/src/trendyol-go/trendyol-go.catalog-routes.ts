@@ -10,8 +10,9 @@ import { PlatformCAvailabilityRoutes, trendyolRefusal, TrendyolProductStatus } f
  * { items: [{ restaurantId?, productId, sellingPrice }] }` (1 to 1,000 items) answering `{ batchRequestId }`
  * and queued; `GET .../suppliers/{s}/batch-requests/{id}` answering the batch and its items (kept 4
  * hours). Products are the supplier's (one id in every store), prices and statuses per store; a price
- * request without restaurantId changes every store of the supplier. What the sources leave open is
- * marked "assumed".
+ * request without restaurantId changes every store of the supplier. The same body sent again within
+ * 15 minutes is refused (the meal clients: "tekrarlı fiyat güncelleme"; Trendyol's page for the
+ * marketplace price call gives the window and the text). What the sources leave open is marked "assumed".
  */
 
 /** One product of a store's menu, as the simulator keeps it (its status is the availability routes' map). */
@@ -83,6 +84,9 @@ const BATCH = '/integrator/product/meal/suppliers/:supplierId/batch-requests/:ba
 const MAX_ITEMS = 1_000;
 /** Batch results are kept 4 hours (the meal client: "sonuclara 4 saat boyunca erisilebilir"). */
 const BATCH_KEPT_MS = 4 * 60 * 60_000;
+/** An unchanged body is refused for 15 minutes (assumed: the marketplace price call's documented window and text). */
+const REPEAT_WINDOW_MS = 15 * 60_000;
+const REPEATED_REQUEST = '15 dakika boyunca aynı isteği tekrarlı olarak atamazsınız!';
 
 /**
  * The menu and price endpoints with each store's menu. PlatformCSimulator authenticates and
@@ -95,6 +99,10 @@ export class PlatformCCatalogRoutes {
   readonly batches = new Map<string, TrendyolBatch>();
   /** Products whose price items fail, with the platform's reason (`refusePriceOf`). */
   private readonly refusedPrices = new Map<number, string>();
+  /** When each supplier last sent each price body (the repeated-request refusal). */
+  private readonly recentBodies = new Map<string, number>();
+  /** Sections the restaurant took off sale, per store (by name). */
+  private readonly passiveSections = new Map<string, Set<string>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private nextProductId = 330_001;
 
@@ -158,6 +166,14 @@ export class PlatformCCatalogRoutes {
     if (change.status !== undefined) this.availability.store(storeId)!.products.set(String(productId), change.status);
   }
 
+  /** The restaurant takes a section (category) off sale or back in the seller panel; its products go with it. */
+  changeSectionStatus(storeId: string, sectionName: string, status: TrendyolProductStatus): void {
+    const passive = this.passiveSections.get(storeId) ?? new Set<string>();
+    if (status === 'PASSIVE') passive.add(sectionName);
+    else passive.delete(sectionName);
+    this.passiveSections.set(storeId, passive);
+  }
+
   removeMenuProduct(storeId: string, productId: number): void {
     this.menus.get(storeId)?.delete(productId);
     this.availability.store(storeId)?.products.delete(String(productId));
@@ -193,8 +209,9 @@ export class PlatformCCatalogRoutes {
     const batch = matchPath(BATCH, request.path);
     if (batch && request.method === 'GET') {
       const found = this.batches.get(batch.batchRequestId);
+      // Assumed from Trendyol's marketplace batch call (loncadev/lonca, checked live): an unknown id reads as processing, not 404.
       if (!found || found.supplierId !== supplierId || found.creationDate + BATCH_KEPT_MS < Date.now())
-        return trendyolRefusal(404, `batchRequestId ${batch.batchRequestId} bulunamadı`);
+        return { status: 200, body: { batchRequestId: batch.batchRequestId, status: 'PROCESSING', items: [] } };
       return { status: 200, body: batchView(found) };
     }
     return trendyolRefusal(405, `no route ${request.method} ${request.path}`);
@@ -252,7 +269,7 @@ export class PlatformCCatalogRoutes {
         id: 9_001 + index,
         name,
         position: index,
-        status: 'ACTIVE',
+        status: this.passiveSections.get(storeId)?.has(name) ? 'PASSIVE' : 'ACTIVE',
         products: entries.filter((entry) => entry.sectionName === name).map((entry, position) => ({ id: entry.id, position })),
       })),
       ingredients: [],
@@ -277,6 +294,11 @@ export class PlatformCCatalogRoutes {
       if (restaurantId !== undefined && restaurantId !== null && !stores.includes(String(restaurantId))) return notTheSuppliers();
     }
     const now = Date.now();
+    for (const [key, sentAt] of this.recentBodies) if (sentAt + REPEAT_WINDOW_MS <= now) this.recentBodies.delete(key);
+    // The body unchanged, not the price: the same price in another body is taken.
+    const bodyKey = `${supplierId} ${JSON.stringify(items)}`;
+    if (this.recentBodies.has(bodyKey)) return trendyolRefusal(400, REPEATED_REQUEST);
+    this.recentBodies.set(bodyKey, now);
     const batch: TrendyolBatch = {
       batchRequestId: `${randomUUID()}-${Math.floor(now / 1000)}`,
       supplierId,
@@ -312,9 +334,7 @@ export class PlatformCCatalogRoutes {
             ? `Ürün bulunamadı: ${productId}`
             : typeof sellingPrice !== 'number' || !(sellingPrice > 0) || Math.abs(Math.round(sellingPrice * 100) - sellingPrice * 100) > 1e-6
               ? 'sellingPrice sıfırdan büyük ve en fazla iki ondalıklı olmalıdır'
-              : this.refusedPrices.get(productId) ??
-                // Assumed: a price equal to the current one is the repeated price update the clients warn about.
-                (entries.every((entry) => entry.sellingPrice === sellingPrice) ? 'Tekrarlı fiyat güncelleme isteği: ürünün fiyatı zaten bu' : undefined);
+              : this.refusedPrices.get(productId);
       if (reason) {
         Object.assign(item, { status: 'FAILED', failureReasons: [reason] });
         continue;
