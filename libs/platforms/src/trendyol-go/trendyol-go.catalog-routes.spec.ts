@@ -225,6 +225,28 @@ describe('PLATFORM_C catalog against its simulator', () => {
     expect(foreign).toMatchObject({ status: 200, body: { batchRequestId: theirs.batchRequestId, status: 'PROCESSING', items: [] } });
   });
 
+  it('takes a section off sale in one store by its id (the section status call): its products read off sale there', async () => {
+    const headers = {
+      Authorization: `Basic ${Buffer.from('ty-api-key:ty-secret').toString('base64')}`,
+      'User-Agent': '104523 - CourierSuite',
+    };
+    const sections = sim.catalog.menuView('88212').sections as Array<{ id: number; name: string }>;
+    const sweets = sections.find((section) => section.name === 'Tatlılar')!;
+    const put = (storeId: string, sectionId: number | string, json: unknown) =>
+      platformRequest({ method: 'PUT', url: `${sim.baseUrl}/integrator/product/meal/suppliers/104523/stores/${storeId}/sections/${sectionId}/status`, headers, json, timeoutMs: 2000 });
+    expect(await put('88212', sweets.id, { status: 'CLOSED' })).toMatchObject({ status: 400 });
+    expect(await put('88212', 1, { status: 'PASSIVE' })).toMatchObject({ status: 404 });
+    expect(await put('9', sweets.id, { status: 'PASSIVE' })).toMatchObject({ status: 401 });
+    expect(await put('88212', sweets.id, { status: 'PASSIVE' })).toMatchObject({ status: 200 });
+    const read = await catalog().readMenu(otherStore);
+    expect(read.kind === 'ok' && read.products.find((product) => product.platformProductId === '320006')).toMatchObject({ category: 'Tatlılar', status: 'INACTIVE' });
+    // The same section of the other store stays on sale.
+    expect((sim.catalog.menuView('88211').sections as Array<{ id: number; status: string }>).find((section) => section.id === sweets.id)).toMatchObject({ status: 'ACTIVE' });
+    expect(await put('88212', sweets.id, { status: 'ACTIVE' })).toMatchObject({ status: 200 });
+    const back = await catalog().readMenu(otherStore);
+    expect(back.kind === 'ok' && back.products.find((product) => product.platformProductId === '320006')).toMatchObject({ status: 'ACTIVE' });
+  });
+
   it('processes a batch by itself after the configured delay (the one-machine mode)', async () => {
     const auto = new PlatformCSimulator({
       suppliers: [{ supplierId: '104523', apiKey: 'ty-api-key', secretKey: 'ty-secret', storeIds: ['88211'] }],

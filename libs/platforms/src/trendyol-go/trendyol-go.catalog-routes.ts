@@ -10,7 +10,9 @@ import { PlatformCAvailabilityRoutes, trendyolRefusal, TrendyolProductStatus } f
  * { items: [{ restaurantId?, productId, sellingPrice }] }` (1 to 1,000 items) answering `{ batchRequestId }`
  * and queued; `GET .../suppliers/{s}/batch-requests/{id}` answering the batch and its items (kept 4
  * hours). Products are the supplier's (one id in every store), prices and statuses per store; a price
- * request without restaurantId changes every store of the supplier. The same body sent again within
+ * request without restaurantId changes every store of the supplier. `PUT .../stores/{st}/sections/{sectionId}/status
+ * { status: ACTIVE | PASSIVE }` (tgoapps "Kategori Satışa Açma Kapama", MealMenuClient) takes a section, and
+ * its products, off sale or back in that store. The same body sent again within
  * 15 minutes is refused (the meal clients: "tekrarlı fiyat güncelleme"; Trendyol's page for the
  * marketplace price call gives the window and the text). What the sources leave open is marked "assumed".
  */
@@ -81,6 +83,7 @@ export function trendyolDemoMenu(): TrendyolMenuSeed[] {
 const MENU = '/integrator/product/meal/suppliers/:supplierId/stores/:storeId/products';
 const PRICE = '/integrator/product/meal/suppliers/:supplierId/products/price';
 const BATCH = '/integrator/product/meal/suppliers/:supplierId/batch-requests/:batchRequestId';
+const SECTION_STATUS = '/integrator/product/meal/suppliers/:supplierId/stores/:storeId/sections/:sectionId/status';
 const MAX_ITEMS = 1_000;
 /** Batch results are kept 4 hours (the meal client: "sonuclara 4 saat boyunca erisilebilir"). */
 const BATCH_KEPT_MS = 4 * 60 * 60_000;
@@ -103,6 +106,8 @@ export class PlatformCCatalogRoutes {
   private readonly recentBodies = new Map<string, number>();
   /** Sections the restaurant took off sale, per store (by name). */
   private readonly passiveSections = new Map<string, Set<string>>();
+  /** A section's id, kept while the simulator runs (assumed: one id per section name for the supplier's stores). */
+  private readonly sectionIds = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private nextProductId = 330_001;
 
@@ -124,6 +129,8 @@ export class PlatformCCatalogRoutes {
     if (price) return { supplierId: price.supplierId, endpoint: 'price' };
     const batch = matchPath(BATCH, path);
     if (batch) return { supplierId: batch.supplierId, endpoint: 'batch-requests' };
+    const section = matchPath(SECTION_STATUS, path);
+    if (section) return { supplierId: section.supplierId, endpoint: 'section-status' };
     return undefined;
   }
 
@@ -152,6 +159,7 @@ export class PlatformCCatalogRoutes {
     const menu = this.menus.get(storeId) ?? new Map<number, TrendyolMenuEntry>();
     menu.set(id, entry);
     this.menus.set(storeId, menu);
+    this.sectionIdOf(entry.sectionName);
     store.products.set(String(id), seed.status ?? 'ACTIVE');
     return entry;
   }
@@ -162,7 +170,10 @@ export class PlatformCCatalogRoutes {
     if (!entry) throw new Error(`no product ${productId} in store ${storeId}`);
     if (change.price !== undefined) Object.assign(entry, { sellingPrice: change.price, originalPrice: change.price });
     if (change.name !== undefined) entry.name = change.name;
-    if (change.category !== undefined) entry.sectionName = change.category;
+    if (change.category !== undefined) {
+      entry.sectionName = change.category;
+      this.sectionIdOf(change.category);
+    }
     if (change.status !== undefined) this.availability.store(storeId)!.products.set(String(productId), change.status);
   }
 
@@ -206,6 +217,18 @@ export class PlatformCCatalogRoutes {
       return { status: 200, body: this.menuView(menu.storeId) };
     }
     if (matchPath(PRICE, request.path) && request.method === 'POST') return this.takePrices(request, supplierId);
+    const section = matchPath(SECTION_STATUS, request.path);
+    if (section && request.method === 'PUT') {
+      const store = this.availability.store(section.storeId);
+      if (!store || store.supplierId !== supplierId) return notTheSuppliers();
+      const name = [...this.sectionIds].find(([sectionName, id]) => String(id) === section.sectionId && this.sectionNamesOf(section.storeId).includes(sectionName))?.[0];
+      if (name === undefined) return trendyolRefusal(404, `section ${section.sectionId} bulunamadı`);
+      const { status } = bodyOf(request);
+      // An enum field with another value (tgoapps "Hata Kodları": status other than ACTIVE / PASSIVE).
+      if (status !== 'ACTIVE' && status !== 'PASSIVE') return trendyolRefusal(400, 'status must be one of ACTIVE, PASSIVE');
+      this.changeSectionStatus(section.storeId, name, status);
+      return { status: 200 };
+    }
     const batch = matchPath(BATCH, request.path);
     if (batch && request.method === 'GET') {
       const found = this.batches.get(batch.batchRequestId);
@@ -246,7 +269,7 @@ export class PlatformCCatalogRoutes {
   menuView(storeId: string): Record<string, unknown> {
     const entries = [...(this.menus.get(storeId)?.values() ?? [])];
     const statuses = this.availability.store(storeId)?.products;
-    const sectionNames = [...new Set(entries.map((entry) => entry.sectionName))];
+    const sectionNames = this.sectionNamesOf(storeId);
     const groups = this.modifierGroups.filter((group) => entries.some((entry) => entry.modifierGroupIds.includes(group.id)));
     const optionProducts = new Map(groups.flatMap((group) => group.options.map((option) => [option.id, option] as const)));
     return {
@@ -266,7 +289,7 @@ export class PlatformCCatalogRoutes {
         ...[...optionProducts.values()].map((option) => ({ id: option.id, name: option.name, description: '', sellingPrice: option.price, originalPrice: option.price, status: 'ACTIVE', ingredients: [], extraIngredients: [], modifierGroups: [] })),
       ],
       sections: sectionNames.map((name, index) => ({
-        id: 9_001 + index,
+        id: this.sectionIdOf(name),
         name,
         position: index,
         status: this.passiveSections.get(storeId)?.has(name) ? 'PASSIVE' : 'ACTIVE',
@@ -281,6 +304,15 @@ export class PlatformCCatalogRoutes {
         modifierProducts: group.options.map((option, position) => ({ id: option.id, price: option.price, position })),
       })),
     };
+  }
+
+  private sectionNamesOf(storeId: string): string[] {
+    return [...new Set([...(this.menus.get(storeId)?.values() ?? [])].map((entry) => entry.sectionName))];
+  }
+
+  private sectionIdOf(name: string): number {
+    if (!this.sectionIds.has(name)) this.sectionIds.set(name, 9_001 + this.sectionIds.size);
+    return this.sectionIds.get(name)!;
   }
 
   private takePrices(request: SimulatorRequest, supplierId: string): SimulatorResponse {
