@@ -224,7 +224,10 @@ export const PLATFORM_C_CONCURRENT_CHANGE_RETRY_MS = 1_000;
  * (one client saw it nested), section refs given as bare ids. ASSUMED: a product in no section that is
  * some group's modifier product is an option, not a menu product; a product status `ACTIVE` is on
  * sale and any other value (`PASSIVE`, `INACTIVE`) is not; a product without `status` is ACTIVE
- * (as the clients read it). A body without a `products` array is not the documented shape.
+ * (as the clients read it). A section has a status of its own (tgoapps "Kategori Satışa Açma
+ * Kapama": `PUT .../sections/{sectionId}/status` takes a category off sale; the Next.js integrator
+ * skips sections that are not ACTIVE): a product listed only in sections that are not ACTIVE is not
+ * on sale, whatever its own status. A body without a `products` array is not the documented shape.
  */
 export const platformCMenuPath = (supplierId: string, storeId: string) =>
   `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/stores/${encodeURIComponent(storeId)}/products`;
@@ -243,17 +246,25 @@ export const PLATFORM_C_EXTERNAL_CODE_FIELDS = ['stockCode', 'barcode'] as const
  * productId, sellingPrice }] }`, 1 to 1,000 items, answered `{ batchRequestId }`: the platform queues the
  * request. `restaurantId` is optional and without it the price changes in every restaurant of the
  * supplier (the Next.js client and Tekeat's notes): an integration is one store, so it is always sent.
- * Only `sellingPrice` is sent (`originalPrice` is Trendyol's to compute). Sending the same price again
- * is refused as a repeated price update ("tekrarlı fiyat güncelleme"); whether as the POST's 400 or as
- * the item's failure is not said: both read as done (the price already is that), recognised by the
- * message. ASSUMED bounds: more than 0, at most 2 decimals (the clients round to kuruş), at most
- * 100,000 lira (no bound is documented: a guard against a price sent in kuruş). The call needs the
- * product id only, so a product not imported yet is priced all the same (an id the platform does not
- * know fails its item, read by the check).
+ * Only `sellingPrice` is sent (`originalPrice` is Trendyol's to compute). The same request body sent
+ * again is refused as a repeated request (the Next.js meal client: "AYNI body ile tekrar gönderilirse
+ * 'tekrarlı fiyat güncelleme' hatası"; Trendyol's own page for its marketplace price call, the same
+ * queue: "15 dakika boyunca aynı isteği tekrarlı olarak atamazsınız!", a non-2xx answer to the POST in
+ * the clients that handle it). The trigger is the body, not the price: the product may have had another
+ * price in between (A, then B, then A again within 15 minutes is refused), so a repeated refusal is
+ * checked against the menu: the product's sellingPrice in the store already the one sent is done; else
+ * the request is sent again after the 15 minutes. A failure reason of that wording on the item (no
+ * source shows one) reads as done too. ASSUMED: the meal call keeps the marketplace's 15 minutes; a
+ * price equal to the current one in a new body is taken (no source says otherwise). ASSUMED bounds:
+ * more than 0, at most 2 decimals (the clients round to kuruş), at most 100,000 lira (no bound is
+ * documented: a guard against a price sent in kuruş). The call needs the product id only, so a product
+ * not imported yet is priced all the same (an id the platform does not know fails its item, read by the
+ * check).
  */
 export const platformCPricePath = (supplierId: string) => `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/products/price`;
 export const PLATFORM_C_MAX_PRICE = 100_000;
 export const PLATFORM_C_REPEATED_PRICE = /tekrarl[ıi]|repeated|duplicate|ayn[ıi] fiyat/i;
+export const PLATFORM_C_REPEATED_REQUEST_WINDOW_MS = 15 * 60_000;
 
 /**
  * Batch result: `GET /integrator/product/meal/suppliers/{supplierId}/batch-requests/{batchRequestId}`
@@ -262,10 +273,15 @@ export const PLATFORM_C_REPEATED_PRICE = /tekrarl[ıi]|repeated|duplicate|ayn[ı
  * kept 4 hours. Trendyol's price pages say to read the item's status (the batch's may be absent), so:
  * our product's item SUCCESS is done, FAILED (or any failure reason) is failed with the reasons; no
  * item or an item without either is pending, unless the batch is COMPLETED (then failed: nothing says
- * the price was taken). `requestItem.request.productId` is read too (one client's type). ASSUMED: a
- * batch is processed within seconds: checked 5 s after the request and every 5 s after; a 404 (an
- * unknown or expired batch) is final.
+ * the price was taken). `requestItem.request.productId` is read too (one client's type). The batch's
+ * own status while queued is `IN_PROGRESS` in one client and `PROCESSING` in the Next.js meal client:
+ * anything but COMPLETED is still working. An unknown or expired batch id is not a 404 on Trendyol's
+ * marketplace batch call (loncadev/lonca, checked live: "returns PROCESSING for unknown batch IDs"), so
+ * a batch that still gives no result for our item 4 hours (the retention) after the request is failed;
+ * a 404, should the meal call answer one, is final at once. ASSUMED: a batch is processed within
+ * seconds: checked 5 s after the request and every 5 s after.
  */
 export const platformCBatchPath = (supplierId: string, batchRequestId: string) =>
   `/integrator/product/meal/suppliers/${encodeURIComponent(supplierId)}/batch-requests/${encodeURIComponent(batchRequestId)}`;
 export const PLATFORM_C_PRICE_CHECK_AFTER_MS = 5_000;
+export const PLATFORM_C_BATCH_KEPT_MS = 4 * 60 * 60_000;

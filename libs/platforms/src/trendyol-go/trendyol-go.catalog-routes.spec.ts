@@ -103,10 +103,18 @@ describe('PLATFORM_C catalog against its simulator', () => {
     const elsewhere = await catalog().readMenu(otherStore);
     expect(elsewhere.kind === 'ok' && elsewhere.products.find((product) => product.platformProductId === '320003')).toMatchObject({ price: 90 });
 
-    // The same price again: the platform refuses the repeat, which means the price already is that.
-    const again = await price(credentials, '320003', 95.5);
+    // The same body again: refused as a repeat; the menu shows the price already is that.
+    expect(await price(credentials, '320003', 95.5)).toMatchObject({ kind: 'done', alreadyDone: true, answer: { httpStatus: 400 } });
+    // 95.5, then 97, then 95.5 within 15 minutes: the third body is the first one again, refused while the price is 97.
+    const other = await price(credentials, '320003', 97);
     sim.catalog.processBatches();
-    expect(again.kind === 'pending' && (await catalog().checkPrice!(credentials, again.followUp))).toMatchObject({ kind: 'done', alreadyDone: true });
+    expect(other.kind === 'pending' && (await catalog().checkPrice!(credentials, other.followUp))).toMatchObject({ kind: 'done' });
+    expect(await price(credentials, '320003', 95.5)).toMatchObject({ kind: 'retry', retryAfterMs: 900_000, answer: { httpStatus: 400 } });
+    expect(sim.catalog.menuProduct('88211', 320003)).toMatchObject({ sellingPrice: 97 });
+    // The current price in a body not sent before is taken.
+    const same = await price(otherStore, '320003', 90);
+    sim.catalog.processBatches();
+    expect(same.kind === 'pending' && (await catalog().checkPrice!(otherStore, same.followUp))).toMatchObject({ kind: 'done', answer: { body: { item: { status: 'SUCCESS' } } } });
   });
 
   it("fails an item with the platform's reason: a product not on the menu, a price the platform refuses", async () => {
@@ -123,9 +131,14 @@ describe('PLATFORM_C catalog against its simulator', () => {
       reason: 'PLATFORM_C refused the price: Fiyat değişikliği onay bekliyor',
     });
     expect(sim.catalog.menuProduct('88211', 320006)).toMatchObject({ sellingPrice: 150 });
-    expect(await catalog().checkPrice!(credentials, { batchRequestId: 'no-such-batch', productId: '320006' })).toMatchObject({
+    // An unknown id reads as processing (as Trendyol's marketplace batch call does): failed once its 4 hours are over.
+    expect(await catalog().checkPrice!(credentials, { batchRequestId: 'no-such-batch', productId: '320006', requestedAt: Date.now() })).toMatchObject({
+      kind: 'pending',
+      answer: { httpStatus: 200, body: { status: 'PROCESSING', item: null } },
+    });
+    expect(await catalog().checkPrice!(credentials, { batchRequestId: 'no-such-batch', productId: '320006', requestedAt: Date.now() - 4 * 60 * 60_000 - 1 })).toMatchObject({
       kind: 'failed',
-      answer: { httpStatus: 404 },
+      reason: expect.stringMatching(/within the 4 hours/),
     });
   });
 
@@ -133,12 +146,17 @@ describe('PLATFORM_C catalog against its simulator', () => {
     const off = await adapter.availability.setProduct(credentials, { platformProductId: '320001', available: false }, { kind: 'send', params: { status: 'PASSIVE' } });
     expect(off).toMatchObject({ kind: 'done' });
     sim.catalog.changeMenuProduct('88211', 320002, { name: 'URFA KEBAP (ACILI)', price: 330 });
+    // The restaurant takes a whole section off sale: its products are off sale, their own status unchanged.
+    sim.catalog.changeSectionStatus('88211', 'İçecekler', 'PASSIVE');
     sim.catalog.removeMenuProduct('88211', 320004);
     const added = sim.catalog.addMenuProduct('88211', { name: 'TAVUK ŞİŞ', category: 'Kebaplar', price: 280, stockCode: 'TAVUK-01' });
     const read = await catalog().readMenu(credentials);
     if (read.kind !== 'ok') throw new Error(JSON.stringify(read));
     const byId = new Map(read.products.map((product) => [product.platformProductId, product]));
     expect(byId.get('320001')).toMatchObject({ status: 'INACTIVE' });
+    expect(byId.get('320005')).toMatchObject({ category: 'İçecekler', status: 'INACTIVE' });
+    expect(sim.catalog.menuProduct('88211', 320005)).toMatchObject({ status: 'ACTIVE' });
+    sim.catalog.changeSectionStatus('88211', 'İçecekler', 'ACTIVE');
     expect(byId.get('320002')).toMatchObject({ name: 'URFA KEBAP (ACILI)', price: 330 });
     expect(byId.has('320004')).toBe(false);
     expect(byId.get(String(added.id))).toMatchObject({ name: 'TAVUK ŞİŞ', externalCode: 'TAVUK-01', status: 'ACTIVE' });
@@ -175,7 +193,7 @@ describe('PLATFORM_C catalog against its simulator', () => {
     sim.setDown(false);
   });
 
-  it('refuses what the platform documents refusing, by plain HTTP: no items, more than 1,000, another seller’s restaurant, another supplier’s batch', async () => {
+  it('refuses what the platform documents refusing, by plain HTTP: no items, more than 1,000, another seller’s restaurant, the same body twice; another supplier’s batch is unknown', async () => {
     const headers = {
       Authorization: `Basic ${Buffer.from('ty-api-key:ty-secret').toString('base64')}`,
       'User-Agent': '104523 - CourierSuite',
@@ -186,6 +204,10 @@ describe('PLATFORM_C catalog against its simulator', () => {
     expect(await post({ items: [{ restaurantId: 9, productId: 320001, sellingPrice: 1 }] })).toMatchObject({ status: 401 });
     // Without restaurantId the price changes in every store of the supplier (when the queue runs).
     const all = await post({ items: [{ productId: 320005, sellingPrice: 37.5 }] });
+    expect(await post({ items: [{ productId: 320005, sellingPrice: 37.5 }] })).toMatchObject({
+      status: 400,
+      body: { errors: [{ message: '15 dakika boyunca aynı isteği tekrarlı olarak atamazsınız!' }] },
+    });
     const theirs = sim.catalog.batches.get((all.body as { batchRequestId: string }).batchRequestId)!;
     sim.catalog.processBatches();
     expect([sim.catalog.menuProduct('88211', 320005)?.sellingPrice, sim.catalog.menuProduct('88212', 320005)?.sellingPrice]).toEqual([37.5, 37.5]);
@@ -200,7 +222,29 @@ describe('PLATFORM_C catalog against its simulator', () => {
       headers: { Authorization: `Basic ${Buffer.from('k2:s2').toString('base64')}`, 'User-Agent': '200 - CourierSuite' },
       timeoutMs: 2000,
     });
-    expect(foreign).toMatchObject({ status: 404 });
+    expect(foreign).toMatchObject({ status: 200, body: { batchRequestId: theirs.batchRequestId, status: 'PROCESSING', items: [] } });
+  });
+
+  it('takes a section off sale in one store by its id (the section status call): its products read off sale there', async () => {
+    const headers = {
+      Authorization: `Basic ${Buffer.from('ty-api-key:ty-secret').toString('base64')}`,
+      'User-Agent': '104523 - CourierSuite',
+    };
+    const sections = sim.catalog.menuView('88212').sections as Array<{ id: number; name: string }>;
+    const sweets = sections.find((section) => section.name === 'Tatlılar')!;
+    const put = (storeId: string, sectionId: number | string, json: unknown) =>
+      platformRequest({ method: 'PUT', url: `${sim.baseUrl}/integrator/product/meal/suppliers/104523/stores/${storeId}/sections/${sectionId}/status`, headers, json, timeoutMs: 2000 });
+    expect(await put('88212', sweets.id, { status: 'CLOSED' })).toMatchObject({ status: 400 });
+    expect(await put('88212', 1, { status: 'PASSIVE' })).toMatchObject({ status: 404 });
+    expect(await put('9', sweets.id, { status: 'PASSIVE' })).toMatchObject({ status: 401 });
+    expect(await put('88212', sweets.id, { status: 'PASSIVE' })).toMatchObject({ status: 200 });
+    const read = await catalog().readMenu(otherStore);
+    expect(read.kind === 'ok' && read.products.find((product) => product.platformProductId === '320006')).toMatchObject({ category: 'Tatlılar', status: 'INACTIVE' });
+    // The same section of the other store stays on sale.
+    expect((sim.catalog.menuView('88211').sections as Array<{ id: number; status: string }>).find((section) => section.id === sweets.id)).toMatchObject({ status: 'ACTIVE' });
+    expect(await put('88212', sweets.id, { status: 'ACTIVE' })).toMatchObject({ status: 200 });
+    const back = await catalog().readMenu(otherStore);
+    expect(back.kind === 'ok' && back.products.find((product) => product.platformProductId === '320006')).toMatchObject({ status: 'ACTIVE' });
   });
 
   it('processes a batch by itself after the configured delay (the one-machine mode)', async () => {

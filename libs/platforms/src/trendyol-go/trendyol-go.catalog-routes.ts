@@ -10,8 +10,11 @@ import { PlatformCAvailabilityRoutes, trendyolRefusal, TrendyolProductStatus } f
  * { items: [{ restaurantId?, productId, sellingPrice }] }` (1 to 1,000 items) answering `{ batchRequestId }`
  * and queued; `GET .../suppliers/{s}/batch-requests/{id}` answering the batch and its items (kept 4
  * hours). Products are the supplier's (one id in every store), prices and statuses per store; a price
- * request without restaurantId changes every store of the supplier. What the sources leave open is
- * marked "assumed".
+ * request without restaurantId changes every store of the supplier. `PUT .../stores/{st}/sections/{sectionId}/status
+ * { status: ACTIVE | PASSIVE }` (tgoapps "Kategori Satışa Açma Kapama", MealMenuClient) takes a section, and
+ * its products, off sale or back in that store. The same body sent again within
+ * 15 minutes is refused (the meal clients: "tekrarlı fiyat güncelleme"; Trendyol's page for the
+ * marketplace price call gives the window and the text). What the sources leave open is marked "assumed".
  */
 
 /** One product of a store's menu, as the simulator keeps it (its status is the availability routes' map). */
@@ -80,9 +83,13 @@ export function trendyolDemoMenu(): TrendyolMenuSeed[] {
 const MENU = '/integrator/product/meal/suppliers/:supplierId/stores/:storeId/products';
 const PRICE = '/integrator/product/meal/suppliers/:supplierId/products/price';
 const BATCH = '/integrator/product/meal/suppliers/:supplierId/batch-requests/:batchRequestId';
+const SECTION_STATUS = '/integrator/product/meal/suppliers/:supplierId/stores/:storeId/sections/:sectionId/status';
 const MAX_ITEMS = 1_000;
 /** Batch results are kept 4 hours (the meal client: "sonuclara 4 saat boyunca erisilebilir"). */
 const BATCH_KEPT_MS = 4 * 60 * 60_000;
+/** An unchanged body is refused for 15 minutes (assumed: the marketplace price call's documented window and text). */
+const REPEAT_WINDOW_MS = 15 * 60_000;
+const REPEATED_REQUEST = '15 dakika boyunca aynı isteği tekrarlı olarak atamazsınız!';
 
 /**
  * The menu and price endpoints with each store's menu. PlatformCSimulator authenticates and
@@ -95,6 +102,12 @@ export class PlatformCCatalogRoutes {
   readonly batches = new Map<string, TrendyolBatch>();
   /** Products whose price items fail, with the platform's reason (`refusePriceOf`). */
   private readonly refusedPrices = new Map<number, string>();
+  /** When each supplier last sent each price body (the repeated-request refusal). */
+  private readonly recentBodies = new Map<string, number>();
+  /** Sections the restaurant took off sale, per store (by name). */
+  private readonly passiveSections = new Map<string, Set<string>>();
+  /** A section's id, kept while the simulator runs (assumed: one id per section name for the supplier's stores). */
+  private readonly sectionIds = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private nextProductId = 330_001;
 
@@ -116,6 +129,8 @@ export class PlatformCCatalogRoutes {
     if (price) return { supplierId: price.supplierId, endpoint: 'price' };
     const batch = matchPath(BATCH, path);
     if (batch) return { supplierId: batch.supplierId, endpoint: 'batch-requests' };
+    const section = matchPath(SECTION_STATUS, path);
+    if (section) return { supplierId: section.supplierId, endpoint: 'section-status' };
     return undefined;
   }
 
@@ -144,6 +159,7 @@ export class PlatformCCatalogRoutes {
     const menu = this.menus.get(storeId) ?? new Map<number, TrendyolMenuEntry>();
     menu.set(id, entry);
     this.menus.set(storeId, menu);
+    this.sectionIdOf(entry.sectionName);
     store.products.set(String(id), seed.status ?? 'ACTIVE');
     return entry;
   }
@@ -154,8 +170,19 @@ export class PlatformCCatalogRoutes {
     if (!entry) throw new Error(`no product ${productId} in store ${storeId}`);
     if (change.price !== undefined) Object.assign(entry, { sellingPrice: change.price, originalPrice: change.price });
     if (change.name !== undefined) entry.name = change.name;
-    if (change.category !== undefined) entry.sectionName = change.category;
+    if (change.category !== undefined) {
+      entry.sectionName = change.category;
+      this.sectionIdOf(change.category);
+    }
     if (change.status !== undefined) this.availability.store(storeId)!.products.set(String(productId), change.status);
+  }
+
+  /** The restaurant takes a section (category) off sale or back in the seller panel; its products go with it. */
+  changeSectionStatus(storeId: string, sectionName: string, status: TrendyolProductStatus): void {
+    const passive = this.passiveSections.get(storeId) ?? new Set<string>();
+    if (status === 'PASSIVE') passive.add(sectionName);
+    else passive.delete(sectionName);
+    this.passiveSections.set(storeId, passive);
   }
 
   removeMenuProduct(storeId: string, productId: number): void {
@@ -190,11 +217,24 @@ export class PlatformCCatalogRoutes {
       return { status: 200, body: this.menuView(menu.storeId) };
     }
     if (matchPath(PRICE, request.path) && request.method === 'POST') return this.takePrices(request, supplierId);
+    const section = matchPath(SECTION_STATUS, request.path);
+    if (section && request.method === 'PUT') {
+      const store = this.availability.store(section.storeId);
+      if (!store || store.supplierId !== supplierId) return notTheSuppliers();
+      const name = [...this.sectionIds].find(([sectionName, id]) => String(id) === section.sectionId && this.sectionNamesOf(section.storeId).includes(sectionName))?.[0];
+      if (name === undefined) return trendyolRefusal(404, `section ${section.sectionId} bulunamadı`);
+      const { status } = bodyOf(request);
+      // An enum field with another value (tgoapps "Hata Kodları": status other than ACTIVE / PASSIVE).
+      if (status !== 'ACTIVE' && status !== 'PASSIVE') return trendyolRefusal(400, 'status must be one of ACTIVE, PASSIVE');
+      this.changeSectionStatus(section.storeId, name, status);
+      return { status: 200 };
+    }
     const batch = matchPath(BATCH, request.path);
     if (batch && request.method === 'GET') {
       const found = this.batches.get(batch.batchRequestId);
+      // Assumed from Trendyol's marketplace batch call (loncadev/lonca, checked live): an unknown id reads as processing, not 404.
       if (!found || found.supplierId !== supplierId || found.creationDate + BATCH_KEPT_MS < Date.now())
-        return trendyolRefusal(404, `batchRequestId ${batch.batchRequestId} bulunamadı`);
+        return { status: 200, body: { batchRequestId: batch.batchRequestId, status: 'PROCESSING', items: [] } };
       return { status: 200, body: batchView(found) };
     }
     return trendyolRefusal(405, `no route ${request.method} ${request.path}`);
@@ -229,7 +269,7 @@ export class PlatformCCatalogRoutes {
   menuView(storeId: string): Record<string, unknown> {
     const entries = [...(this.menus.get(storeId)?.values() ?? [])];
     const statuses = this.availability.store(storeId)?.products;
-    const sectionNames = [...new Set(entries.map((entry) => entry.sectionName))];
+    const sectionNames = this.sectionNamesOf(storeId);
     const groups = this.modifierGroups.filter((group) => entries.some((entry) => entry.modifierGroupIds.includes(group.id)));
     const optionProducts = new Map(groups.flatMap((group) => group.options.map((option) => [option.id, option] as const)));
     return {
@@ -249,10 +289,10 @@ export class PlatformCCatalogRoutes {
         ...[...optionProducts.values()].map((option) => ({ id: option.id, name: option.name, description: '', sellingPrice: option.price, originalPrice: option.price, status: 'ACTIVE', ingredients: [], extraIngredients: [], modifierGroups: [] })),
       ],
       sections: sectionNames.map((name, index) => ({
-        id: 9_001 + index,
+        id: this.sectionIdOf(name),
         name,
         position: index,
-        status: 'ACTIVE',
+        status: this.passiveSections.get(storeId)?.has(name) ? 'PASSIVE' : 'ACTIVE',
         products: entries.filter((entry) => entry.sectionName === name).map((entry, position) => ({ id: entry.id, position })),
       })),
       ingredients: [],
@@ -266,6 +306,15 @@ export class PlatformCCatalogRoutes {
     };
   }
 
+  private sectionNamesOf(storeId: string): string[] {
+    return [...new Set([...(this.menus.get(storeId)?.values() ?? [])].map((entry) => entry.sectionName))];
+  }
+
+  private sectionIdOf(name: string): number {
+    if (!this.sectionIds.has(name)) this.sectionIds.set(name, 9_001 + this.sectionIds.size);
+    return this.sectionIds.get(name)!;
+  }
+
   private takePrices(request: SimulatorRequest, supplierId: string): SimulatorResponse {
     const { items } = bodyOf(request);
     if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ITEMS)
@@ -277,6 +326,11 @@ export class PlatformCCatalogRoutes {
       if (restaurantId !== undefined && restaurantId !== null && !stores.includes(String(restaurantId))) return notTheSuppliers();
     }
     const now = Date.now();
+    for (const [key, sentAt] of this.recentBodies) if (sentAt + REPEAT_WINDOW_MS <= now) this.recentBodies.delete(key);
+    // The body unchanged, not the price: the same price in another body is taken.
+    const bodyKey = `${supplierId} ${JSON.stringify(items)}`;
+    if (this.recentBodies.has(bodyKey)) return trendyolRefusal(400, REPEATED_REQUEST);
+    this.recentBodies.set(bodyKey, now);
     const batch: TrendyolBatch = {
       batchRequestId: `${randomUUID()}-${Math.floor(now / 1000)}`,
       supplierId,
@@ -312,9 +366,7 @@ export class PlatformCCatalogRoutes {
             ? `Ürün bulunamadı: ${productId}`
             : typeof sellingPrice !== 'number' || !(sellingPrice > 0) || Math.abs(Math.round(sellingPrice * 100) - sellingPrice * 100) > 1e-6
               ? 'sellingPrice sıfırdan büyük ve en fazla iki ondalıklı olmalıdır'
-              : this.refusedPrices.get(productId) ??
-                // Assumed: a price equal to the current one is the repeated price update the clients warn about.
-                (entries.every((entry) => entry.sellingPrice === sellingPrice) ? 'Tekrarlı fiyat güncelleme isteği: ürünün fiyatı zaten bu' : undefined);
+              : this.refusedPrices.get(productId);
       if (reason) {
         Object.assign(item, { status: 'FAILED', failureReasons: [reason] });
         continue;

@@ -76,6 +76,24 @@ describe('PLATFORM_C catalog: the menu answer', () => {
     ]);
   });
 
+  it('a section taken off sale takes its products off sale; one still on sale in another section is on sale there', () => {
+    const parsed = parsePlatformCMenu({
+      products: [
+        { id: 1, name: 'KÜNEFE', sellingPrice: 150, status: 'ACTIVE' },
+        { id: 2, name: 'SÜTLAÇ', sellingPrice: 90, status: 'ACTIVE' },
+      ],
+      sections: [
+        { id: 7, name: 'Tatlılar', status: 'PASSIVE', products: [{ id: 1 }, { id: 2 }] },
+        { id: 8, name: 'Günün Tatlısı', status: 'ACTIVE', products: [{ id: 2 }] },
+      ],
+    });
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(parsed.products.map((product) => [product.platformProductId, product.category, product.status, product.platformData.sectionId])).toEqual([
+      ['1', 'Tatlılar', 'INACTIVE', 7],
+      ['2', 'Günün Tatlısı', 'ACTIVE', 8],
+    ]);
+  });
+
   it('a body of another shape is a reason, never an exception', () => {
     expect(parsePlatformCMenu(null)).toEqual({ ok: false, reason: 'the body is not a JSON object' });
     expect(parsePlatformCMenu([{ id: 1 }])).toEqual({ ok: false, reason: 'the body is not a JSON object' });
@@ -109,7 +127,7 @@ describe('PLATFORM_C catalog: planPrice', () => {
 describe('PLATFORM_C catalog: the price request and its batch', () => {
   const change = { platformProductId: '319239', price: 190 };
   const plan = { kind: 'send' as const, params: { productId: 319239, sellingPrice: 190 } };
-  const followUp = { batchRequestId: 'b-1', productId: '319239' };
+  const followUp = { batchRequestId: 'b-1', productId: '319239', requestedAt: Date.now() };
   const batch = (item: Record<string, unknown> | null, status = 'IN_PROGRESS') => ({
     body: { batchRequestId: 'b-1', status, items: item ? [{ requestItem: { restaurantId: 88211, productId: 319239, sellingPrice: 190 }, ...item }] : [] },
   });
@@ -119,7 +137,7 @@ describe('PLATFORM_C catalog: the price request and its batch', () => {
     expect(await catalog.setPrice(credentials, change, plan)).toEqual({
       kind: 'pending',
       answer: { httpStatus: 200, body: { batchRequestId: 'b-1' } },
-      followUp,
+      followUp: { batchRequestId: 'b-1', productId: '319239', requestedAt: expect.any(Number) },
       checkAfterMs: 5_000,
     });
     expect(requests).toEqual([
@@ -127,16 +145,26 @@ describe('PLATFORM_C catalog: the price request and its batch', () => {
     ]);
   });
 
-  it('reads the price answers: repeated price done, no batch id failed, 4xx failed with the message, 429 / 5xx / network retry', async () => {
+  it('a repeated request is done only when the menu already shows the price sent; else sent again after the 15 minutes', async () => {
+    const repeated = { status: 400, body: { status: 400, errors: [{ message: '15 dakika boyunca aynı isteği tekrarlı olarak atamazsınız!' }] } };
+    const menu = (sellingPrice: number) => ({ body: { products: [{ id: 319239, name: 'MANTI', sellingPrice, status: 'ACTIVE' }] } });
+    const { catalog, requests } = catalogAnswering(repeated, menu(190), repeated, menu(175), repeated, { status: 503 }, repeated, new PlatformNetworkError('reset'));
+    expect(await catalog.setPrice(credentials, change, plan)).toMatchObject({ kind: 'done', alreadyDone: true, answer: { httpStatus: 400 } });
+    // The same body as a request 10 minutes ago, with another price in between: not done.
+    for (let attempt = 0; attempt < 3; attempt++) expect(await catalog.setPrice(credentials, change, plan)).toMatchObject({ kind: 'retry', retryAfterMs: 900_000 });
+    expect(requests.filter((request) => request.method === 'GET').map((request) => request.path)).toEqual(
+      Array.from({ length: 4 }, () => '/integrator/product/meal/suppliers/104523/stores/88211/products'),
+    );
+  });
+
+  it('reads the price answers: no batch id failed, 4xx failed with the message, 429 / 5xx / network retry', async () => {
     const { catalog } = catalogAnswering(
-      { status: 400, body: { status: 400, errors: [{ message: 'Tekrarlı fiyat güncelleme isteği' }] } },
       { body: {} },
       { status: 400, body: { status: 400, errors: [{ message: 'Gönderdiğiniz istekte liste eleman sayısı minimum 1, maximum 1000 olmalıdır.' }] } },
       { status: 429, body: { status: 429, message: 'too.many.requests' } },
       { status: 502, body: 'bad gateway' },
       new PlatformNetworkError('socket hang up'),
     );
-    expect(await catalog.setPrice(credentials, change, plan)).toMatchObject({ kind: 'done', alreadyDone: true });
     expect(await catalog.setPrice(credentials, change, plan)).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/without a batchRequestId/) });
     expect(await catalog.setPrice(credentials, change, plan)).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/HTTP 400: Gönderdiğiniz istekte/) });
     expect(await catalog.setPrice(credentials, change, plan)).toMatchObject({ kind: 'retry', retryAfterMs: 10_000 });
@@ -153,6 +181,7 @@ describe('PLATFORM_C catalog: the price request and its batch', () => {
       batch({ status: 'FAILED', failureReasons: ['Tekrarlı fiyat güncelleme isteği'] }, 'COMPLETED'),
       batch({ status: 'SUCCESS' }, ''),
       batch(null, 'COMPLETED'),
+      { body: { batchRequestId: 'b-1', status: 'PROCESSING', items: [] } },
     );
     expect(await catalog.checkPrice(credentials, followUp)).toMatchObject({ kind: 'pending', followUp, checkAfterMs: 5_000 });
     expect(await catalog.checkPrice(credentials, followUp)).toMatchObject({ kind: 'pending' });
@@ -165,6 +194,9 @@ describe('PLATFORM_C catalog: the price request and its batch', () => {
     // A price batch may carry no status of its own: the item's status decides.
     expect(await catalog.checkPrice(credentials, followUp)).toMatchObject({ kind: 'done' });
     expect(await catalog.checkPrice(credentials, followUp)).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/completed batch request b-1 without a result for product 319239/) });
+    // An unknown or expired id reads as processing: past the 4 hours it is kept, the price failed.
+    const stale = { ...followUp, requestedAt: Date.now() - 4 * 60 * 60_000 - 1 };
+    expect(await catalog.checkPrice(credentials, stale)).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/no result for product 319239 in batch request b-1 within the 4 hours/) });
     expect(requests[0]).toEqual({ method: 'GET', path: '/integrator/product/meal/suppliers/104523/batch-requests/b-1', json: undefined });
   });
 

@@ -13,11 +13,13 @@ import { PlatformNetworkError, PlatformResponse } from '../common/platform-http'
 import { isRecord } from '../common/payload-reader';
 import type { PlatformCCalls } from './trendyol-go.availability';
 import {
+  PLATFORM_C_BATCH_KEPT_MS,
   PLATFORM_C_EXTERNAL_CODE_FIELDS,
   PLATFORM_C_MAX_PRICE,
   PLATFORM_C_PRICE_CHECK_AFTER_MS,
   PLATFORM_C_RATE_LIMIT_WINDOW_MS,
   PLATFORM_C_REPEATED_PRICE,
+  PLATFORM_C_REPEATED_REQUEST_WINDOW_MS,
   platformCBatchPath,
   platformCMenuPath,
   platformCPricePath,
@@ -81,8 +83,8 @@ export class PlatformCCatalog implements PlatformCatalog {
     const item = { restaurantId, productId: plan.params.productId, sellingPrice: plan.params.sellingPrice };
     try {
       const response = await this.calls.call(credentials, 'POST', platformCPricePath(credentials.settings.supplierId), { items: [item] });
-      if (response.status === 400 && PLATFORM_C_REPEATED_PRICE.test(platformMessage(response.body)))
-        return { kind: 'done', answer: answerOf(response), alreadyDone: true };
+      if (response.status >= 400 && response.status < 500 && response.status !== 429 && PLATFORM_C_REPEATED_PRICE.test(platformMessage(response.body)))
+        return this.confirmRepeated(credentials, String(change.platformProductId), plan.params.sellingPrice, answerOf(response));
       const outcome = outcomeOf(response);
       if (outcome.kind !== 'done') return outcome;
       const batchRequestId = isRecord(response.body) ? response.body.batchRequestId : undefined;
@@ -91,12 +93,31 @@ export class PlatformCCatalog implements PlatformCatalog {
       return {
         kind: 'pending',
         answer: answerOf(response),
-        followUp: { batchRequestId, productId: String(change.platformProductId) },
+        // The request time bounds the wait: an expired batch id may read as still processing.
+        followUp: { batchRequestId, productId: String(change.platformProductId), requestedAt: Date.now() },
         checkAfterMs: PLATFORM_C_PRICE_CHECK_AFTER_MS,
       };
     } catch (error) {
       if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
       return outcomeOfError(error);
+    }
+  }
+
+  /**
+   * A repeated-request refusal is about the body, not the price (the product may have had another price
+   * since): done only when the menu already shows the price sent; else sent again once the window is over.
+   */
+  private async confirmRepeated(credentials: IntegrationCredentials, productId: string, sellingPrice: unknown, refusal: PlatformAnswer): Promise<PriceCallOutcome> {
+    const later: PriceCallOutcome = { kind: 'retry', answer: refusal, retryAfterMs: PLATFORM_C_REPEATED_REQUEST_WINDOW_MS };
+    try {
+      const response = await this.calls.call(credentials, 'GET', platformCMenuPath(credentials.settings.supplierId, credentials.settings.storeId));
+      if (response.status < 200 || response.status >= 300) return later;
+      const menu = parsePlatformCMenu(response.body);
+      const product = menu.ok ? menu.products.find((entry) => entry.platformProductId === productId) : undefined;
+      const same = product?.price != null && typeof sellingPrice === 'number' && Math.round(product.price * 100) === Math.round(sellingPrice * 100);
+      return same ? { kind: 'done', answer: refusal, alreadyDone: true } : later;
+    } catch {
+      return later;
     }
   }
 
@@ -140,6 +161,9 @@ function readBatch(response: PlatformResponse, productId: string, followUp: Reco
   }
   if (batchStatus === 'COMPLETED')
     return { kind: 'failed', answer: itemAnswer, reason: `PLATFORM_C completed batch request ${String(batch.batchRequestId ?? '')} without a result for product ${productId}` };
+  const requestedAt = Number(followUp.requestedAt);
+  if (Number.isFinite(requestedAt) && Date.now() - requestedAt > PLATFORM_C_BATCH_KEPT_MS)
+    return { kind: 'failed', answer: itemAnswer, reason: `PLATFORM_C gave no result for product ${productId} in batch request ${String(followUp.batchRequestId)} within the 4 hours it keeps batches` };
   return { kind: 'pending', answer: itemAnswer, followUp, checkAfterMs: PLATFORM_C_PRICE_CHECK_AFTER_MS };
 }
 
@@ -157,12 +181,12 @@ export function parsePlatformCMenu(body: unknown): PlatformCMenuParse {
   const entries = body.products.filter(isRecord);
   const names = new Map(entries.filter((entry) => idOf(entry.id) !== null).map((entry) => [idOf(entry.id)!, typeof entry.name === 'string' ? entry.name : null]));
 
-  const sectionOf = new Map<string, { id: number | string; name: string | null }>();
+  const sectionsOf = new Map<string, Array<{ id: number | string; name: string | null; onSale: boolean }>>();
   for (const section of (Array.isArray(body.sections) ? body.sections : []).filter(isRecord)) {
-    const sectionId = section.id as number | string;
+    const listed = { id: section.id as number | string, name: typeof section.name === 'string' ? section.name : null, onSale: isActive(section.status) };
     for (const ref of Array.isArray(section.products) ? section.products : []) {
       const id = idOf(isRecord(ref) ? ref.id : ref);
-      if (id !== null && !sectionOf.has(id)) sectionOf.set(id, { id: sectionId, name: typeof section.name === 'string' ? section.name : null });
+      if (id !== null) sectionsOf.set(id, [...(sectionsOf.get(id) ?? []), listed]);
     }
   }
 
@@ -190,9 +214,12 @@ export function parsePlatformCMenu(body: unknown): PlatformCMenuParse {
   for (const entry of entries) {
     const id = idOf(entry.id);
     if (id === null) return { ok: false, reason: 'a product has no `id`' };
-    const section = sectionOf.get(id);
+    const listedIn = sectionsOf.get(id) ?? [];
+    const section = listedIn.find((entry) => entry.onSale) ?? listedIn[0];
     // A modifier product in no section is an option of other products, not something sold alone.
     if (!section && optionIds.has(id)) continue;
+    // A section taken off sale takes its products with it (the section status call).
+    const sectionOnSale = listedIn.length === 0 || listedIn.some((entry) => entry.onSale);
     const optionGroups = refsOf(entry.modifierGroups).flatMap((ref) => (groups.has(ref) ? [groups.get(ref)!] : []));
     const extras = refsOf(entry.extraIngredients).flatMap((ref) => (ingredients.has(ref) ? [ingredients.get(ref)!] : []));
     if (extras.length > 0) optionGroups.push({ id: 'extraIngredients', name: 'extraIngredients', options: extras });
@@ -202,13 +229,18 @@ export function parsePlatformCMenu(body: unknown): PlatformCMenuParse {
       name: typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : id,
       price: moneyOf(entry.sellingPrice) ?? (isRecord(entry.price) ? moneyOf(entry.price.sellingPrice) : moneyOf(entry.price)),
       category: section?.name ?? null,
-      status: entry.status === undefined || entry.status === null || String(entry.status).toUpperCase() === 'ACTIVE' ? 'ACTIVE' : 'INACTIVE',
+      status: isActive(entry.status) && sectionOnSale ? 'ACTIVE' : 'INACTIVE',
       externalCode: externalCodeOf(entry),
       options: optionGroups,
       platformData: { ...data },
     });
   }
   return { ok: true, products };
+}
+
+/** No status reads as on sale (as the clients read it); ACTIVE is, anything else is not. */
+function isActive(status: unknown): boolean {
+  return status === undefined || status === null || String(status).toUpperCase() === 'ACTIVE';
 }
 
 function externalCodeOf(entry: Record<string, unknown>): string | null {
