@@ -58,5 +58,6 @@ export const catalogDriftDetected: CatalogDriftDetectedEvent = {
     { kind: 'status', platformProductId: 'prd-103', productCode: null, before: 'ACTIVE', after: 'INACTIVE' },
     { kind: 'added', platformProductId: 'prd-104', productCode: null, before: null, after: null },
   ],
+  omittedChanges: 0,
   detectedAt: '2026-11-21T12:20:00.000Z',
 };

@@ -1,4 +1,4 @@
-import { CatalogDriftDetectedEvent } from '@courier/contracts';
+import { CATALOG_DRIFT_EVENT_MAX_CHANGES, CatalogDriftDetectedEvent } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import {
   CredentialCheck,
@@ -348,6 +348,7 @@ describe('Catalog (medium)', () => {
     const [{ drift_event_id }] = await db.sql<{ drift_event_id: string }>('SELECT drift_event_id FROM catalog_imports WHERE id = $1', [view.importId]);
     expect(events[0].payload).toMatchObject({ driftEventId: drift_event_id, importId: view.importId, restaurantId: a.restaurantId, provider: READER, providerRestaurantId: a.providerRestaurantId });
     expect(events[0].payload.changes).toHaveLength(6);
+    expect(events[0].payload.omittedChanges).toBe(0);
     const [products, links] = await catalogState(a.restaurantId);
     expect(products.filter((p) => p.removed_at !== null).map((p) => p.platform_product_id)).toEqual(['d-2', 'd-3']);
     expect(links.find((l) => l.platform_product_id === 'd-4')).toMatchObject({ product_code: 'LAHMACUN-01', linked_by: 'manual' });
@@ -362,6 +363,23 @@ describe('Catalog (medium)', () => {
     expect(back.view.counts).toMatchObject({ drift: 1 });
     expect((await service.drift(a.restaurantId, { limit: 1 })).drift).toEqual([expect.objectContaining({ platformProductId: 'd-3', kind: 'added', importId: back.view.importId })]);
     expect((await service.drift(a.restaurantId, { since: new Date(Date.now() + 1000).toISOString() })).drift).toEqual([]);
+  });
+
+  it('lists at most CATALOG_DRIFT_EVENT_MAX_CHANGES changes in the event and says how many more; the drift view has all', async () => {
+    const count = CATALOG_DRIFT_EVENT_MAX_CHANGES + 25;
+    const a = await integrationWith(READER, []);
+    await importNow(a.restaurantId, a.integrationId);
+    menus.set(a.providerRestaurantId, Array.from({ length: count }, (_, index) => product(`m-${index}`, `Menu item ${index}`, 10 + index)));
+
+    const { view } = await importNow(a.restaurantId, a.integrationId);
+
+    expect(view.counts).toMatchObject({ products: count, drift: count });
+    const events = await driftEvents(a.integrationId);
+    expect(events).toHaveLength(1);
+    expect(events[0].payload.changes).toHaveLength(CATALOG_DRIFT_EVENT_MAX_CHANGES);
+    expect(events[0].payload.omittedChanges).toBe(25);
+    const [, , , drift] = await catalogState(a.restaurantId);
+    expect(drift).toHaveLength(count);
   });
 
   it('reads again after a retry answer, and a failed import changes nothing stored', async () => {

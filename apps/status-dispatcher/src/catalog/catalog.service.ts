@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CatalogDriftDetectedEvent, ErrorCode, RoutingKey } from '@courier/contracts';
+import { CATALOG_DRIFT_EVENT_MAX_CHANGES, CatalogDriftDetectedEvent, ErrorCode, RoutingKey } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { UnitOfWork } from '@courier/messaging';
 import { MenuProduct, PlatformAdapters, PlatformAnswer, PlatformCatalog } from '@courier/platforms';
@@ -116,7 +116,8 @@ export class CatalogService {
           provider: row.platform,
           providerRestaurantId: integration.providerRestaurantId,
           importId: row.id,
-          changes,
+          changes: changes.slice(0, CATALOG_DRIFT_EVENT_MAX_CHANGES),
+          omittedChanges: Math.max(0, changes.length - CATALOG_DRIFT_EVENT_MAX_CHANGES),
           detectedAt: at.toISOString(),
         };
         await tx.publish(RoutingKey.CatalogDriftDetected, event);

@@ -64,8 +64,8 @@ export const WEBHOOK_SCHEMAS: Record<string, OpenApiSchema> = {
   CatalogDriftDetectedWebhook: {
     type: 'object',
     description:
-      'Sent to the status URL when a re-import of one integration\'s menu found it changed on the platform\'s side (not by your own price or sold-out changes through the suite). One webhook per import that found a difference, listing every difference.',
-    required: ['event', 'driftEventId', 'integrationId', 'provider', 'providerRestaurantId', 'importId', 'changes', 'timestamp'],
+      'Sent to the status URL when a re-import of one integration\'s menu found it changed on the platform\'s side (not by your own price or sold-out changes through the suite). One webhook per import that found a difference, listing the differences (the first 200; `omittedChanges` says how many more GET /api/v1/my/catalog/drift lists).',
+    required: ['event', 'driftEventId', 'integrationId', 'provider', 'providerRestaurantId', 'importId', 'changes', 'omittedChanges', 'timestamp'],
     properties: {
       event: { type: 'string', enum: ['catalog.drift_detected'] },
       driftEventId: { type: 'string', description: 'The drift found by one import; the webhook id (X-Webhook-Id) is derived from it.' },
@@ -94,6 +94,7 @@ export const WEBHOOK_SCHEMAS: Record<string, OpenApiSchema> = {
           },
         },
       },
+      omittedChanges: { type: 'integer', minimum: 0, description: 'How many more differences the import found than `changes` lists (at most 200 are listed); 0 normally.' },
       timestamp: { ...TIME, description: 'When the import found it.' },
     },
   },

@@ -74,6 +74,7 @@ describeWithBroker('catalog.drift_detected webhooks over RabbitMQ', () => {
         providerRestaurantId: catalogDriftDetected.providerRestaurantId,
         importId: event.importId,
         changes: catalogDriftDetected.changes,
+        omittedChanges: 0,
         timestamp: event.detectedAt,
       }),
     );

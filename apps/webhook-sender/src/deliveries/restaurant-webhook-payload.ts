@@ -119,6 +119,8 @@ export function catalogDriftPayload(event: CatalogDriftDetectedEvent) {
       before: change.before,
       after: change.after,
     })),
+    // Absent from an event of a dispatcher that never omitted any.
+    omittedChanges: event.omittedChanges ?? 0,
     timestamp: event.detectedAt,
   };
 }
@@ -144,6 +146,7 @@ function wrongDriftFields(fields: Record<string, unknown>): string[] {
   // An import that found no difference publishes nothing: an empty list is a producer's fault.
   if (!Array.isArray(fields.changes) || fields.changes.length === 0) wrong.push('changes');
   else wrong.push(...(fields.changes as unknown[]).flatMap(wrongChangeFields));
+  if (fields.omittedChanges !== undefined && !(Number.isInteger(fields.omittedChanges) && (fields.omittedChanges as number) >= 0)) wrong.push('omittedChanges');
   if (!isTime(fields.detectedAt)) wrong.push('detectedAt');
   return wrong;
 }

@@ -1,3 +1,6 @@
+/** At most this many changes in one event (and its webhook): a replaced menu must not make a webhook receivers refuse for its size. */
+export const CATALOG_DRIFT_EVENT_MAX_CHANGES = 200;
+
 /** What changed on the platform's side of one product since the last import. */
 export type CatalogDriftKind = 'price' | 'name' | 'status' | 'added' | 'removed' | 'linked_removed';
 
@@ -27,7 +30,10 @@ export interface CatalogDriftDetectedEvent {
   providerRestaurantId: string;
   /** The import that found it. */
   importId: string;
+  /** The differences, at most CATALOG_DRIFT_EVENT_MAX_CHANGES of them (GET /api/v1/my/catalog/drift lists all). */
   changes: CatalogDriftChange[];
+  /** How many more the import found than `changes` lists (0 normally: a whole menu replaced lists the first ones only). */
+  omittedChanges: number;
   /** When the import found it (ISO 8601). */
   detectedAt: string;
 }
