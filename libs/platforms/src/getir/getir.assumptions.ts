@@ -384,8 +384,12 @@ export const PLATFORM_A_EXTERNAL_CODE_FIELD = null;
  * planPrice refuses PRICE_UNSUPPORTED. A chain menu is brand-level (G data-model: "A brand-level menu
  * shared across the chain's restaurants ... bulk price updates"): a price sent there reaches every
  * branch on that chain menu, not this restaurant alone.
- * The Go client sends the items as `{ id, price }`; the adapter sends G's `{ chainProductOID, price }`,
- * and `chainOptions: []` (the Go client sends null when it has none).
+ * The Go client sends the items as `{ id, price }` and null for an empty list; G's Model24 requires
+ * `chainProductOID` and types both lists as arrays, so the adapter sends `{ chainProductOID, price }`
+ * and `chainOptions: []`, and the simulator refuses the Go client's forms (-2 ValidationError).
+ * ASSUMED (G's registry has no chain menu error; -1 is its UnknownError, HTTP 500): an unknown chain
+ * menu, or a chain product / option it does not hold, is refused 400 with the registry's 46
+ * InvalidInput; any such 4xx is final.
  */
 export const PLATFORM_A_CHAIN_PRICE_PATH = (chainMenuOID: string) => `/chain-menus/${encodeURIComponent(chainMenuOID)}/update-prices`;
 

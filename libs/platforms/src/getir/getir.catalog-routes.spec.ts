@@ -182,7 +182,7 @@ describe('PLATFORM_A catalog against its simulator', () => {
     sim.failNext({ status: 200, body: { categories: [] }, match: (request) => request.path === '/restaurants/menu' });
     expect(await catalog().readMenu(credentials(1))).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/without a productCategories array/) });
     // A chain menu list Getir refuses (a restaurant of no chain) leaves the menu importable, without chain menus.
-    sim.failNext({ status: 404, body: { code: -1 }, match: (request) => request.path === '/chain-menus' });
+    sim.failNext({ status: 400, body: { code: 46, error: 'InvalidInput' }, match: (request) => request.path === '/chain-menus' });
     const noChain = await read();
     expect(noChain.every((product) => (product.platformData as { chainMenuId: unknown }).chainMenuId === null)).toBe(true);
 
@@ -194,7 +194,7 @@ describe('PLATFORM_A catalog against its simulator', () => {
     expect(await catalog().setPrice(credentials(1), { platformProductId: ADANA, price: 300 }, plan)).toMatchObject({ kind: 'retry', retryAfterMs: 7_000 });
     // A chain menu that is no longer the restaurant's: Getir's refusal is final.
     const gone = { ...plan, params: { ...plan.params, chainMenuOID: 'cm-gone' } };
-    expect(await catalog().setPrice(credentials(1), { platformProductId: ADANA, price: 300 }, gone)).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
+    expect(await catalog().setPrice(credentials(1), { platformProductId: ADANA, price: 300 }, gone)).toMatchObject({ kind: 'failed', answer: { httpStatus: 400, body: { code: 46 } } });
     sim.setDown(true);
     expect(await catalog().readMenu(credentials(1))).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
     expect(await catalog().setPrice(credentials(1), { platformProductId: ADANA, price: 300 }, plan)).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
@@ -261,29 +261,44 @@ describe('PLATFORM_A catalog against its simulator', () => {
         body: [{ id: GETIR_DEMO_CHAIN_MENU_ID, products: expect.arrayContaining([{ id: chainOf(ADANA), name: { tr: 'Adana Kebap', en: 'Adana Kebap' }, price: 320 }]) }],
       });
       expect(await call(token, 'GET', `/chain-menus/${GETIR_DEMO_CHAIN_MENU_ID}`)).toMatchObject({ status: 200, body: { id: GETIR_DEMO_CHAIN_MENU_ID } });
-      expect(await call(token, 'GET', '/chain-menus/unknown')).toMatchObject({ status: 404 });
+      expect(await call(token, 'GET', '/chain-menus/unknown')).toMatchObject({ status: 400, body: { code: 46, error: 'InvalidInput' } });
+      expect(await call(token, 'GET', '/chain-menus/chain-option-categories')).toMatchObject({
+        status: 200,
+        body: [{ id: '6a0c1d2e3f4a5b6c7d8e9a01', options: [expect.objectContaining({ id: '6a0c1d2e3f4a5b6c7d8e9b02', price: 0 }), expect.objectContaining({ id: '6a0c1d2e3f4a5b6c7d8e9b03', price: 120 })] }],
+      });
     });
 
-    it("validates update-prices as Model26 (nothing applies when one item is wrong); takes the Go client's { id, price } too", async () => {
+    it('validates update-prices as Model26 (nothing applies when one item is wrong); refuses the Go client\'s { id, price } and a null list', async () => {
       const token = await login();
       const adana = chainOf(ADANA);
       const urfa = chainOf('5f9a1b2c3d4e5f6a7b8c9d22');
-      for (const [item, message] of [
-        [{ chainProductOID: adana, price: -1 }, /greater than or equal to 0/],
-        [{ chainProductOID: adana, price: 10.123 }, /2 decimal places/],
-        [{ chainProductOID: adana, price: '10' }, /must be a number/],
-        [{ price: 10 }, /chainProductOID" is required/],
-        [{ chainProductOID: 'not-on-menu', price: 10 }, /not on the chain menu/],
+      const portion = '6a0c1d2e3f4a5b6c7d8e9b03';
+      for (const [body, message] of [
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }, { chainProductOID: adana, price: -1 }] }, /chainProducts\[1\].price" must be greater than or equal to 0/],
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }, { chainProductOID: adana, price: 10.123 }] }, /2 decimal places/],
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }, { chainProductOID: adana, price: '10' }] }, /must be a number/],
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }, { price: 10 }] }, /chainProducts\[1\].chainProductOID" is required/],
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }, { chainProductOID: adana }] }, /chainProducts\[1\].price" is required/],
+        [{ chainProducts: [{ id: urfa, price: 315.75 }] }, /chainProducts\[0\].chainProductOID" is required/],
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }], chainOptions: null }, /"chainOptions" must be an array/],
+        [{ chainProducts: {} }, /"chainProducts" must be an array/],
+        [{ chainProducts: [{ chainProductOID: urfa, price: 1 }], chainOptions: [{ id: portion, price: 100 }] }, /chainOptions\[0\].chainOptionOID" is required/],
+        [{ chainOptions: [{ chainOptionOID: portion, price: 1.005 }] }, /2 decimal places/],
       ] as const) {
-        expect(await call(token, 'POST', prices, { chainProducts: [{ chainProductOID: urfa, price: 1 }, item] })).toMatchObject({
+        expect(await call(token, 'POST', prices, body)).toMatchObject({
           status: 400,
-          body: { code: -2, error: 'ValidationError', message: expect.stringMatching(message) },
+          body: { code: -2, error: 'ValidationError', source: 'body', message: expect.stringMatching(message) },
         });
       }
-      expect(await call(token, 'POST', prices, { chainProducts: {} })).toMatchObject({ status: 400 });
+      for (const body of [{ chainProducts: [{ chainProductOID: 'not-on-menu', price: 10 }] }, { chainOptions: [{ chainOptionOID: 'not-on-menu', price: 10 }] }])
+        expect(await call(token, 'POST', prices, body)).toMatchObject({ status: 400, body: { code: 46, error: 'InvalidInput', message: expect.stringMatching(/not on the chain menu/) } });
       expect(sim.catalog.menuProduct('getir-r-1', '5f9a1b2c3d4e5f6a7b8c9d22')).toMatchObject({ price: 310 });
-      expect(await call(token, 'POST', prices, { chainProducts: [{ id: urfa, price: 315.75 }], chainOptions: null })).toMatchObject({ status: 200 });
+      expect(await call(token, 'POST', prices, { chainProducts: [{ chainProductOID: urfa, price: 315.75 }], chainOptions: [{ chainOptionOID: portion, price: 135.5 }] })).toMatchObject({ status: 200 });
       expect(sim.catalog.menuProduct('getir-r-1', '5f9a1b2c3d4e5f6a7b8c9d22')).toMatchObject({ price: 315.75 });
+      const options = (sim.catalog.menuProduct('getir-r-1', ADANA)!.optionCategories as Array<{ options: Array<{ chainOption?: string; price: number }> }>)[0].options;
+      expect(options.find((option) => option.chainOption === portion)).toMatchObject({ price: 135.5 });
+      // Model26 requires neither list.
+      expect(await call(token, 'POST', prices, {})).toMatchObject({ status: 200 });
     });
 
     it('counts the menu read in the configuration family and not the chain menu calls', async () => {

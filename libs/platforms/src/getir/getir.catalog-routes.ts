@@ -10,7 +10,9 @@ import { GETIR_MENU_PRODUCT_IDS, GETIR_PRODUCT_STATUS, PlatformAAvailabilityRout
  * `chainOptions[{ chainOptionOID, price }]`, price `minimum: 0`, precision 2), G rate-limits (the menu
  * read is a configuration call: 2 / 60 s per token; `/chain-menus` is not listed: the default budget),
  * G data-model (a chain menu is brand-level, shared by the chain's restaurants) and the Go Getir client
- * (`GET /chain-menus` read as `[{ id, name, products }]`; price items sent as `{ id, price }`).
+ * (`GET /chain-menus` read as `[{ id, name, products }]`, `/chain-menus/chain-option-categories` as
+ * `[{ id, name, options }]`). The Go client's price items `{ id, price }` lack Model24's required
+ * `chainProductOID`: refused, as G's validation would.
  * G has no per-product price call: a restaurant's own product (no chainProduct) keeps its price.
  * Points G leaves open are marked "assumed".
  */
@@ -28,6 +30,8 @@ export interface GetirMenuOption {
 /** An option category (Model8). */
 export interface GetirMenuOptionCategory {
   id: string;
+  /** The brand's chain option category (`chainOptionCategory`); absent on a restaurant's own. */
+  chainOptionCategory?: string;
   name: Localized;
   minCount: number;
   maxCount: number;
@@ -110,12 +114,13 @@ export function platformADemoMenu(): GetirMenuSeed {
           ? [
               {
                 id: '5f9a1b2c3d4e5f6a7b8c9f01',
+                chainOptionCategory: '6a0c1d2e3f4a5b6c7d8e9a01',
                 name: { tr: 'Porsiyon', en: 'Portion' },
                 minCount: 1,
                 maxCount: 1,
                 options: [
-                  { id: '5f9a1b2c3d4e5f6a7b8c9f02', name: { tr: '1 Porsiyon', en: '1 Portion' }, price: 0 },
-                  { id: '5f9a1b2c3d4e5f6a7b8c9f03', name: { tr: '1,5 Porsiyon', en: '1.5 Portion' }, price: 120 },
+                  { id: '5f9a1b2c3d4e5f6a7b8c9f02', name: { tr: '1 Porsiyon', en: '1 Portion' }, price: 0, chainOption: '6a0c1d2e3f4a5b6c7d8e9b02' },
+                  { id: '5f9a1b2c3d4e5f6a7b8c9f03', name: { tr: '1,5 Porsiyon', en: '1.5 Portion' }, price: 120, chainOption: '6a0c1d2e3f4a5b6c7d8e9b03' },
                 ],
               },
             ]
@@ -172,8 +177,10 @@ export class PlatformACatalogRoutes {
       return { status: 200, body: this.chainMenus.filter((menu) => menu.restaurantIds.includes(restaurantId)).map((menu) => this.chainMenuView(menu)) };
     const prices = matchPath('/chain-menus/:chainMenuOID/update-prices', request.path);
     if (request.method === 'POST' && prices) return this.updatePrices(request, restaurantId, prices.chainMenuOID);
+    // G Swagger lists this read beside `/chain-menus/{chainMenuOID}`; the literal path wins.
+    if (request.method === 'GET' && request.path === '/chain-menus/chain-option-categories') return { status: 200, body: this.chainOptionCategories(restaurantId) };
     const read = matchPath('/chain-menus/:chainMenuOID', request.path);
-    if (request.method === 'GET' && read && read.chainMenuOID !== 'chain-option-categories') {
+    if (request.method === 'GET' && read) {
       const menu = this.chainMenuOf(restaurantId, read.chainMenuOID);
       return menu ? { status: 200, body: this.chainMenuView(menu, true) } : chainMenuNotFound();
     }
@@ -260,7 +267,7 @@ export class PlatformACatalogRoutes {
         removeToppings: false,
         weight,
         status: GETIR_PRODUCT_STATUS.ACTIVE,
-        chainOptionCategory: '',
+        chainOptionCategory: category.chainOptionCategory ?? '',
         options: category.options.map((option, at) => ({
           id: option.id,
           product: product.id,
@@ -302,6 +309,27 @@ export class PlatformACatalogRoutes {
     };
   }
 
+  /**
+   * `GET /chain-menus/chain-option-categories` as the Go client reads it: `[{ id, name, options: [{ id,
+   * name, price }] }]` (G types the answer as a string), over the restaurant's chain menus.
+   */
+  private chainOptionCategories(restaurantId: string): Array<Record<string, unknown>> {
+    const found = new Map<string, { id: string; name: Localized; options: Map<string, { id: string; name: Localized; price: number }> }>();
+    for (const menu of this.chainMenus.filter((candidate) => candidate.restaurantIds.includes(restaurantId)))
+      for (const id of menu.restaurantIds)
+        for (const product of this.menus.get(id)?.products.values() ?? []) {
+          if (!product.chainProduct || !menu.chainProducts.includes(product.chainProduct)) continue;
+          for (const category of product.optionCategories ?? []) {
+            if (!category.chainOptionCategory) continue;
+            const entry = found.get(category.chainOptionCategory) ?? { id: category.chainOptionCategory, name: category.name, options: new Map() };
+            found.set(entry.id, entry);
+            for (const option of category.options)
+              if (option.chainOption && !entry.options.has(option.chainOption)) entry.options.set(option.chainOption, { id: option.chainOption, name: option.name, price: option.price });
+          }
+        }
+    return [...found.values()].map((category) => ({ id: category.id, name: category.name, options: [...category.options.values()] }));
+  }
+
   private chainMenuOf(restaurantId: string, chainMenuOID: string): GetirChainMenu | undefined {
     return this.chainMenus.find((menu) => menu.id === chainMenuOID && menu.restaurantIds.includes(restaurantId));
   }
@@ -318,33 +346,69 @@ export class PlatformACatalogRoutes {
 
   /**
    * `POST /chain-menus/{oid}/update-prices` (Model26): every item is checked first (nothing applies
-   * when one is wrong), then each chain product's price changes on every restaurant of the chain menu.
+   * when one is wrong), then each chain product's and chain option's price changes on every
+   * restaurant of the chain menu.
    */
   private updatePrices(request: SimulatorRequest, restaurantId: string, chainMenuOID: string): SimulatorResponse {
     const menu = this.chainMenuOf(restaurantId, chainMenuOID);
     if (!menu) return chainMenuNotFound();
     const body = bodyOf(request);
-    const items = body.chainProducts ?? [];
-    if (!Array.isArray(items)) return validation('"chainProducts" must be an array');
-    if (body.chainOptions !== undefined && body.chainOptions !== null && !Array.isArray(body.chainOptions)) return validation('"chainOptions" must be an array');
-    const changes: Array<{ chainProduct: string; price: number }> = [];
-    for (const [index, item] of items.entries()) {
-      const record = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : {};
-      // G names the item's id chainProductOID; the Go client sends `id`: both are taken.
-      const chainProduct = record.chainProductOID ?? record.id;
-      if (typeof chainProduct !== 'string' || chainProduct === '') return validation(`"chainProducts[${index}].chainProductOID" is required`);
-      const { price } = record;
-      if (typeof price !== 'number' || !Number.isFinite(price)) return validation(`"chainProducts[${index}].price" must be a number`);
-      if (price < 0) return validation(`"chainProducts[${index}].price" must be greater than or equal to 0`);
-      if (Math.abs(Math.round(price * 100) - price * 100) > 1e-6) return validation(`"chainProducts[${index}].price" must have no more than 2 decimal places`);
-      // Assumed: G documents no answer for a chain product the chain menu does not hold.
-      if (!menu.chainProducts.includes(chainProduct)) return validation(`"chainProducts[${index}].chainProductOID" ${chainProduct} is not on the chain menu`);
-      changes.push({ chainProduct, price });
-    }
-    for (const { chainProduct, price } of changes)
-      for (const id of menu.restaurantIds)
-        for (const product of this.menus.get(id)?.products.values() ?? []) if (product.chainProduct === chainProduct) product.price = price;
+    // Model26 types both lists as arrays and requires neither: absent is fine, null is not an array.
+    for (const list of ['chainProducts', 'chainOptions'] as const)
+      if (body[list] !== undefined && !Array.isArray(body[list])) return validation(`"${list}" must be an array`);
+    const products = this.priceItems((body.chainProducts ?? []) as unknown[], 'chainProducts', 'chainProductOID');
+    if ('refusal' in products) return products.refusal;
+    const options = this.priceItems((body.chainOptions ?? []) as unknown[], 'chainOptions', 'chainOptionOID');
+    if ('refusal' in options) return options.refusal;
+    const chainOptions = new Set(this.chainOptionsOf(menu));
+    for (const [index, { id }] of products.items.entries())
+      if (!menu.chainProducts.includes(id)) return notOnChainMenu(`"chainProducts[${index}].chainProductOID" ${id} is not on the chain menu`);
+    for (const [index, { id }] of options.items.entries())
+      if (!chainOptions.has(id)) return notOnChainMenu(`"chainOptions[${index}].chainOptionOID" ${id} is not on the chain menu`);
+    for (const id of menu.restaurantIds)
+      for (const product of this.menus.get(id)?.products.values() ?? []) {
+        const productPrice = products.items.find((item) => item.id === product.chainProduct);
+        if (productPrice) product.price = productPrice.price;
+        for (const category of product.optionCategories ?? [])
+          for (const option of category.options) {
+            const optionPrice = options.items.find((item) => item.id === option.chainOption);
+            if (optionPrice) option.price = optionPrice.price;
+          }
+      }
     return { status: 200, body: 'OK' };
+  }
+
+  /** Model24 / Model25 items: the OID and the price are both required (G names no other id field). */
+  private priceItems(
+    items: unknown[],
+    list: 'chainProducts' | 'chainOptions',
+    key: 'chainProductOID' | 'chainOptionOID',
+  ): { items: Array<{ id: string; price: number }> } | { refusal: SimulatorResponse } {
+    const checked: Array<{ id: string; price: number }> = [];
+    for (const [index, item] of items.entries()) {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) return { refusal: validation(`"${list}[${index}]" must be of type object`) };
+      const record = item as Record<string, unknown>;
+      const id = record[key];
+      if (id === undefined) return { refusal: validation(`"${list}[${index}].${key}" is required`) };
+      if (typeof id !== 'string' || id === '') return { refusal: validation(`"${list}[${index}].${key}" must be a non-empty string`) };
+      const { price } = record;
+      if (price === undefined) return { refusal: validation(`"${list}[${index}].price" is required`) };
+      if (typeof price !== 'number' || !Number.isFinite(price)) return { refusal: validation(`"${list}[${index}].price" must be a number`) };
+      // Assumed strict: G's validator might convert a numeric string or round past 2 places; refusing hides no client mistake.
+      if (price < 0) return { refusal: validation(`"${list}[${index}].price" must be greater than or equal to 0`) };
+      if (Math.abs(Math.round(price * 100) - price * 100) > 1e-6) return { refusal: validation(`"${list}[${index}].price" must have no more than 2 decimal places`) };
+      checked.push({ id, price });
+    }
+    return { items: checked };
+  }
+
+  /** The chain options of the chain menu's products (Model6 `chainOption`), as its restaurants' menus carry them. */
+  private chainOptionsOf(menu: GetirChainMenu): string[] {
+    return menu.restaurantIds.flatMap((id) =>
+      [...(this.menus.get(id)?.products.values() ?? [])]
+        .filter((product) => product.chainProduct && menu.chainProducts.includes(product.chainProduct))
+        .flatMap((product) => (product.optionCategories ?? []).flatMap((category) => category.options.flatMap((option) => (option.chainOption ? [option.chainOption] : [])))),
+    );
   }
 }
 
@@ -352,7 +416,14 @@ function validation(message: string): SimulatorResponse {
   return getirError(400, -2, 'ValidationError', message, 'body');
 }
 
-/** Assumed: G documents no answer for an unknown chain menu (or one of another brand). */
+/*
+ * Assumed: G's registry has no chain menu error, and -1 is its UnknownError (HTTP 500): an unknown
+ * chain menu, or an id it does not hold, is answered with the registry's generic 46 InvalidInput.
+ */
 function chainMenuNotFound(): SimulatorResponse {
-  return getirError(404, -1, 'ChainMenuNotFoundError', 'chain menu not found');
+  return getirError(400, 46, 'InvalidInput', 'chain menu not found');
+}
+
+function notOnChainMenu(message: string): SimulatorResponse {
+  return getirError(400, 46, 'InvalidInput', message);
 }
