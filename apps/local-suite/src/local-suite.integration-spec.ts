@@ -582,9 +582,9 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(linkedOn(before, 'LAHMACUN-01')).toEqual({ PLATFORM_A: null, PLATFORM_B: null, PLATFORM_C: 'external_code', PLATFORM_D: null });
 
     // 3. Getir's and Migros' products carry no code: proposed by name, confirmed by hand.
-    const unmapped = (await call('GET', '/api/v1/my/catalog/unmapped')).body.products as Array<{ integrationId: string; platform: string; platformProductId: string; proposedProductCode: string | null }>;
+    const unmapped = (await call('GET', '/api/v1/my/catalog/unmapped')).body.products as Array<{ integrationId: string; platform: string; platformProductId: string; onMenu: boolean; proposedProductCode: string | null }>;
     for (const productCode of ['LAHMACUN-01', 'AYRAN-01']) {
-      const proposed = unmapped.filter((product) => product.proposedProductCode === productCode);
+      const proposed = unmapped.filter((product) => product.onMenu && product.proposedProductCode === productCode);
       expect(proposed.map((product) => product.platform).sort()).toEqual(['PLATFORM_A', 'PLATFORM_D']);
       const linked = await call('PUT', `/api/v1/my/catalog/products/${productCode}/links`, { links: proposed.map(({ integrationId, platformProductId }) => ({ integrationId, platformProductId })) });
       expect(linked.status).toBe(200);
