@@ -536,6 +536,123 @@ describe('one-machine mode (built code, embedded PostgreSQL, in-process transpor
     expect(deliveries.data.map((delivery) => delivery.id)).toEqual([store.webhookId]);
   }, 400_000);
 
+  // README "One menu, the restaurant's own codes": every step over HTTP against the running suite and its simulators.
+  it('imports every menu, links by code and by confirmed proposals, sends a price and a sold-out by code to every linked platform, and turns a platform-side change into drift at the receiver', async () => {
+    await waitFor('suite start', () => output.includes('Courier integration suite is up') || child.exitCode !== null, 90_000, 200);
+    const demo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8')) as { apiKey: string; apiSecret: string; platforms: Record<string, { integrationId: string; providerRestaurantId: string }> };
+    const headers = { 'X-API-Key': demo.apiKey, 'X-API-Secret': demo.apiSecret, 'Content-Type': 'application/json' };
+    const call = async (method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> => {
+      const response = await fetch(url.startsWith('http') ? url : `http://127.0.0.1:${ports.pos}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: response.status, body: await response.json() };
+    };
+    const integrationOf = (platform: string) => demo.platforms[platform].integrationId;
+    const simulator = { A: `http://127.0.0.1:${ports.platformA}`, C: `http://127.0.0.1:${ports.platformC}`, D: `http://127.0.0.1:${ports.platformD}` };
+    const getirRestaurant = demo.platforms.PLATFORM_A.providerRestaurantId;
+    const migrosStore = demo.platforms.PLATFORM_D.providerRestaurantId;
+    const trendyolStore = (await call('GET', `/api/v1/my/integrations/${integrationOf('PLATFORM_C')}`)).body.storeId as string;
+
+    const importDone = async (platform: string) => {
+      const asked = await call('POST', `/api/v1/my/integrations/${integrationOf(platform)}/catalog/import`);
+      expect([platform, asked.status]).toEqual([platform, 202]);
+      let last: unknown;
+      // Getir's menu read shares its two configuration calls a minute: the import may wait for its slot.
+      return waitFor(`the ${platform} import done`, async () => {
+        const view = (await call('GET', `/api/v1/my/catalog/imports/${asked.body.importId}`)).body;
+        last = view;
+        if (view.state === 'failed') throw new Error(`import failed: ${JSON.stringify(view)}`);
+        return view.state === 'done' ? (view as { counts: { products: number; drift: number; autoLinked: number }; importId: string }) : undefined;
+      }, 150_000, 250).catch((error) => {
+        throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`);
+      });
+    };
+
+    // 1. Import on every platform: Delivery Hero has no menu read (422), the others read six products each.
+    const unsupported = await call('POST', `/api/v1/my/integrations/${integrationOf('PLATFORM_B')}/catalog/import`);
+    expect(unsupported).toMatchObject({ status: 422, body: { code: 'MENU_READ_UNSUPPORTED' } });
+    for (const platform of ['PLATFORM_A', 'PLATFORM_C', 'PLATFORM_D']) expect([platform, (await importDone(platform)).counts.products]).toEqual([platform, 6]);
+
+    // 2. The catalog: the codes Trendyol's menu carries, linked there by code, not on the others yet.
+    type Linked = { platformProductId: string; price: number; linkedBy: string } | null;
+    type Code = { productCode: string; integrations: Array<{ platform: string; linked: Linked }> };
+    const catalog = async () => (await call('GET', '/api/v1/my/catalog')).body.products as Code[];
+    const linkedOn = (codes: Code[], productCode: string) =>
+      Object.fromEntries(codes.find((code) => code.productCode === productCode)!.integrations.map((entry) => [entry.platform, entry.linked?.linkedBy ?? null]));
+    const before = await catalog();
+    expect(before.map((code) => code.productCode).sort()).toEqual(['AYRAN-01', 'LAHMACUN-01']);
+    expect(linkedOn(before, 'LAHMACUN-01')).toEqual({ PLATFORM_A: null, PLATFORM_B: null, PLATFORM_C: 'external_code', PLATFORM_D: null });
+
+    // 3. Getir's and Migros' products carry no code: proposed by name, confirmed by hand.
+    const unmapped = (await call('GET', '/api/v1/my/catalog/unmapped')).body.products as Array<{ integrationId: string; platform: string; platformProductId: string; onMenu: boolean; proposedProductCode: string | null }>;
+    for (const productCode of ['LAHMACUN-01', 'AYRAN-01']) {
+      const proposed = unmapped.filter((product) => product.onMenu && product.proposedProductCode === productCode);
+      expect(proposed.map((product) => product.platform).sort()).toEqual(['PLATFORM_A', 'PLATFORM_D']);
+      const linked = await call('PUT', `/api/v1/my/catalog/products/${productCode}/links`, { links: proposed.map(({ integrationId, platformProductId }) => ({ integrationId, platformProductId })) });
+      expect(linked.status).toBe(200);
+    }
+    const after = await catalog();
+    expect(linkedOn(after, 'AYRAN-01')).toEqual({ PLATFORM_A: 'confirmed', PLATFORM_B: null, PLATFORM_C: 'external_code', PLATFORM_D: 'confirmed' });
+    const productOn = (productCode: string, platform: string) => after.find((code) => code.productCode === productCode)!.integrations.find((entry) => entry.platform === platform)!.linked!.platformProductId;
+
+    /** The change answered per platform, then followed until every queued platform has it sent. */
+    const changeSent = async (answer: { status: number; body: any }) => {
+      expect(answer.status).toBe(202);
+      expect(Object.fromEntries((answer.body.results as Array<{ platform: string; state: string }>).map((result) => [result.platform, result.state]))).toEqual({ PLATFORM_A: 'queued', PLATFORM_B: 'not_linked', PLATFORM_C: 'queued', PLATFORM_D: 'queued' });
+      let last: unknown;
+      await waitFor(`change ${answer.body.changeId} sent on every linked platform`, async () => {
+        const view = (await call('GET', `/api/v1/my/catalog/changes/${answer.body.changeId}`)).body as { integrations: Array<{ platform: string; state: string }> };
+        last = view;
+        const states = view.integrations.filter((entry) => entry.platform !== 'PLATFORM_B').map((entry) => entry.state);
+        if (states.some((state) => state === 'failed' || state === 'superseded')) throw new Error(`change ended: ${JSON.stringify(view)}`);
+        return states.every((state) => state === 'sent');
+      }, 150_000, 250).catch((error) => {
+        throw new Error(`${(error as Error).message}; last seen: ${JSON.stringify(last)}`);
+      });
+    };
+    const getirProduct = async (productId: string) =>
+      ((await call('GET', `${simulator.A}/_simulator/restaurants/${getirRestaurant}/menu`)).body.productCategories as Array<{ products: Array<{ id: string; price: number; status: number }> }>).flatMap((category) => category.products).find((product) => product.id === productId)!;
+    const trendyolProduct = async (productId: string) => ((await call('GET', `${simulator.C}/_simulator/menus/${trendyolStore}`)).body.products as Array<{ id: number; sellingPrice: number; status: string }>).find((product) => String(product.id) === productId)!;
+    const migrosProduct = async (productId: string) =>
+      ((await call('GET', `${simulator.D}/_simulator/menus/${migrosStore}`)).body.menuHeaderInfos as Array<{ foodMenuItemDetailsDTOs: Array<{ productId: number; defaultPrimaryPrice: number; status: string }> }>).flatMap((header) => header.foodMenuItemDetailsDTOs).find((product) => String(product.productId) === productId)!;
+
+    // 4. A price by code: Getir's chain menu and Migros at once, Trendyol's batch followed until it completes.
+    await changeSent(await call('PUT', '/api/v1/my/catalog/products/LAHMACUN-01/price', { price: 95.5 }));
+    expect((await getirProduct(productOn('LAHMACUN-01', 'PLATFORM_A'))).price).toBe(95.5);
+    expect((await trendyolProduct(productOn('LAHMACUN-01', 'PLATFORM_C'))).sellingPrice).toBe(95.5);
+    expect((await migrosProduct(productOn('LAHMACUN-01', 'PLATFORM_D'))).defaultPrimaryPrice).toBe(95.5);
+
+    // 5. Sold out by code on every platform where it is linked.
+    await changeSent(await call('PUT', '/api/v1/my/catalog/products/AYRAN-01/availability', { available: false }));
+    expect((await getirProduct(productOn('AYRAN-01', 'PLATFORM_A'))).status).not.toBe(100);
+    expect((await trendyolProduct(productOn('AYRAN-01', 'PLATFORM_C'))).status).toBe('PASSIVE');
+    expect((await migrosProduct(productOn('AYRAN-01', 'PLATFORM_D'))).status).toBe('PASSIVE');
+
+    // 6. The platforms change the menu on their side; the next import finds it and the receiver gets it signed.
+    expect((await call('PATCH', `${simulator.C}/_simulator/menus/${trendyolStore}/products/${productOn('LAHMACUN-01', 'PLATFORM_C')}`, { price: 99 })).status).toBe(200);
+    expect((await call('POST', `${simulator.A}/_simulator/restaurants/${getirRestaurant}/menu/products/${productOn('LAHMACUN-01', 'PLATFORM_A')}`, { name: 'Lahmacun (acılı)' })).status).toBe(200);
+    const trendyolImport = await importDone('PLATFORM_C');
+    const getirImport = await importDone('PLATFORM_A');
+    // Our own price and sold-out are not drift: only the platforms' changes are.
+    expect([trendyolImport.counts.drift, getirImport.counts.drift]).toEqual([1, 1]);
+    const drift = (await call('GET', '/api/v1/my/catalog/drift')).body.drift as Array<{ platform: string; productCode: string; kind: string; before: unknown; after: unknown }>;
+    expect(drift.map(({ platform, productCode, kind, before: was, after: is }) => ({ platform, productCode, kind, before: was, after: is }))).toEqual([
+      { platform: 'PLATFORM_A', productCode: 'LAHMACUN-01', kind: 'name', before: 'Lahmacun', after: 'Lahmacun (acılı)' },
+      { platform: 'PLATFORM_C', productCode: 'LAHMACUN-01', kind: 'price', before: 95.5, after: 99 },
+    ]);
+    type Report = { importId: string; provider: string; webhookId: string; changes: Array<{ kind: string; productCode: string | null; before: unknown; after: unknown }> };
+    const reports = await waitFor('both drift webhooks at the receiver', async () => {
+      const listed = ((await call('GET', `http://127.0.0.1:${ports.receiver}/api/catalog-drift`)).body as { data: Report[] }).data;
+      const ours = listed.filter((report) => report.importId === trendyolImport.importId || report.importId === getirImport.importId);
+      return ours.length === 2 ? ours : undefined;
+    }, 30_000, 250);
+    expect(Object.fromEntries(reports.map((report) => [report.provider, report.changes]))).toEqual({
+      PLATFORM_A: [expect.objectContaining({ kind: 'name', productCode: 'LAHMACUN-01', before: 'Lahmacun', after: 'Lahmacun (acılı)' })],
+      PLATFORM_C: [expect.objectContaining({ kind: 'price', productCode: 'LAHMACUN-01', before: 95.5, after: 99 })],
+    });
+    // Each one signed with the restaurant's secret, as the receiver checked it.
+    const received = ((await call('GET', `http://127.0.0.1:${ports.receiver}/api/webhooks`)).body as { data: Array<{ webhookId: string; verdicts: { serviceSignature: { state: string } } }> }).data;
+    for (const report of reports) expect(received.find((webhook) => webhook.webhookId === report.webhookId)?.verdicts.serviceSignature.state).toBe('valid');
+  }, 400_000);
+
   it('stops cleanly on SIGTERM and keeps its data across a restart', async () => {
     const firstDemo = JSON.parse(readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
     expect(await stop(child)).toBe(0);
