@@ -262,6 +262,22 @@ describe('the restaurant catalog on the simulated platforms', () => {
     expect((await stored('PLATFORM_C')).find((product) => product.id === String(TRENDYOL.PIDE))!.price).toBe(180);
   });
 
+  it('answers what a platform refuses before sending: Getir has no price call for a restaurant\'s own product (no chain product), the others take it', async () => {
+    const chainCalls = () => platforms.a.calls.filter((call) => call.method === 'POST' && call.path.endsWith('/update-prices')).length;
+    const before = chainCalls();
+    expect(getirProduct('Künefe').chainProduct).toBeUndefined();
+
+    const price = await api.put('/catalog/products/KUNEFE-01/price', { price: 160 });
+
+    expect(price.status).toBe(202);
+    expect(answered(price.body)).toEqual({ PLATFORM_A: ['refused', 'PRICE_UNSUPPORTED'], PLATFORM_B: ['not_linked', 'PRODUCT_NOT_LINKED'], PLATFORM_C: ['queued', null], PLATFORM_D: ['queued', null] });
+    expect(await changeOf(price.body.changeId, 'PLATFORM_D', ['sent', 'failed'])).toMatchObject({ state: 'sent' });
+    await changeOf(price.body.changeId, 'PLATFORM_C', ['checking']);
+    platforms.c.catalog.processBatches();
+    expect(await changeOf(price.body.changeId, 'PLATFORM_C', ['sent', 'failed'])).toMatchObject({ state: 'sent' });
+    expect([getirProduct('Künefe').price, trendyolProduct(TRENDYOL.KUNEFE).sellingPrice, migrosProduct(MIGROS.KUNEFE).price, chainCalls()]).toEqual([150, 160, 160, before]);
+  });
+
   it('sells out a product by code on every linked platform (each simulator shows it inactive) and puts it back', async () => {
     const dhId = (await linkOf('LAHMACUN-01', 'PLATFORM_B')).platformProductId as string;
 
@@ -319,6 +335,13 @@ describe('the restaurant catalog on the simulated platforms', () => {
       ['price with 3 decimals', () => api.put('/catalog/products/LAHMACUN-01/price', { price: 10.555 }), 422, 'VALIDATION_ERROR'],
       ['price over 1,000,000', () => api.put('/catalog/products/LAHMACUN-01/price', { price: 1_000_001 }), 422, 'VALIDATION_ERROR'],
       ['price a string', () => api.put('/catalog/products/LAHMACUN-01/price', { price: '97.50' }), 422, 'VALIDATION_ERROR'],
+      ['price negative', () => api.put('/catalog/products/LAHMACUN-01/price', { price: -5 }), 422, 'VALIDATION_ERROR'],
+      ['price null', () => api.put('/catalog/products/LAHMACUN-01/price', { price: null }), 422, 'VALIDATION_ERROR'],
+      ['price 1e400 (Infinity once parsed)', () => t.http.put('/api/v1/my/catalog/products/LAHMACUN-01/price').set(account.headers).set('content-type', 'application/json').send('{"price":1e400}'), 422, 'VALIDATION_ERROR'],
+      ['price with an unknown field', () => api.put('/catalog/products/LAHMACUN-01/price', { price: 10, currency: 'TRY' }), 422, 'VALIDATION_ERROR'],
+      ['price of a code with a control character', () => api.put('/catalog/products/LAH%00MACUN/price', { price: 10 }), 422, 'VALIDATION_ERROR'],
+      ['price of a code over 128 characters', () => api.put(`/catalog/products/${'X'.repeat(129)}/price`, { price: 10 }), 422, 'VALIDATION_ERROR'],
+      ['a change id that is no uuid', () => api.get('/catalog/changes/nope'), 404, 'CATALOG_CHANGE_NOT_FOUND'],
       ['price of an unknown code', () => api.put('/catalog/products/NO-SUCH-CODE/price', { price: 10 }), 404, 'PRODUCT_CODE_NOT_FOUND'],
       ['sold out of an unknown code', () => api.put('/catalog/products/NO-SUCH-CODE/availability', { available: false }), 404, 'PRODUCT_CODE_NOT_FOUND'],
       ['availability not a boolean', () => api.put('/catalog/products/LAHMACUN-01/availability', { available: 'no' }), 422, 'VALIDATION_ERROR'],
