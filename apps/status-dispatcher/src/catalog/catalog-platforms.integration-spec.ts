@@ -262,6 +262,24 @@ describe('the restaurant catalog on the simulated platforms', () => {
     expect((await stored('PLATFORM_C')).find((product) => product.id === String(TRENDYOL.PIDE))!.price).toBe(180);
   });
 
+  it('sends a newer price at once while Trendyol still works on an older one: both batches followed, the newer price on Trendyol and in our menu', async () => {
+    const older = await api.put('/catalog/products/AYRAN-01/price', { price: 38 });
+    expect(older.status).toBe(202);
+    await changeOf(older.body.changeId, 'PLATFORM_C', ['checking']);
+    const newer = await api.put('/catalog/products/AYRAN-01/price', { price: 39.5 });
+    expect(newer.status).toBe(202);
+    // Sent already, the older request is not superseded: the newer one is a second batch.
+    await changeOf(newer.body.changeId, 'PLATFORM_C', ['checking']);
+    expect((await changeOf(older.body.changeId, 'PLATFORM_C', ['checking'])).state).toBe('checking');
+
+    // Trendyol works through its queue in order: the newer price is applied last.
+    expect(platforms.c.catalog.processBatches().map((batch) => batch.items.map((item) => [item.requestItem.sellingPrice, item.status]))).toEqual([[[38, 'SUCCESS']], [[39.5, 'SUCCESS']]]);
+
+    for (const change of [older, newer]) expect(await changeOf(change.body.changeId, 'PLATFORM_C', ['sent', 'failed'])).toMatchObject({ state: 'sent' });
+    expect(trendyolProduct(TRENDYOL.AYRAN).sellingPrice).toBe(39.5);
+    expect((await stored('PLATFORM_C')).find((product) => product.id === String(TRENDYOL.AYRAN))!.price).toBe(39.5);
+  });
+
   it('answers what a platform refuses before sending: Getir has no price call for a restaurant\'s own product (no chain product), the others take it', async () => {
     const chainCalls = () => platforms.a.calls.filter((call) => call.method === 'POST' && call.path.endsWith('/update-prices')).length;
     const before = chainCalls();
