@@ -345,6 +345,16 @@ describe('the restaurant catalog on the simulated platforms', () => {
       expect(events[0].payload.changes).toHaveLength(2);
     }
     expect(await linkOf('KUNEFE-01', 'PLATFORM_D')).toMatchObject({ platformProductId: String(MIGROS.KUNEFE), removedAt: expect.any(String) });
+
+    // The link outlives the removal; a price is planned without the product, and Migros' call needs its menu items.
+    const migrosPriceCalls = platforms.d.menuOf(MIGROS_STORE).priceChanges.length;
+    const price = await api.put('/catalog/products/KUNEFE-01/price', { price: 165 });
+    expect(price.status).toBe(202);
+    expect(answered(price.body)).toMatchObject({ PLATFORM_A: ['refused', 'PRICE_UNSUPPORTED'], PLATFORM_D: ['refused', 'PRODUCT_NOT_ON_MENU'], PLATFORM_C: ['queued', null] });
+    await changeOf(price.body.changeId, 'PLATFORM_C', ['checking']);
+    platforms.c.catalog.processBatches();
+    expect(await changeOf(price.body.changeId, 'PLATFORM_C', ['sent', 'failed'])).toMatchObject({ state: 'sent' });
+    expect([trendyolProduct(TRENDYOL.KUNEFE).sellingPrice, platforms.d.menuOf(MIGROS_STORE).priceChanges.length]).toEqual([165, migrosPriceCalls]);
   });
 
   it('refuses bad prices, unknown codes and bad links bodies with problem JSON and a code', async () => {
