@@ -344,6 +344,8 @@ describe('the restaurant catalog on the simulated platforms', () => {
       expect(events[0].payload).toMatchObject({ integrationId: ids[platform], provider: platform, restaurantId: account.restaurantId, changes: expect.any(Array) });
       expect(events[0].payload.changes).toHaveLength(2);
     }
+    // The first imports found no drift and sent no event: the restaurant has these three only.
+    expect((await t.outbox(RoutingKey.CatalogDriftDetected)).filter((row) => row.payload.restaurantId === account.restaurantId)).toHaveLength(3);
     expect(await linkOf('KUNEFE-01', 'PLATFORM_D')).toMatchObject({ platformProductId: String(MIGROS.KUNEFE), removedAt: expect.any(String) });
 
     // The link outlives the removal; a price is planned without the product, and Migros' call needs its menu items.
