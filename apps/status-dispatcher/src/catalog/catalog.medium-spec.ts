@@ -11,7 +11,7 @@ import {
   PlatformCatalog,
   platformClientConfig,
 } from '@courier/platforms';
-import { createMediumDatabase, MediumContext, MediumDatabase, newMediumContext } from '@courier/testing';
+import { createMediumDatabase, MediumContext, MediumDatabase, newMediumContext, waitFor } from '@courier/testing';
 import { Registry } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import { MEDIUM_SECRETS_KEYS, storeIntegration } from '../../test/medium';
@@ -354,6 +354,37 @@ describe('Catalog (medium)', () => {
     // The retry rolled back; the import's committed link stays.
     const [, links] = await catalogState(a.restaurantId);
     expect(links).toEqual([expect.objectContaining({ platform_product_id: 'y-2', product_code: 'AYRAN-01', linked_by: 'external_code' })]);
+  });
+
+  it('does not deadlock when an import auto-links a code the request is creating at that moment: the import waits, then leaves the request\'s link', async () => {
+    const a = await integrationWith(READER, [product('z-1', 'Şalgam', 40), product('z-2', 'Şalgam Acılı', 42)]);
+    await importNow(a.restaurantId, a.integrationId);
+    // The import's transaction, on a connection of its own.
+    const runner = db.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    const [{ pid }] = await runner.query('SELECT pg_backend_pid() AS pid');
+    let importLinks: Promise<number> | undefined;
+    // Between the request's delete and insert (its new code uncommitted), the import's statement runs until it waits on a lock.
+    const spy = competeBeforeLinkInsert(1, async () => {
+      importLinks = repository.insertAutoLinks(runner.manager, a, [{ platformProductId: 'z-2', productCode: 'SALGAM-01', name: 'Şalgam Acılı', nameKey: 'salgam acili' }], new Date());
+      importLinks.catch(() => undefined);
+      await waitFor('the import waiting on a lock', async () => (await db.sql<{ waiting: boolean }>(`SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`, [pid]))[0]?.waiting);
+    });
+    try {
+      const linked = await service.setLinks(a.restaurantId, 'SALGAM-01', { links: [{ integrationId: a.integrationId, platformProductId: 'z-1' }] });
+      expect(linked.integrations[0].linked).toMatchObject({ platformProductId: 'z-1', linkedBy: 'manual' });
+      // The import found the code linked on the integration when it could go on: it linked nothing.
+      expect(await importLinks).toBe(0);
+      await runner.commitTransaction();
+    } finally {
+      spy.mockRestore();
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    const [, links, codes] = await catalogState(a.restaurantId);
+    expect(links).toEqual([expect.objectContaining({ platform_product_id: 'z-1', product_code: 'SALGAM-01', linked_by: 'manual' })]);
+    expect(codes).toEqual([{ product_code: 'SALGAM-01', name: 'Şalgam', source: 'manual' }]);
   });
 
   it('refuses links it cannot set, and changes nothing', async () => {
