@@ -79,6 +79,7 @@ export class CatalogController {
   @ApiProblems(
     400,
     [404, 'INTEGRATION_NOT_FOUND: a listed integration is not a delivery-platform integration of this account. PRODUCT_NOT_FOUND: a product is neither on the integration\'s imported menu nor in its orders.'],
+    [409, 'CATALOG_LINK_CONFLICT: an import linked the code on a listed integration at the same moment, again on the one retry made; nothing was changed, send the request again.'],
     413,
     [422, 'VALIDATION_ERROR: productCode empty, over 64 characters, with control or invisible characters or surrounding white space; links missing, over 50, an integration listed twice, platformProductId not null nor 1-128 characters; name empty or over 200 characters.'],
   )

@@ -11,8 +11,9 @@ import {
   PlatformCatalog,
   platformClientConfig,
 } from '@courier/platforms';
-import { createMediumDatabase, MediumContext, MediumDatabase, newMediumContext } from '@courier/testing';
+import { createMediumDatabase, MediumContext, MediumDatabase, newMediumContext, waitFor } from '@courier/testing';
 import { Registry } from 'prom-client';
+import type { EntityManager } from 'typeorm';
 import { MEDIUM_SECRETS_KEYS, storeIntegration } from '../../test/medium';
 import { AccountDirectoryModule } from '../account-directory/account-directory.module';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
@@ -288,6 +289,102 @@ describe('Catalog (medium)', () => {
     const kunefeAfter = after.products.find((p) => p.productCode === 'KUNEFE-01')!;
     expect(kunefeAfter.integrations.find((i) => i.integrationId === a.integrationId)!.linked).toMatchObject({ platformProductId: 'pa-2' });
     expect(kunefeAfter.integrations.find((i) => i.integrationId === b.integrationId)!.linked).toBeNull();
+  });
+
+  /**
+   * The seam of the race between PUT .../links and an import: `compete(db)` runs right before
+   * setLink's INSERT of the link (after its DELETE), on the first `times` calls of setLink.
+   */
+  /** Statements committed on their own, outside the service's transaction. */
+  const otherConnection = () => ({ query: (text: string, params?: unknown[]) => db.sql(text, params) }) as unknown as Pick<EntityManager, 'query'>;
+
+  function competeBeforeLinkInsert(times: number, compete: (tx: Pick<EntityManager, 'query'>) => Promise<unknown>): jest.SpyInstance {
+    const setLink = CatalogRepository.prototype.setLink;
+    let calls = 0;
+    return jest.spyOn(repository, 'setLink').mockImplementation(async (tx, link) => {
+      calls += 1;
+      const racing = calls <= times;
+      const seam = {
+        query: async (text: string, params?: unknown[]) => {
+          if (racing && text.trimStart().startsWith('INSERT INTO catalog_links')) await compete(tx);
+          return tx.query(text, params);
+        },
+      };
+      return setLink.call(repository, seam, link);
+    });
+  }
+
+  it('retries once when an import links the same code on the integration between its delete and insert: the restaurant\'s link wins, no 500', async () => {
+    const a = await integrationWith(READER, [product('x-1', 'Lahmacun', 90), product('x-2', 'Lahmacun Büyük', 120)]);
+    await importNow(a.restaurantId, a.integrationId);
+    // The code exists already (set by hand earlier, linked nowhere): the import only adds the link.
+    await service.setLinks(a.restaurantId, 'LAHMACUN-01', { links: [{ integrationId: a.integrationId, platformProductId: null }] });
+    // The import's own statement, committed on another connection while the request's transaction is between its two writes.
+    const importLinks = () => repository.insertAutoLinks(otherConnection(), a, [{ platformProductId: 'x-2', productCode: 'LAHMACUN-01', name: 'Lahmacun Büyük', nameKey: 'lahmacun buyuk' }], new Date());
+    const spy = competeBeforeLinkInsert(1, importLinks);
+    try {
+      const linked = await service.setLinks(a.restaurantId, 'LAHMACUN-01', { links: [{ integrationId: a.integrationId, platformProductId: 'x-1' }] });
+      expect(linked.integrations[0].linked).toMatchObject({ platformProductId: 'x-1', linkedBy: 'manual' });
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
+    const [, links] = await catalogState(a.restaurantId);
+    expect(links).toEqual([expect.objectContaining({ platform_product_id: 'x-1', product_code: 'LAHMACUN-01', linked_by: 'manual' })]);
+  });
+
+  it('answers 409 CATALOG_LINK_CONFLICT when the same code is linked under it again on the retry, and keeps what was there', async () => {
+    const a = await integrationWith(READER, [product('y-1', 'Ayran', 35), product('y-2', 'Ayran Büyük', 45)]);
+    await importNow(a.restaurantId, a.integrationId);
+    await service.setLinks(a.restaurantId, 'AYRAN-01', { links: [{ integrationId: a.integrationId, platformProductId: null }] });
+    // Both attempts meet a link of the code to y-2 made just before their insert (the retry's in its own transaction: the first competitor's row is deleted, uncommitted, by then).
+    let attempt = 0;
+    const spy = competeBeforeLinkInsert(2, (tx) => {
+      attempt += 1;
+      const on = attempt === 1 ? otherConnection() : tx;
+      return repository.insertAutoLinks(on, a, [{ platformProductId: 'y-2', productCode: 'AYRAN-01', name: 'Ayran Büyük', nameKey: 'ayran buyuk' }], new Date());
+    });
+    try {
+      const conflict = await problemOf(service.setLinks(a.restaurantId, 'AYRAN-01', { links: [{ integrationId: a.integrationId, platformProductId: 'y-1' }] }));
+      expect([conflict!.getStatus(), conflict!.code]).toEqual([409, 'CATALOG_LINK_CONFLICT']);
+      expect(spy).toHaveBeenCalledTimes(2);
+    } finally {
+      spy.mockRestore();
+    }
+    // The retry rolled back; the import's committed link stays.
+    const [, links] = await catalogState(a.restaurantId);
+    expect(links).toEqual([expect.objectContaining({ platform_product_id: 'y-2', product_code: 'AYRAN-01', linked_by: 'external_code' })]);
+  });
+
+  it('does not deadlock when an import auto-links a code the request is creating at that moment: the import waits, then leaves the request\'s link', async () => {
+    const a = await integrationWith(READER, [product('z-1', 'Şalgam', 40), product('z-2', 'Şalgam Acılı', 42)]);
+    await importNow(a.restaurantId, a.integrationId);
+    // The import's transaction, on a connection of its own.
+    const runner = db.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    const [{ pid }] = await runner.query('SELECT pg_backend_pid() AS pid');
+    let importLinks: Promise<number> | undefined;
+    // Between the request's delete and insert (its new code uncommitted), the import's statement runs until it waits on a lock.
+    const spy = competeBeforeLinkInsert(1, async () => {
+      importLinks = repository.insertAutoLinks(runner.manager, a, [{ platformProductId: 'z-2', productCode: 'SALGAM-01', name: 'Şalgam Acılı', nameKey: 'salgam acili' }], new Date());
+      importLinks.catch(() => undefined);
+      await waitFor('the import waiting on a lock', async () => (await db.sql<{ waiting: boolean }>(`SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1`, [pid]))[0]?.waiting);
+    });
+    try {
+      const linked = await service.setLinks(a.restaurantId, 'SALGAM-01', { links: [{ integrationId: a.integrationId, platformProductId: 'z-1' }] });
+      expect(linked.integrations[0].linked).toMatchObject({ platformProductId: 'z-1', linkedBy: 'manual' });
+      // The import found the code linked on the integration when it could go on: it linked nothing.
+      expect(await importLinks).toBe(0);
+      await runner.commitTransaction();
+    } finally {
+      spy.mockRestore();
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      await runner.release();
+    }
+    const [, links, codes] = await catalogState(a.restaurantId);
+    expect(links).toEqual([expect.objectContaining({ platform_product_id: 'z-1', product_code: 'SALGAM-01', linked_by: 'manual' })]);
+    expect(codes).toEqual([{ product_code: 'SALGAM-01', name: 'Şalgam', source: 'manual' }]);
   });
 
   it('refuses links it cannot set, and changes nothing', async () => {

@@ -12,6 +12,8 @@ export const CatalogProblem = {
   MenuReadUnsupported: 'MENU_READ_UNSUPPORTED',
   ImportNotFound: 'IMPORT_NOT_FOUND',
   ProductNotFound: 'PRODUCT_NOT_FOUND',
+  /** PUT .../links met a link of the same code made at the same moment twice (an import's). */
+  LinkConflict: 'CATALOG_LINK_CONFLICT',
 } as const;
 
 /** What an import counted when it ended done. */

@@ -209,27 +209,28 @@ export class CatalogRepository {
   /**
    * The links an import made by itself, with their codes (a code new to the restaurant is named
    * after the product; an existing one keeps its name). A link or code that exists already is left
-   * as it is. Answers how many links were made.
+   * as it is. Answers how many links were made. Codes are written before links, in code order, as
+   * PUT .../links takes them (code, then link): an import and a request creating the same code
+   * wait for each other instead of deadlocking (one statement's CTEs would write the links first).
    */
   async insertAutoLinks(db: Queryable, integration: { integrationId: string; restaurantId: string }, links: ReadonlyArray<AutoLink & { nameKey: string }>, at: Date): Promise<number> {
     if (links.length === 0) return 0;
-    const [row] = await db.query(
-      `WITH l AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS l(platform_product_id text, product_code text, name text, name_key text)),
-       codes AS (
-         INSERT INTO catalog_codes (restaurant_id, product_code, name, name_key, source, created_at)
-         SELECT $2, product_code, name, name_key, 'external_code', $4 FROM l ON CONFLICT DO NOTHING),
-       linked AS (
-         INSERT INTO catalog_links (integration_id, platform_product_id, restaurant_id, product_code, linked_by, linked_at)
-         SELECT $3, platform_product_id, $2, product_code, 'external_code', $4 FROM l ON CONFLICT DO NOTHING RETURNING 1)
-       SELECT count(*)::int AS linked FROM linked`,
-      [
-        JSON.stringify(links.map((link) => ({ platform_product_id: link.platformProductId, product_code: link.productCode, name: link.name, name_key: link.nameKey }))),
-        integration.restaurantId,
-        integration.integrationId,
-        at,
-      ],
+    const rows = JSON.stringify(links.map((link) => ({ platform_product_id: link.platformProductId, product_code: link.productCode, name: link.name, name_key: link.nameKey })));
+    await db.query(
+      `INSERT INTO catalog_codes (restaurant_id, product_code, name, name_key, source, created_at)
+       SELECT $2, product_code, name, name_key, 'external_code', $3
+         FROM jsonb_to_recordset($1::jsonb) AS l(product_code text, name text, name_key text) ORDER BY product_code
+       ON CONFLICT DO NOTHING`,
+      [rows, integration.restaurantId, at],
     );
-    return row.linked;
+    const linked: unknown[] = await db.query(
+      `INSERT INTO catalog_links (integration_id, platform_product_id, restaurant_id, product_code, linked_by, linked_at)
+       SELECT $3, platform_product_id, $2, product_code, 'external_code', $4
+         FROM jsonb_to_recordset($1::jsonb) AS l(platform_product_id text, product_code text) ORDER BY product_code
+       ON CONFLICT DO NOTHING RETURNING 1`,
+      [rows, integration.restaurantId, integration.integrationId, at],
+    );
+    return linked.length;
   }
 
   async insertDrift(db: Queryable, importRow: Pick<ImportRow, 'id' | 'integrationId' | 'restaurantId' | 'platform'>, changes: readonly DriftChange[], at: Date): Promise<void> {

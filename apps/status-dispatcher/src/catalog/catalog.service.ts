@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CATALOG_DRIFT_EVENT_MAX_CHANGES, CatalogDriftDetectedEvent, ErrorCode, RoutingKey } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { UnitOfWork } from '@courier/messaging';
+import { isUniqueViolation } from '@courier/persistence';
 import { MenuProduct, PlatformAdapters, PlatformAnswer, PlatformCatalog } from '@courier/platforms';
 import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
 import { isUuid } from '../common/ids';
@@ -10,6 +11,11 @@ import { CatalogMetrics } from './catalog.metrics';
 import { CatalogProblem, CatalogRepository, CodeRow, ImportCounts, ImportRow, LinkedProductRow } from './catalog.repository';
 import { DEFAULT_DRIFT_LIMIT, DriftQueryDto, SetProductLinksRequestDto } from './dto/catalog-request.dto';
 import { CatalogProductDto, CatalogViewDto, DriftViewDto, ImportAcceptedDto, ImportViewDto, UnmappedViewDto } from './dto/catalog-response.dto';
+
+/** One product per code per integration (catalog_links' UNIQUE (integration_id, product_code)). */
+const LINK_CODE_CONSTRAINT = 'catalog_links_integration_id_product_code_key';
+/** setLinks' transactions: the first, and one retry after a link made at the same moment. */
+const LINK_ATTEMPTS = 2;
 
 const iso = (value: Date | string | null | undefined): string | null => (value === null || value === undefined ? null : new Date(value).toISOString());
 
@@ -183,6 +189,28 @@ export class CatalogService {
       throw new ProblemException(404, ErrorCode.IntegrationNotFound, `The account has no delivery-platform integration ${unknown.map(({ link }) => link.integrationId).join(', ').slice(0, 300)}.`, unknown.map(({ index }) => ({ field: `links[${index}].integrationId`, message: 'no such integration of this account' })));
     }
     const at = new Date();
+    // An import linking the same code on the same integration can commit between our delete and insert:
+    // the retry reads its link and replaces it (the restaurant's request is the later word).
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.writeLinks(restaurantId, productCode, body, own, at);
+        break;
+      } catch (error) {
+        if (!isUniqueViolation(error, [LINK_CODE_CONSTRAINT])) throw error;
+        this.logger.warn({ restaurantId, productCode, attempt }, 'catalog links met a link made at the same moment');
+        if (attempt >= LINK_ATTEMPTS) {
+          throw new ProblemException(409, CatalogProblem.LinkConflict, `Another link of ${productCode.slice(0, 64)} was being made on the same integration at the same moment (an import); send the request again.`);
+        }
+      }
+    }
+    this.logger.log({ restaurantId, productCode, links: body.links.map((link) => `${link.integrationId}:${link.platformProductId ?? '-'}`) }, 'catalog links set');
+    const integrations = [...own.values()].filter((integration) => integration.isActive);
+    const [codes, linked] = await Promise.all([this.catalog.codesOf(restaurantId), this.catalog.linkedProductsOf(restaurantId)]);
+    return productView(codes.find((code) => code.productCode === productCode)!, integrations, linkIndex(linked));
+  }
+
+  /** One transaction of setLinks: the code locked, each listed integration's link replaced. */
+  private async writeLinks(restaurantId: string, productCode: string, body: SetProductLinksRequestDto, own: ReadonlyMap<string, DirectoryIntegration>, at: Date): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       const code = await this.catalog.lockCode(tx.manager, restaurantId, productCode, at);
       const candidates = proposalCandidates(await this.catalog.codesOf(restaurantId, tx.manager), await this.catalog.linkedProductsOf(restaurantId, tx.manager));
@@ -204,10 +232,6 @@ export class CatalogService {
       const name = body.name ?? code.name ?? firstName;
       if (name !== null && name !== code.name) await this.catalog.nameCode(tx.manager, restaurantId, productCode, name, normaliseProductName(name));
     });
-    this.logger.log({ restaurantId, productCode, links: body.links.map((link) => `${link.integrationId}:${link.platformProductId ?? '-'}`) }, 'catalog links set');
-    const integrations = [...own.values()].filter((integration) => integration.isActive);
-    const [codes, linked] = await Promise.all([this.catalog.codesOf(restaurantId), this.catalog.linkedProductsOf(restaurantId)]);
-    return productView(codes.find((code) => code.productCode === productCode)!, integrations, linkIndex(linked));
   }
 
   async drift(restaurantId: string, query: DriftQueryDto): Promise<DriftViewDto> {
