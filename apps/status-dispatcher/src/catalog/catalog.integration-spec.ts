@@ -155,6 +155,9 @@ describe('restaurant catalog over HTTP (status-dispatcher)', () => {
       ['drift limit 0', () => t.http.get('/api/v1/my/catalog/drift?limit=0').set(account.headers), 422, 'VALIDATION_ERROR'],
       ['drift limit not a number', () => t.http.get('/api/v1/my/catalog/drift?limit=ten').set(account.headers), 422, 'VALIDATION_ERROR'],
       ['drift since not a date', () => t.http.get('/api/v1/my/catalog/drift?since=yesterday').set(account.headers), 422, 'VALIDATION_ERROR'],
+      ['drift since an ISO week date (no JavaScript Date)', () => t.http.get('/api/v1/my/catalog/drift?since=2026-W48').set(account.headers), 422, 'VALIDATION_ERROR', 'since'],
+      ['drift since an ISO ordinal date', () => t.http.get('/api/v1/my/catalog/drift?since=2026-330').set(account.headers), 422, 'VALIDATION_ERROR', 'since'],
+      ['drift since an hour without minutes', () => t.http.get('/api/v1/my/catalog/drift?since=2026-11-26T12Z').set(account.headers), 422, 'VALIDATION_ERROR', 'since'],
     ];
     for (const [name, call, status, code, field] of cases) {
       const response = await call();
