@@ -557,4 +557,34 @@ describe('Catalog (medium)', () => {
     expect(reads).toBe(readsBefore);
     expect(await repository.importById(accepted.importId)).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/^INTEGRATION_DISABLED/) });
   });
+
+  it('leaves out of the unmapped list every product seen in orders once it is linked, on the menu or not', async () => {
+    const a = await integrationWith(READER, [product('u-1', 'Mercimek', 60), product('u-2', 'Ezogelin', 60), product('u-3', 'Tarhana', 55)]);
+    const b = await integrationWith(READER, [], a.restaurantId);
+    await importNow(a.restaurantId, a.integrationId);
+    const seen = async (integrationId: string, platformProductId: string, name: string | null) =>
+      db.sql(
+        `INSERT INTO catalog_order_products (integration_id, platform_product_id, restaurant_id, platform, name, orders, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, 3, now(), now())`,
+        [integrationId, platformProductId, a.restaurantId, READER, name],
+      );
+    // On the menu and in orders; in orders only; in orders only with no name; the same id on another integration.
+    await seen(a.integrationId, 'u-1', 'Mercimek');
+    await seen(a.integrationId, 'o-1', 'Yayla');
+    await seen(a.integrationId, 'o-2', null);
+    await seen(b.integrationId, 'u-1', 'Mercimek');
+    const listed = async () => (await service.unmapped(a.restaurantId)).products.map((p) => `${p.integrationId === a.integrationId ? 'a' : 'b'}:${p.platformProductId}:${p.onMenu}:${p.seenInOrders}`).sort();
+    expect(await listed()).toEqual(['a:o-1:false:3', 'a:o-2:false:3', 'a:u-1:true:3', 'a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
+
+    await service.setLinks(a.restaurantId, 'CORBA-01', { links: [{ integrationId: a.integrationId, platformProductId: 'u-1' }] });
+    await service.setLinks(a.restaurantId, 'CORBA-02', { links: [{ integrationId: a.integrationId, platformProductId: 'o-1' }] });
+    await service.setLinks(a.restaurantId, 'CORBA-03', { links: [{ integrationId: a.integrationId, platformProductId: 'o-2' }] });
+    // The order rows stay after linking; the list leaves them out (b's u-1 is not linked: it stays).
+    expect(await db.sql('SELECT count(*)::int AS n FROM catalog_order_products WHERE restaurant_id = $1', [a.restaurantId])).toEqual([{ n: 4 }]);
+    expect(await listed()).toEqual(['a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
+
+    // A linked product the menu no longer lists, still in orders: left out too.
+    menus.set(a.providerRestaurantId, [product('u-2', 'Ezogelin', 60), product('u-3', 'Tarhana', 55)]);
+    await importNow(a.restaurantId, a.integrationId);
+    expect(await listed()).toEqual(['a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
+  });
 });

@@ -305,6 +305,14 @@ export class CatalogRepository {
     return row;
   }
 
+  /**
+   * Links set by hand are set one request at a time per restaurant, for the caller's transaction:
+   * two requests moving products between codes lock the same link rows in opposite orders otherwise (a deadlock).
+   */
+  async lockLinksOf(db: Queryable, restaurantId: string): Promise<void> {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('catalog-links:' || $1, 0))`, [restaurantId]);
+  }
+
   /** The code, created (set by hand, unnamed) when new, and locked for the caller's transaction: links of one code are set one request at a time. */
   async lockCode(db: Queryable, restaurantId: string, productCode: string, at: Date): Promise<CodeRow & { created: boolean }> {
     const inserted: unknown[] = await db.query(

@@ -209,9 +209,10 @@ export class CatalogService {
     return productView(codes.find((code) => code.productCode === productCode)!, integrations, linkIndex(linked));
   }
 
-  /** One transaction of setLinks: the code locked, each listed integration's link replaced. */
+  /** One transaction of setLinks: the restaurant's links and the code locked, each listed integration's link replaced. */
   private async writeLinks(restaurantId: string, productCode: string, body: SetProductLinksRequestDto, own: ReadonlyMap<string, DirectoryIntegration>, at: Date): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
+      await this.catalog.lockLinksOf(tx.manager, restaurantId);
       const code = await this.catalog.lockCode(tx.manager, restaurantId, productCode, at);
       const candidates = proposalCandidates(await this.catalog.codesOf(restaurantId, tx.manager), await this.catalog.linkedProductsOf(restaurantId, tx.manager));
       let firstName: string | null = null;
