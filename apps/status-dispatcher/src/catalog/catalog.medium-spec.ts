@@ -587,4 +587,15 @@ describe('Catalog (medium)', () => {
     await importNow(a.restaurantId, a.integrationId);
     expect(await listed()).toEqual(['a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
   });
+
+  it('stores a menu with a price the database cannot hold (none stored) and NUL in its texts (taken out), instead of failing the import on every read', async () => {
+    const a = await integrationWith(READER, [product('n-1', 'Büyük', 1e12), product('n-2', 'Ay\u0000ran', 35, { platformData: { note: 'a\u0000b' } }), product('n-3', 'Çay', 15)]);
+    const { outcome, view } = await importNow(a.restaurantId, a.integrationId);
+    expect([outcome, view.state, view.counts?.products]).toEqual([undefined, 'done', 3]);
+    expect(await db.sql('SELECT platform_product_id, name, price::float8 AS price, platform_data FROM catalog_products WHERE integration_id = $1 ORDER BY 1', [a.integrationId])).toEqual([
+      { platform_product_id: 'n-1', name: 'Büyük', price: null, platform_data: { chainProductId: 'chain-n-1' } },
+      { platform_product_id: 'n-2', name: 'Ayran', price: 35, platform_data: { note: 'ab' } },
+      { platform_product_id: 'n-3', name: 'Çay', price: 15, platform_data: { chainProductId: 'chain-n-3' } },
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '@courier/persistence';
 import { MenuProduct, PlatformAdapters, PlatformAnswer, PlatformCatalog } from '@courier/platforms';
 import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
 import { isUuid } from '../common/ids';
-import { autoLinks, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, normaliseProductName, productCodeProblem, proposeCode, ProposalCandidate } from './catalog.decisions';
+import { autoLinks, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, normaliseProductName, productCodeProblem, proposeCode, ProposalCandidate, storableProduct } from './catalog.decisions';
 import { CatalogMetrics } from './catalog.metrics';
 import { CatalogProblem, CatalogRepository, CodeRow, ImportCounts, ImportRow, LinkedProductRow } from './catalog.repository';
 import { DEFAULT_DRIFT_LIMIT, DriftQueryDto, SetProductLinksRequestDto } from './dto/catalog-request.dto';
@@ -101,7 +101,7 @@ export class CatalogService {
    */
   async storeMenu(importId: string, integration: ImportIntegration, menu: readonly MenuProduct[], answer: PlatformAnswer): Promise<ImportCounts | undefined> {
     const at = new Date();
-    const products = distinctProducts(menu).map((product) => ({ ...product, nameKey: normaliseProductName(product.name) }));
+    const products = distinctProducts(menu.map(storableProduct)).map((product) => ({ ...product, nameKey: normaliseProductName(product.name) }));
     const stored = await this.unitOfWork.run(async (tx) => {
       const row = await this.catalog.lockPending(tx.manager, importId);
       if (!row) return undefined;
