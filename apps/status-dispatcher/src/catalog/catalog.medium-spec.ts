@@ -598,4 +598,12 @@ describe('Catalog (medium)', () => {
       { platform_product_id: 'n-3', name: 'Çay', price: 15, platform_data: { chainProductId: 'chain-n-3' } },
     ]);
   });
+
+  it('answers links set on a code that sorts after the first 5000 codes of the restaurant (GET /catalog lists at most 5000)', async () => {
+    const a = await integrationWith(READER, [product('w-1', 'Su', 10)]);
+    await importNow(a.restaurantId, a.integrationId);
+    await db.sql(`INSERT INTO catalog_codes (restaurant_id, product_code, source, created_at) SELECT $1, 'A' || lpad(n::text, 5, '0'), 'manual', now() FROM generate_series(1, 5000) n`, [a.restaurantId]);
+    const linked = await service.setLinks(a.restaurantId, 'ZZ-SU', { links: [{ integrationId: a.integrationId, platformProductId: 'w-1' }] });
+    expect(linked).toMatchObject({ productCode: 'ZZ-SU', name: 'Su', integrations: [{ integrationId: a.integrationId, linked: { platformProductId: 'w-1' } }] });
+  });
 });

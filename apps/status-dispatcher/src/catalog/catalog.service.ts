@@ -205,8 +205,9 @@ export class CatalogService {
     }
     this.logger.log({ restaurantId, productCode, links: body.links.map((link) => `${link.integrationId}:${link.platformProductId ?? '-'}`) }, 'catalog links set');
     const integrations = [...own.values()].filter((integration) => integration.isActive);
-    const [codes, linked] = await Promise.all([this.catalog.codesOf(restaurantId), this.catalog.linkedProductsOf(restaurantId)]);
-    return productView(codes.find((code) => code.productCode === productCode)!, integrations, linkIndex(linked));
+    // The code itself, not looked up in codesOf (its first 5000 codes only).
+    const [code, linked] = await Promise.all([this.catalog.codeOf(restaurantId, productCode), this.catalog.linkedProductsOf(restaurantId)]);
+    return productView(code!, integrations, linkIndex(linked));
   }
 
   /** One transaction of setLinks: the restaurant's links and the code locked, each listed integration's link replaced. */
