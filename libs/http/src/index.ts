@@ -17,3 +17,4 @@ export * from './response-log';
 export * from './admin-token.guard';
 export * from './api-credentials.guard';
 export * from './normalised-text.decorator';
+export * from './date-time.decorator';

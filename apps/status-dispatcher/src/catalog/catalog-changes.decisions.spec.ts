@@ -41,6 +41,8 @@ describe('priceProblem', () => {
     [12.345, 'at most 2 decimals'],
     [0.001, 'at most 2 decimals'],
     [1e-7, 'at most 2 decimals'],
+    [1e-9, 'at most 2 decimals'],
+    [Number.MIN_VALUE, 'at most 2 decimals'],
     [999_999.999, 'at most 2 decimals'],
   ])('refuses %p (%s)', (price, message) => {
     expect(priceProblem(price)).toEqual({ code: 'VALIDATION_ERROR', field: 'price', message: expect.stringContaining(message) });

@@ -53,8 +53,8 @@ export function changeTargets<I extends ChangeIntegration>(integrations: readonl
 export function priceProblem(price: number): RequestProblem | undefined {
   if (!Number.isFinite(price) || price <= 0) return { code: 'VALIDATION_ERROR', field: 'price', message: 'must be a number greater than 0' };
   if (price > MAX_PRICE) return { code: 'VALIDATION_ERROR', field: 'price', message: `must be at most ${MAX_PRICE}` };
-  // Cents as a float are off by rounding noise only when the price has at most 2 decimals.
-  if (Math.abs(Math.round(price * 100) - price * 100) > 1e-6) return { code: 'VALIDATION_ERROR', field: 'price', message: 'must have at most 2 decimals' };
+  // Cents as a float are off by rounding noise only when the price has at most 2 decimals; a price under a cent (5e-324) is within that noise of 0 cents.
+  if (Math.round(price * 100) < 1 || Math.abs(Math.round(price * 100) - price * 100) > 1e-6) return { code: 'VALIDATION_ERROR', field: 'price', message: 'must have at most 2 decimals' };
   return undefined;
 }
 

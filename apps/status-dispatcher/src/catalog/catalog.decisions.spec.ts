@@ -1,4 +1,4 @@
-import { autoLinks, decideImportAnswer, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, productCodeProblem, proposeCode } from './catalog.decisions';
+import { autoLinks, decideImportAnswer, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, productCodeProblem, proposeCode, storableProduct } from './catalog.decisions';
 
 const product = (platformProductId: string, over: Partial<{ name: string; price: number | null; status: 'ACTIVE' | 'INACTIVE'; externalCode: string | null }> = {}) => ({
   platformProductId,
@@ -19,6 +19,22 @@ describe('productCodeProblem', () => {
     ['AD\u200bANA', /printable \(U\+200B/],
     ['AD\u0001', /printable/],
   ])('refuses %j', (code, message) => expect(productCodeProblem(code)).toMatch(message));
+});
+
+describe('storableProduct', () => {
+  it('keeps a product the database can hold as it is', () => {
+    const kept = { ...product('p-1', { price: 9_999_999_999.99 }), options: [{ name: 'Acı', price: 5 }], platformData: { chainProductId: 'c-1' } };
+    expect(storableProduct(kept)).toEqual(kept);
+  });
+
+  it.each([1e10, 9_999_999_999.995, -1e12, Number.NaN, Number.POSITIVE_INFINITY])('drops a price numeric(12, 2) cannot hold: %p', (price) => {
+    expect(storableProduct(product('p-1', { price })).price).toBeNull();
+  });
+
+  it('takes NUL out of every text, nested ones and keys included', () => {
+    const stored = storableProduct({ ...product('p\u00001', { name: 'Ay\u0000ran', externalCode: 'A\u0000' }), platformData: { 'no\u0000te': ['x\u0000', { deep: '\u0000' }] } });
+    expect(stored).toMatchObject({ platformProductId: 'p1', name: 'Ayran', externalCode: 'A', platformData: { note: ['x', { deep: '' }] } });
+  });
 });
 
 describe('distinctProducts', () => {

@@ -24,6 +24,26 @@ export function productCodeProblem(code: string): string | undefined {
   return undefined;
 }
 
+/** Cents catalog_products.price (numeric(12, 2)) holds at most. */
+const MAX_STORED_CENTS = 999_999_999_999;
+
+/**
+ * A platform's product as the catalog can store it: no NUL in any text (PostgreSQL's text and jsonb
+ * refuse it) and a price the column holds, else none (as a menu without a price): one product's
+ * junk must not fail the whole import, read again and again.
+ */
+export function storableProduct<P extends Pick<MenuProduct, 'price'>>(product: P): P {
+  const price = product.price !== null && Number.isFinite(product.price) && Math.abs(Math.round(product.price * 100)) <= MAX_STORED_CENTS ? product.price : null;
+  return { ...withoutNul(product), price };
+}
+
+function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '') as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.replaceAll('\u0000', ''), withoutNul(entry)])) as T;
+  return value;
+}
+
 /** A menu's products, each platform product once (the first one read wins: a menu listing a product in two categories). */
 export function distinctProducts<P extends Pick<MenuProduct, 'platformProductId'>>(products: readonly P[]): P[] {
   const seen = new Set<string>();

@@ -125,6 +125,26 @@ describe('restaurant catalog over HTTP (status-dispatcher)', () => {
     expect(metrics.text).toContain('catalog_drift_total{platform="PLATFORM_C",kind="linked_removed",service="status-dispatcher"} 1');
   });
 
+  it('two requests swapping products between two codes at once are set one after the other (no deadlock, no 500)', async () => {
+    const account = await createAccount(t);
+    const a = await integration(account, 'PLATFORM_A', [product('s-1', 'Ayran', 35), product('s-2', 'Şalgam', 40)]);
+    const c = await integration(account, 'PLATFORM_C', [product('s-1', 'Ayran', 36), product('s-2', 'Şalgam', 41)]);
+    await importDone(account, a.integrationId);
+    await importDone(account, c.integrationId);
+    const put = (code: string, links: Array<[string, string]>) =>
+      t.http.put(`/api/v1/my/catalog/products/${code}/links`).set(account.headers).send({ links: links.map(([integrationId, platformProductId]) => ({ integrationId, platformProductId })) });
+    const linkedOn = async (code: string) => {
+      const catalog = await t.http.get('/api/v1/my/catalog').set(account.headers);
+      return catalog.body.products.find((entry: any) => entry.productCode === code).integrations.map((entry: any) => entry.linked?.platformProductId ?? null);
+    };
+    for (const [x, y] of [['s-1', 's-2'], ['s-2', 's-1'], ['s-1', 's-2'], ['s-2', 's-1'], ['s-1', 's-2'], ['s-2', 's-1'], ['s-1', 's-2'], ['s-2', 's-1']]) {
+      // Each takes its product from the other code, on the two integrations in opposite orders: row locks taken crosswise.
+      const responses = await Promise.all([put('X', [[a.integrationId, y], [c.integrationId, y]]), put('Y', [[c.integrationId, x], [a.integrationId, x]])]);
+      expect(responses.map((response) => [response.status, response.body.code])).toEqual([[200, undefined], [200, undefined]]);
+      expect([await linkedOn('X'), await linkedOn('Y')]).toEqual([[y, y], [x, x]]);
+    }
+  });
+
   it('refuses bad input with problem JSON and a code, never a 500', async () => {
     const account = await createAccount(t);
     const other = await createAccount(t);
@@ -155,6 +175,9 @@ describe('restaurant catalog over HTTP (status-dispatcher)', () => {
       ['drift limit 0', () => t.http.get('/api/v1/my/catalog/drift?limit=0').set(account.headers), 422, 'VALIDATION_ERROR'],
       ['drift limit not a number', () => t.http.get('/api/v1/my/catalog/drift?limit=ten').set(account.headers), 422, 'VALIDATION_ERROR'],
       ['drift since not a date', () => t.http.get('/api/v1/my/catalog/drift?since=yesterday').set(account.headers), 422, 'VALIDATION_ERROR'],
+      ['drift since an ISO week date (no JavaScript Date)', () => t.http.get('/api/v1/my/catalog/drift?since=2026-W48').set(account.headers), 422, 'VALIDATION_ERROR', 'since'],
+      ['drift since an ISO ordinal date', () => t.http.get('/api/v1/my/catalog/drift?since=2026-330').set(account.headers), 422, 'VALIDATION_ERROR', 'since'],
+      ['drift since an hour without minutes', () => t.http.get('/api/v1/my/catalog/drift?since=2026-11-26T12Z').set(account.headers), 422, 'VALIDATION_ERROR', 'since'],
     ];
     for (const [name, call, status, code, field] of cases) {
       const response = await call();

@@ -557,4 +557,53 @@ describe('Catalog (medium)', () => {
     expect(reads).toBe(readsBefore);
     expect(await repository.importById(accepted.importId)).toMatchObject({ state: 'failed', lastError: expect.stringMatching(/^INTEGRATION_DISABLED/) });
   });
+
+  it('leaves out of the unmapped list every product seen in orders once it is linked, on the menu or not', async () => {
+    const a = await integrationWith(READER, [product('u-1', 'Mercimek', 60), product('u-2', 'Ezogelin', 60), product('u-3', 'Tarhana', 55)]);
+    const b = await integrationWith(READER, [], a.restaurantId);
+    await importNow(a.restaurantId, a.integrationId);
+    const seen = async (integrationId: string, platformProductId: string, name: string | null) =>
+      db.sql(
+        `INSERT INTO catalog_order_products (integration_id, platform_product_id, restaurant_id, platform, name, orders, first_seen_at, last_seen_at) VALUES ($1, $2, $3, $4, $5, 3, now(), now())`,
+        [integrationId, platformProductId, a.restaurantId, READER, name],
+      );
+    // On the menu and in orders; in orders only; in orders only with no name; the same id on another integration.
+    await seen(a.integrationId, 'u-1', 'Mercimek');
+    await seen(a.integrationId, 'o-1', 'Yayla');
+    await seen(a.integrationId, 'o-2', null);
+    await seen(b.integrationId, 'u-1', 'Mercimek');
+    const listed = async () => (await service.unmapped(a.restaurantId)).products.map((p) => `${p.integrationId === a.integrationId ? 'a' : 'b'}:${p.platformProductId}:${p.onMenu}:${p.seenInOrders}`).sort();
+    expect(await listed()).toEqual(['a:o-1:false:3', 'a:o-2:false:3', 'a:u-1:true:3', 'a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
+
+    await service.setLinks(a.restaurantId, 'CORBA-01', { links: [{ integrationId: a.integrationId, platformProductId: 'u-1' }] });
+    await service.setLinks(a.restaurantId, 'CORBA-02', { links: [{ integrationId: a.integrationId, platformProductId: 'o-1' }] });
+    await service.setLinks(a.restaurantId, 'CORBA-03', { links: [{ integrationId: a.integrationId, platformProductId: 'o-2' }] });
+    // The order rows stay after linking; the list leaves them out (b's u-1 is not linked: it stays).
+    expect(await db.sql('SELECT count(*)::int AS n FROM catalog_order_products WHERE restaurant_id = $1', [a.restaurantId])).toEqual([{ n: 4 }]);
+    expect(await listed()).toEqual(['a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
+
+    // A linked product the menu no longer lists, still in orders: left out too.
+    menus.set(a.providerRestaurantId, [product('u-2', 'Ezogelin', 60), product('u-3', 'Tarhana', 55)]);
+    await importNow(a.restaurantId, a.integrationId);
+    expect(await listed()).toEqual(['a:u-2:true:0', 'a:u-3:true:0', 'b:u-1:false:3']);
+  });
+
+  it('stores a menu with a price the database cannot hold (none stored) and NUL in its texts (taken out), instead of failing the import on every read', async () => {
+    const a = await integrationWith(READER, [product('n-1', 'Büyük', 1e12), product('n-2', 'Ay\u0000ran', 35, { platformData: { note: 'a\u0000b' } }), product('n-3', 'Çay', 15)]);
+    const { outcome, view } = await importNow(a.restaurantId, a.integrationId);
+    expect([outcome, view.state, view.counts?.products]).toEqual([undefined, 'done', 3]);
+    expect(await db.sql('SELECT platform_product_id, name, price::float8 AS price, platform_data FROM catalog_products WHERE integration_id = $1 ORDER BY 1', [a.integrationId])).toEqual([
+      { platform_product_id: 'n-1', name: 'Büyük', price: null, platform_data: { chainProductId: 'chain-n-1' } },
+      { platform_product_id: 'n-2', name: 'Ayran', price: 35, platform_data: { note: 'ab' } },
+      { platform_product_id: 'n-3', name: 'Çay', price: 15, platform_data: { chainProductId: 'chain-n-3' } },
+    ]);
+  });
+
+  it('answers links set on a code that sorts after the first 5000 codes of the restaurant (GET /catalog lists at most 5000)', async () => {
+    const a = await integrationWith(READER, [product('w-1', 'Su', 10)]);
+    await importNow(a.restaurantId, a.integrationId);
+    await db.sql(`INSERT INTO catalog_codes (restaurant_id, product_code, source, created_at) SELECT $1, 'A' || lpad(n::text, 5, '0'), 'manual', now() FROM generate_series(1, 5000) n`, [a.restaurantId]);
+    const linked = await service.setLinks(a.restaurantId, 'ZZ-SU', { links: [{ integrationId: a.integrationId, platformProductId: 'w-1' }] });
+    expect(linked).toMatchObject({ productCode: 'ZZ-SU', name: 'Su', integrations: [{ integrationId: a.integrationId, linked: { platformProductId: 'w-1' } }] });
+  });
 });

@@ -266,6 +266,15 @@ export class CatalogRepository {
     );
   }
 
+  /** One code of the restaurant (undefined: none). */
+  async codeOf(restaurantId: string, productCode: string): Promise<CodeRow | undefined> {
+    const [row] = await this.dataSource.query(
+      `SELECT product_code AS "productCode", name, name_key AS "nameKey", source, created_at AS "createdAt" FROM catalog_codes WHERE restaurant_id = $1 AND product_code = $2`,
+      [restaurantId, productCode],
+    );
+    return row;
+  }
+
   /** The restaurant's links with what the menu (or, for a product only seen in orders, the orders) says of each product. */
   async linkedProductsOf(restaurantId: string, db: Queryable = this.dataSource): Promise<LinkedProductRow[]> {
     return db.query(
@@ -303,6 +312,14 @@ export class CatalogRepository {
       [integrationId, platformProductId],
     );
     return row;
+  }
+
+  /**
+   * Links set by hand are set one request at a time per restaurant, for the caller's transaction:
+   * two requests moving products between codes lock the same link rows in opposite orders otherwise (a deadlock).
+   */
+  async lockLinksOf(db: Queryable, restaurantId: string): Promise<void> {
+    await db.query(`SELECT pg_advisory_xact_lock(hashtextextended('catalog-links:' || $1, 0))`, [restaurantId]);
   }
 
   /** The code, created (set by hand, unnamed) when new, and locked for the caller's transaction: links of one code are set one request at a time. */

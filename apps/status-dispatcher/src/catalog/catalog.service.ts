@@ -6,7 +6,7 @@ import { isUniqueViolation } from '@courier/persistence';
 import { MenuProduct, PlatformAdapters, PlatformAnswer, PlatformCatalog } from '@courier/platforms';
 import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
 import { isUuid } from '../common/ids';
-import { autoLinks, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, normaliseProductName, productCodeProblem, proposeCode, ProposalCandidate } from './catalog.decisions';
+import { autoLinks, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, normaliseProductName, productCodeProblem, proposeCode, ProposalCandidate, storableProduct } from './catalog.decisions';
 import { CatalogMetrics } from './catalog.metrics';
 import { CatalogProblem, CatalogRepository, CodeRow, ImportCounts, ImportRow, LinkedProductRow } from './catalog.repository';
 import { DEFAULT_DRIFT_LIMIT, DriftQueryDto, SetProductLinksRequestDto } from './dto/catalog-request.dto';
@@ -101,7 +101,7 @@ export class CatalogService {
    */
   async storeMenu(importId: string, integration: ImportIntegration, menu: readonly MenuProduct[], answer: PlatformAnswer): Promise<ImportCounts | undefined> {
     const at = new Date();
-    const products = distinctProducts(menu).map((product) => ({ ...product, nameKey: normaliseProductName(product.name) }));
+    const products = distinctProducts(menu.map(storableProduct)).map((product) => ({ ...product, nameKey: normaliseProductName(product.name) }));
     const stored = await this.unitOfWork.run(async (tx) => {
       const row = await this.catalog.lockPending(tx.manager, importId);
       if (!row) return undefined;
@@ -205,13 +205,15 @@ export class CatalogService {
     }
     this.logger.log({ restaurantId, productCode, links: body.links.map((link) => `${link.integrationId}:${link.platformProductId ?? '-'}`) }, 'catalog links set');
     const integrations = [...own.values()].filter((integration) => integration.isActive);
-    const [codes, linked] = await Promise.all([this.catalog.codesOf(restaurantId), this.catalog.linkedProductsOf(restaurantId)]);
-    return productView(codes.find((code) => code.productCode === productCode)!, integrations, linkIndex(linked));
+    // The code itself, not looked up in codesOf (its first 5000 codes only).
+    const [code, linked] = await Promise.all([this.catalog.codeOf(restaurantId, productCode), this.catalog.linkedProductsOf(restaurantId)]);
+    return productView(code!, integrations, linkIndex(linked));
   }
 
-  /** One transaction of setLinks: the code locked, each listed integration's link replaced. */
+  /** One transaction of setLinks: the restaurant's links and the code locked, each listed integration's link replaced. */
   private async writeLinks(restaurantId: string, productCode: string, body: SetProductLinksRequestDto, own: ReadonlyMap<string, DirectoryIntegration>, at: Date): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
+      await this.catalog.lockLinksOf(tx.manager, restaurantId);
       const code = await this.catalog.lockCode(tx.manager, restaurantId, productCode, at);
       const candidates = proposalCandidates(await this.catalog.codesOf(restaurantId, tx.manager), await this.catalog.linkedProductsOf(restaurantId, tx.manager));
       let firstName: string | null = null;

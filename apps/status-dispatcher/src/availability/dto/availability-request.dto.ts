@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { NormalisedText } from '@courier/http';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsDateTime, NormalisedText } from '@courier/http';
 
 export const STORE_STATES = ['OPEN', 'CLOSED', 'BUSY'] as const;
 /** Busy mode adds at most this many minutes to deliveries (the platforms' own ranges are narrower; each plan says). */
@@ -14,7 +14,7 @@ export class StoreAvailabilityRequestDto {
 
   @ApiPropertyOptional({ example: '2026-11-26T18:30:00Z', description: 'CLOSED or BUSY until then (ISO 8601 with an offset, in the future, at most 31 days ahead); then OPEN again by itself. Not with OPEN.' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time' })
+  @IsDateTime()
   until?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_BUSY_MINUTES, example: 20, description: 'BUSY (required there, and only there): how many minutes deliveries take longer.' })
@@ -50,6 +50,6 @@ export class ProductAvailabilityRequestDto {
 
   @ApiPropertyOptional({ example: '2026-11-26T22:00:00Z', description: 'With available: false, back on by itself at this time (ISO 8601, in the future, at most 31 days ahead).' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time' })
+  @IsDateTime()
   until?: string;
 }

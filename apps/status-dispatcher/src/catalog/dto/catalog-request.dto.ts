@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { NormalisedText } from '@courier/http';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { IsDateTime, NormalisedText } from '@courier/http';
 
 export const MAX_LINKS = 50;
 export const DEFAULT_DRIFT_LIMIT = 100;
@@ -52,7 +52,7 @@ export class SetProductLinksRequestDto {
 export class DriftQueryDto {
   @ApiPropertyOptional({ example: '2026-11-26T12:00:00Z', description: 'Only differences found after this time (ISO 8601).' })
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time' })
+  @IsDateTime()
   since?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_DRIFT_LIMIT, default: DEFAULT_DRIFT_LIMIT, description: 'At most this many, newest first.' })
