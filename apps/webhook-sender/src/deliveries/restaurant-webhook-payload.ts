@@ -78,23 +78,40 @@ function wrongFields(fields: Record<string, unknown>): string[] {
   return wrong;
 }
 
-/** Turns a restaurant.availability_changed of the broker into its webhook (to the status URL), compact JSON serialised once. */
-export function webhookFromAvailabilityEvent(payload: unknown): WebhookDraft {
-  const key = RoutingKey.RestaurantAvailabilityChanged;
+/**
+ * A restaurant event of the broker as its webhook draft (to the status URL, compact JSON serialised
+ * once), or InvalidRestaurantEventError naming the fields that are missing or of the wrong kind.
+ */
+function restaurantWebhook<E extends { restaurantId: string; integrationId: string }>(
+  key: RoutingKey.RestaurantAvailabilityChanged | RoutingKey.CatalogDriftDetected,
+  payload: unknown,
+  wrongFieldsOf: (fields: Record<string, unknown>) => string[],
+  webhook: (event: E) => { eventId: string; deliveryId: string; body: unknown },
+): WebhookDraft {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new InvalidRestaurantEventError(`${key} payload is not an object`);
-  const wrong = wrongFields(payload as Record<string, unknown>);
-  if (wrong.length > 0) throw new InvalidRestaurantEventError(`${key} without valid ${wrong.join(', ')}`);
-  const event = payload as RestaurantAvailabilityChangedEvent;
+  const wrong = wrongFieldsOf(payload as Record<string, unknown>);
+  if (wrong.length > 0) throw new InvalidRestaurantEventError(`${key} without valid ${wrong.slice(0, 10).join(', ')}${wrong.length > 10 ? ` and ${wrong.length - 10} more` : ''}`);
+  const event = payload as E;
+  const { eventId, deliveryId, body } = webhook(event);
   return {
     event: key,
     restaurantId: event.restaurantId,
     orderId: null,
     yemekKuryeOrderId: null,
     integrationId: event.integrationId,
-    sourceKey: `${key}:${event.changeEventId}`,
-    deliveryId: availabilityWebhookId(event.changeEventId),
-    body: JSON.stringify(availabilityChangedPayload(event)),
+    sourceKey: `${key}:${eventId}`,
+    deliveryId,
+    body: JSON.stringify(body),
   };
+}
+
+/** Turns a restaurant.availability_changed of the broker into its webhook (to the status URL). */
+export function webhookFromAvailabilityEvent(payload: unknown): WebhookDraft {
+  return restaurantWebhook<RestaurantAvailabilityChangedEvent>(RoutingKey.RestaurantAvailabilityChanged, payload, wrongFields, (event) => ({
+    eventId: event.changeEventId,
+    deliveryId: availabilityWebhookId(event.changeEventId),
+    body: availabilityChangedPayload(event),
+  }));
 }
 
 const DRIFT_KINDS: readonly CatalogDriftKind[] = ['price', 'name', 'status', 'added', 'removed', 'linked_removed'];
@@ -151,21 +168,11 @@ function wrongDriftFields(fields: Record<string, unknown>): string[] {
   return wrong;
 }
 
-/** Turns a catalog.drift_detected of the broker into its webhook (to the status URL), compact JSON serialised once. */
+/** Turns a catalog.drift_detected of the broker into its webhook (to the status URL). */
 export function webhookFromCatalogDriftEvent(payload: unknown): WebhookDraft {
-  const key = RoutingKey.CatalogDriftDetected;
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new InvalidRestaurantEventError(`${key} payload is not an object`);
-  const wrong = wrongDriftFields(payload as Record<string, unknown>);
-  if (wrong.length > 0) throw new InvalidRestaurantEventError(`${key} without valid ${wrong.slice(0, 10).join(', ')}${wrong.length > 10 ? ` and ${wrong.length - 10} more` : ''}`);
-  const event = payload as CatalogDriftDetectedEvent;
-  return {
-    event: key,
-    restaurantId: event.restaurantId,
-    orderId: null,
-    yemekKuryeOrderId: null,
-    integrationId: event.integrationId,
-    sourceKey: `${key}:${event.driftEventId}`,
+  return restaurantWebhook<CatalogDriftDetectedEvent>(RoutingKey.CatalogDriftDetected, payload, wrongDriftFields, (event) => ({
+    eventId: event.driftEventId,
     deliveryId: catalogDriftWebhookId(event.driftEventId),
-    body: JSON.stringify(catalogDriftPayload(event)),
-  };
+    body: catalogDriftPayload(event),
+  }));
 }

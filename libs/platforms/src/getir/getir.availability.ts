@@ -194,8 +194,8 @@ function configurationOutcome(response: PlatformResponse): PlatformCallOutcome {
   return outcomeOf(response, PLATFORM_A_CONFIGURATION_RATE_LIMIT.blockMs);
 }
 
-/** 2xx done; 429 retry after the block; 408/5xx retry; any other refusal (Getir's envelope, HTTP 400) final. */
-function outcomeOf(response: PlatformResponse, blockMs: number): PlatformCallOutcome {
+/** 2xx done; 429 retry after the block; 408/5xx retry; any other refusal (Getir's envelope, HTTP 400) final, with its code. */
+export function outcomeOf(response: PlatformResponse, blockMs: number): PlatformCallOutcome {
   const answer = answerOf(response);
   if (response.status >= 200 && response.status < 300) return { kind: 'done', answer };
   if (response.status === 429) return { kind: 'retry', answer, retryAfterMs: retryAfterMs(response.headers) ?? blockMs };

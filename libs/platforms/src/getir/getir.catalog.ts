@@ -1,4 +1,4 @@
-import type { IntegrationCredentials, PlatformAnswer, PlatformCallOutcome } from '../common/platform-adapter';
+import type { IntegrationCredentials, PlatformCallOutcome } from '../common/platform-adapter';
 import type {
   MenuOptionGroup,
   MenuProduct,
@@ -8,9 +8,10 @@ import type {
   PricePlan,
   ProductPriceChange,
 } from '../common/platform-catalog';
-import { answerOf, classifyResponse, isRetryableStatus, outcomeOfError } from '../common/outcomes';
-import { PlatformResponse, retryAfterMs } from '../common/platform-http';
+import { answerOf, isRetryableStatus, outcomeOfError } from '../common/outcomes';
+import type { PlatformResponse } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
+import { outcomeOf } from './getir.availability';
 import {
   PLATFORM_A_CHAIN_MENUS_PATH,
   PLATFORM_A_CHAIN_PRICE_PATH,
@@ -232,16 +233,3 @@ function readOutcome(outcome: PlatformCallOutcome, error?: unknown): Exclude<Men
   throw error ?? new Error(`a failed read cannot be ${outcome.kind}`);
 }
 
-/** 2xx done; 429 retry after the block; 408/5xx retry; any other refusal (Getir's envelope) final, with its code. */
-function outcomeOf(response: PlatformResponse, blockMs: number): PlatformCallOutcome {
-  const answer: PlatformAnswer = answerOf(response);
-  if (response.status >= 200 && response.status < 300) return { kind: 'done', answer };
-  if (response.status === 429) return { kind: 'retry', answer, retryAfterMs: retryAfterMs(response.headers) ?? blockMs };
-  if (isRetryableStatus(response.status)) return classifyResponse(response);
-  const body = isRecord(response.body) ? response.body : {};
-  const code =
-    typeof body.code === 'number' || typeof body.code === 'string'
-      ? `, code ${body.code}${typeof body.error === 'string' ? ` ${body.error}` : ''}`
-      : '';
-  return { kind: 'failed', answer, reason: `PLATFORM_A refused the call (HTTP ${response.status}${code})` };
-}
