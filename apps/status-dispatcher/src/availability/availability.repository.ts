@@ -290,14 +290,22 @@ export class AvailabilityRepository {
     return row;
   }
 
+  /**
+   * Reads taken from one snapshot (a read-only REPEATABLE READ transaction): a view that shows a
+   * command ended shows what its end wrote too.
+   */
+  inOneSnapshot<T>(reads: (db: Queryable) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', (manager) => reads(manager));
+  }
+
   /** The store rows of the integrations given. */
-  async stores(integrationIds: string[]): Promise<StoreAvailabilityRow[]> {
-    return this.dataSource.query(`SELECT ${STORE_COLUMNS} FROM store_availability WHERE integration_id = ANY($1::text[])`, [integrationIds]);
+  async stores(integrationIds: string[], db: Queryable = this.dataSource): Promise<StoreAvailabilityRow[]> {
+    return db.query(`SELECT ${STORE_COLUMNS} FROM store_availability WHERE integration_id = ANY($1::text[])`, [integrationIds]);
   }
 
   /** The newest command of each target given (kind and target), pending or ended. */
-  async latestCommands(integrationIds: string[], kind: CommandKind): Promise<AvailabilityCommandRow[]> {
-    return this.dataSource.query(
+  async latestCommands(integrationIds: string[], kind: CommandKind, db: Queryable = this.dataSource): Promise<AvailabilityCommandRow[]> {
+    return db.query(
       `SELECT DISTINCT ON (integration_id, target) ${COMMAND_COLUMNS} FROM availability_commands
         WHERE integration_id = ANY($1::text[]) AND kind = $2 ORDER BY integration_id, target, accepted_at DESC, id`,
       [integrationIds, kind],
@@ -313,8 +321,8 @@ export class AvailabilityRepository {
   }
 
   /** The integration's products switched off now, or with a command still on its way. */
-  async productsOff(integrationId: string): Promise<ProductAvailabilityRow[]> {
-    return this.dataSource.query(
+  async productsOff(integrationId: string, db: Queryable = this.dataSource): Promise<ProductAvailabilityRow[]> {
+    return db.query(
       `SELECT ${PRODUCT_COLUMNS} FROM product_availability p
         WHERE integration_id = $1 AND (NOT available OR EXISTS (SELECT 1 FROM availability_commands c WHERE c.integration_id = p.integration_id
               AND c.kind = 'product' AND c.target = p.platform_product_id AND c.state IN ('queued', 'retrying')))

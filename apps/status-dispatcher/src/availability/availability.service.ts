@@ -178,7 +178,7 @@ export class AvailabilityService {
   async view(restaurantId: string): Promise<AvailabilityViewDto> {
     const integrations = await this.platformIntegrations(restaurantId);
     const ids = integrations.map((integration) => integration.integrationId);
-    const [stores, commands] = await Promise.all([this.availability.stores(ids), this.availability.latestCommands(ids, 'store')]);
+    const [stores, commands] = await this.availability.inOneSnapshot(async (db) => [await this.availability.stores(ids, db), await this.availability.latestCommands(ids, 'store', db)] as const);
     const storeOf = new Map(stores.map((row) => [row.integrationId, row]));
     const commandOf = new Map(commands.map((row) => [row.integrationId, row]));
     return {
@@ -312,7 +312,7 @@ export class AvailabilityService {
 
   async products(restaurantId: string, integrationId: string): Promise<ProductsAvailabilityDto> {
     const integration = await this.ownIntegration(restaurantId, integrationId);
-    const [rows, commands] = await Promise.all([this.availability.productsOff(integrationId), this.availability.latestCommands([integrationId], 'product')]);
+    const [rows, commands] = await this.availability.inOneSnapshot(async (db) => [await this.availability.productsOff(integrationId, db), await this.availability.latestCommands([integrationId], 'product', db)] as const);
     const commandOf = new Map(commands.map((command) => [command.target, command]));
     return {
       integrationId,
