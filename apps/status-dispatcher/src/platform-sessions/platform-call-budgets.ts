@@ -4,7 +4,7 @@ import type { StatusPushAction } from '@courier/domain';
 import { bookCallBudget, BudgetedCall, budgetScopesOf, CallBudget, IntegrationCredentials, PlatformAdapters } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { CredentialFingerprints } from './credential-fingerprints';
-import { PlatformCallBudgetRepository, ScopeBookingNow } from './platform-call-budget.repository';
+import { PlatformCallBudgetRepository } from './platform-call-budget.repository';
 
 /** `PLATFORM_A:token=40/1300,...`: limit and window (ms) per platform scope. */
 export function parseCallBudgetOverrides(raw: string | undefined): Map<string, { limit: number; windowMs: number }> {
@@ -65,18 +65,6 @@ export class PlatformCallBudgets {
   }
 
   /**
-   * The booking a status call can make in the statement that claims it (scopeBookingNowSql), at `at`:
-   * only for an action that books a single scope; undefined otherwise (the call books through `book`
-   * when it is made, as it does when the statement found no room).
-   */
-  bookingNow(platform: string, credentials: IntegrationCredentials, action: StatusPushAction, at: number): ScopeBookingNow | undefined {
-    const scopes = budgetScopesOf(this.budgets.get(platform), action);
-    if (scopes.length !== 1) return undefined;
-    const [{ scope, count }] = scopes;
-    return { scope: this.keyOf(platform, scope.name, credentials.integrationId, this.fingerprints.of(credentials)), limit: scope.limit, windowMs: scope.windowMs, count, at };
-  }
-
-  /**
    * Books room for one poll's request only if every scope has room now: a poll never waits for a
    * slot (it comes again at its next turn) and never pushes status calls back. True: booked; false:
    * no room now, nothing booked; undefined: no scope counts this call.
@@ -90,7 +78,7 @@ export class PlatformCallBudgets {
     const scopes = budgetScopesOf(this.budgets.get(platform), call);
     if (scopes.length === 0) return undefined;
     const fingerprint = this.fingerprints.of(credentials);
-    const keys = scopes.map(({ scope }) => this.keyOf(platform, scope.name, credentials.integrationId, fingerprint));
+    const keys = scopes.map(({ scope }) => `${platform}:${scope.name}:${credentials.integrationId}:${fingerprint}`);
     return this.repository.book(keys, (logged) => {
       const bookedAt = clock();
       const booking = bookCallBudget(
@@ -101,10 +89,5 @@ export class PlatformCallBudgets {
       if (onlyNow && booking.at > bookedAt) return { calls: logged, result: { slot: booking.at, bookedAt } };
       return { calls: booking.calls, result: { slot: booking.at, bookedAt } };
     });
-  }
-
-  /** A scope's row: per platform scope, integration and credentials (their keyed fingerprint). */
-  private keyOf(platform: string, scope: string, integrationId: string, fingerprint: string): string {
-    return `${platform}:${scope}:${integrationId}:${fingerprint}`;
   }
 }

@@ -8,8 +8,6 @@ import type { EntityManager } from 'typeorm';
 import { Outbox, outboxEvent, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters, PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { DispatcherConfig } from '../app/status-dispatcher.config';
-import { IntegrationDirectory } from '../platform-sessions/integration-directory';
-import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { planMoves } from '../platform-orders/platform-order-moves';
 import { PlatformOrderRepository } from '../platform-orders/platform-order.repository';
 import { StatusUpdateRequestDto } from './dto/status-update-request.dto';
@@ -18,7 +16,7 @@ import { DispatchMetrics } from './dispatch-metrics';
 import { ImmediateSends } from './immediate-sends';
 import { isPending, lastSpacedStepSent, pushSendPlan } from './status-dispatch.decisions';
 import { StepSpacing } from './step-spacing';
-import { ClaimedUpdate, NewStatusUpdate, PushState, StatusUpdateRepository } from './status-update.repository';
+import { ClaimedUpdate, NewStatusUpdate, StatusUpdateRepository } from './status-update.repository';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',
@@ -72,8 +70,6 @@ export class StatusPushService {
     private readonly updates: StatusUpdateRepository,
     private readonly platformOrders: PlatformOrderRepository,
     private readonly outbox: Outbox,
-    private readonly budgets: PlatformCallBudgets,
-    private readonly directory: IntegrationDirectory,
   ) {}
 
   async push(request: StatusUpdateRequestDto): Promise<StatusUpdateAcceptedDto> {
@@ -216,11 +212,9 @@ export class StatusPushService {
       acceptedAt: now,
       correlationId,
     };
-    const budget = claim && this.budgetBookingNow(platform, integration, request.action);
     const written = await this.updates.writePush(db, {
       update,
       claim,
-      budget,
       seq: state.lastSeq + 1,
       taskDueAt,
       taskHeaders: correlationId ? { [CORRELATION_HEADER]: correlationId } : {},
@@ -229,7 +223,7 @@ export class StatusPushService {
       changes: planned.steps.map((step) => step.change),
       events: planned.steps.map((step) => outboxEvent(step.event.routingKey, step.event.payload)),
     });
-    if (!written.written) return undefined;
+    if (!written) return undefined;
 
     const message = held
       ? `${request.action} held until ${notBefore.toISOString()} (${decision.reason === 'PREPARE_HOLD' ? `${wireCode} PREPARE hold` : 'behind an earlier held update'}), then sent to ${wireCode}.`
@@ -244,25 +238,11 @@ export class StatusPushService {
       sentAt: null,
       lastAnswer: null,
       lastError: null,
-      budgetSlotAt: written.budgetBooked && budget ? new Date(budget.at) : null,
+      budgetSlotAt: null,
       integrationId: order.integrationId,
       platformData: order.platformData,
       integration,
     };
     return { statusUpdateId, outcome: held ? 'held' : 'queued', message, claimed, events: planned.steps.length };
-  }
-
-  /**
-   * The claimed call's booking in its platform's budget, made by the push's own statement when the
-   * scope has room now (else the worker books it before the call, as for any update). None when the
-   * credentials cannot be read: the worker records why the update cannot be sent.
-   */
-  private budgetBookingNow(platform: string, integration: PushState['integration'], action: StatusPushAction) {
-    if (!integration) return undefined;
-    try {
-      return this.budgets.bookingNow(platform, this.directory.credentials(integration), action, Date.now());
-    } catch {
-      return undefined;
-    }
   }
 }

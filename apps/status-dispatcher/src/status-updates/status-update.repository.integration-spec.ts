@@ -66,7 +66,7 @@ describe('writePush (the push\'s one conditional statement)', () => {
     const state = await orderState();
     const initial = await rowsOf(state.order.id);
     const first = write(state, 'VERIFY', true);
-    await expect(updates.writePush(db.manager, first)).resolves.toMatchObject({ written: true });
+    await expect(updates.writePush(db.manager, first)).resolves.toBe(true);
     expect(await rowsOf(state.order.id)).toEqual({
       updates: [{ id: first.update.id, seq: 1, action: 'VERIFY' }],
       tasks: 1,
@@ -78,10 +78,10 @@ describe('writePush (the push\'s one conditional statement)', () => {
 
   it('writes nothing when the order moved since the read (its sequence changed)', async () => {
     const state = await orderState();
-    await expect(updates.writePush(db.manager, write(state, 'VERIFY', true))).resolves.toMatchObject({ written: true });
+    await expect(updates.writePush(db.manager, write(state, 'VERIFY', true))).resolves.toBe(true);
     const before = await rowsOf(state.order.id);
     // A second push decided on the same read, for another action: the order is no longer as it read it.
-    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', true))).resolves.toMatchObject({ written: false });
+    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', true))).resolves.toBe(false);
     expect(await rowsOf(state.order.id)).toEqual(before);
   });
 
@@ -91,17 +91,17 @@ describe('writePush (the push\'s one conditional statement)', () => {
     const before = await rowsOf(state.order.id);
     expect(before.order.status).toBe('CANCELED');
     // Decided on the read before the cancellation, at a free seq: only the order's sequence can refuse it.
-    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toMatchObject({ written: false });
+    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toBe(false);
     expect(await rowsOf(state.order.id)).toEqual(before);
   });
 
   it('writes nothing when another update took its seq, or its action, since the read (no move to compare)', async () => {
     const state = await orderState();
-    await expect(updates.writePush(db.manager, write(state, 'VERIFY', false))).resolves.toMatchObject({ written: true });
+    await expect(updates.writePush(db.manager, write(state, 'VERIFY', false))).resolves.toBe(true);
     const before = await rowsOf(state.order.id);
-    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toMatchObject({ written: false });
+    await expect(updates.writePush(db.manager, write(state, 'HANDOVER', false))).resolves.toBe(false);
     // Same action at a free seq: the (order, action) index refuses it.
-    await expect(updates.writePush(db.manager, { ...write(state, 'VERIFY', false), seq: 2 })).resolves.toMatchObject({ written: false });
+    await expect(updates.writePush(db.manager, { ...write(state, 'VERIFY', false), seq: 2 })).resolves.toBe(false);
     expect(await rowsOf(state.order.id)).toEqual(before);
   });
 });

@@ -7,7 +7,6 @@ import { isUniqueViolation } from '@courier/persistence';
 import type { OrderStatusChange } from '../orders/order.model';
 import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.repository';
-import { ScopeBookingNow, scopeBookingNowSql } from '../platform-sessions/platform-call-budget.repository';
 import type { PlatformOrderRow } from '../platform-orders/platform-order.model';
 import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
 import type { StatusUpdateRow, StoredAnswer } from './status-update.model';
@@ -53,20 +52,12 @@ export interface PushWrite {
   taskHeaders: Record<string, string>;
   /** Set: the update is stored already claimed for its immediate send (attempt 1 from `at`, being sent until `until`). */
   claim?: { at: Date; until: Date };
-  /** With a claim: its call booked in the platform's call budget by this statement when the scope has room now (`budget_slot_at` set to its time). */
-  budget?: ScopeBookingNow;
   /** The order's `sequence` as read: the write happens only if it is unchanged. */
   expectedSequence: number;
   /** The order after the moves (status, sequence, statusChangedAt; unchanged without moves). */
   moved: { status: string; sequence: number; statusChangedAt: Date };
   changes: OrderStatusChange[];
   events: OutboxEvent[];
-}
-
-/** What writePush did: the push stored (false: the order changed since the read, nothing written), and its call booked in the budget. */
-export interface PushWritten {
-  written: boolean;
-  budgetBooked: boolean;
 }
 
 export interface NewStatusUpdate {
@@ -152,12 +143,10 @@ export class StatusUpdateRepository {
    * (history entries) and their outbox events. Conditional, as a compare-and-set on what the decision
    * read: the order's `sequence` unchanged (re-checked on the newest row version after any concurrent
    * writer of the order, whose row lock this UPDATE waits for) and the update's `seq` and action free
-   * (the unique indexes on (order_id, seq) and (order_id, action)). `written` false, with nothing
-   * written, when another change came first: the caller reads again and decides again. A claimed
-   * update's call is booked in its budget scope here too when it has room now (no booking round trip
-   * before the call); the order's row is locked before the budget's, as by every push.
+   * (the unique indexes on (order_id, seq) and (order_id, action)). Returns false, with nothing
+   * written, when another change came first: the caller reads again and decides again.
    */
-  async writePush(db: Queryable, write: PushWrite): Promise<PushWritten> {
+  async writePush(db: Queryable, write: PushWrite): Promise<boolean> {
     const { update } = write;
     // The update's row and the order's move, as one record (`push` below).
     const push = {
@@ -185,13 +174,11 @@ export class StatusUpdateRepository {
            UPDATE orders SET status = push."movedStatus", sequence = push."movedSequence", status_changed_at = push."movedAt", updated_at = now()
              FROM push
             WHERE orders.id = push."orderId" AND orders.sequence = push."expectedSequence" RETURNING orders.id),
-         budget AS (${scopeBookingNowSql('$5::jsonb', 'cas WHERE $5::jsonb IS NOT NULL')}),
          inserted AS (
            INSERT INTO status_updates (id, order_id, seq, platform, provider_order_id, action, previous_status, reason, state, hold_reason, not_before, accepted_at, correlation_id,
-                                       attempts, sending_until, first_attempt_at, last_attempt_at, budget_slot_at)
+                                       attempts, sending_until, first_attempt_at, last_attempt_at)
            SELECT p.id, cas.id, p.seq, p.platform, p."providerOrderId", p.action, p."previousStatus", p.reason, p.state, p."holdReason", p."notBefore", p."acceptedAt", p."correlationId",
-                  CASE WHEN p."claimedAt" IS NULL THEN 0 ELSE 1 END, p."sendingUntil", p."claimedAt", p."claimedAt",
-                  (SELECT to_timestamp(($5::jsonb->>'at')::bigint / 1000.0) FROM budget)
+                  CASE WHEN p."claimedAt" IS NULL THEN 0 ELSE 1 END, p."sendingUntil", p."claimedAt", p."claimedAt"
              FROM cas, push p RETURNING id),
          task AS (
            ${scheduledTaskInsert({
@@ -207,13 +194,13 @@ export class StatusUpdateRepository {
            SELECT cas.id, h.sequence, h.status, h."previousStatus", h.trigger, h."occurredAt", h.reason, h."cancelReasonId", h."canceledBy"
              FROM cas, jsonb_to_recordset($2::jsonb) AS h(sequence int, status text, "previousStatus" text, trigger text, "occurredAt" timestamptz, reason text, "cancelReasonId" text, "canceledBy" text)),
          events AS (${outboxInsertEvents('$3', 'cas')})
-         SELECT (SELECT count(*) FROM inserted)::int AS written, (SELECT count(*) FROM budget)::int AS booked`,
-        [JSON.stringify(push), JSON.stringify(write.changes), outboxEventsParam(write.events), STATUS_UPDATE_TASK, write.claim && write.budget ? JSON.stringify(write.budget) : null],
+         SELECT count(*)::int AS written FROM inserted`,
+        [JSON.stringify(push), JSON.stringify(write.changes), outboxEventsParam(write.events), STATUS_UPDATE_TASK],
       );
-      return { written: row.written === 1, budgetBooked: row.booked === 1 };
+      return row.written === 1;
     } catch (error) {
       // Another push of the order took this seq or this action first (its row was not visible to this statement's snapshot).
-      if (isUniqueViolation(error, ['status_updates_order_seq_key', 'status_updates_order_action_key'])) return { written: false, budgetBooked: false };
+      if (isUniqueViolation(error, ['status_updates_order_seq_key', 'status_updates_order_action_key'])) return false;
       throw error;
     }
   }
