@@ -91,7 +91,9 @@ describe('StatusPushService (medium)', () => {
 
   it('refuses DELIVER before PREPARE (409 DELIVER_BEFORE_PREPARE) and writes nothing', async () => {
     const { platformOrderId, yemekKuryeOrderId } = await newOrder();
-    await sut.push({ platform: wireCode, providerOrderId: platformOrderId, action: 'VERIFY' } as never);
+    const verify = await sut.push({ platform: wireCode, providerOrderId: platformOrderId, action: 'VERIFY' } as never);
+    // Its send's result recorded first: only the refusal can change the rows below.
+    await waitFor('the VERIFY attempt', async () => (await updates.find(verify.statusUpdateId))?.state === 'retrying' || undefined, 20_000);
     const before = await m.db.sql('SELECT id, state FROM status_updates WHERE order_id = $1 ORDER BY seq', [yemekKuryeOrderId]);
 
     const refusal = await problemOf(sut.push({ platform: wireCode, providerOrderId: platformOrderId, action: 'DELIVER' } as never));
@@ -119,5 +121,48 @@ describe('StatusPushService (medium)', () => {
     const refusal = await problemOf(sut.push({ platform: wireCode, providerOrderId: platformOrderId, action: 'PREPARE' } as never));
     expect(refusal!.getStatus()).toBe(409);
     expect(refusal!.code).toBe('ORDER_CANCELED');
+  });
+});
+
+describe('StatusPushService (medium): the call budget', () => {
+  let m: DispatcherMedium;
+  let sut: StatusPushService;
+  let updates: StatusUpdateRepository;
+  const PLATFORM = 'PLATFORM_D';
+  let wireCode: string;
+
+  beforeAll(async () => {
+    // Room for four status calls per ten minutes per credentials.
+    m = await startDispatcherMedium({ PLATFORM_CALL_BUDGETS: `${PLATFORM}:credentials=4/600000` });
+    sut = m.ctx.get(StatusPushService);
+    updates = m.ctx.get(StatusUpdateRepository);
+    wireCode = m.ctx.get(PlatformRegistry).wireCodeOf(PLATFORM);
+  });
+  afterAll(() => m?.close());
+
+  it('books each call once before it is made: four calls of the credentials are sent, the fifth waits for its slot', async () => {
+    const integration = await storeIntegration(m.ctx, PLATFORM, { apiKey: 'medium-budget-key' }, { providerMerchantId: '511' });
+    const orders = [];
+    for (let index = 0; index < 5; index += 1) orders.push(await receivePlatformOrder(m.ctx, integration));
+    const attemptOf = (statusUpdateId: string) =>
+      waitFor(`update ${statusUpdateId} attempted or waiting`, async () => {
+        const update = await updates.find(statusUpdateId);
+        return update && (update.state === 'retrying' || update.holdReason === 'PLATFORM_CALL_BUDGET') ? update : undefined;
+      }, 20_000);
+
+    const sent = [];
+    for (const order of orders.slice(0, 4)) {
+      const accepted = await sut.push({ platform: wireCode, providerOrderId: order.platformOrderId, action: 'VERIFY' } as never);
+      sent.push(await attemptOf(accepted.statusUpdateId));
+    }
+    // Each attempted at once: a call booked twice would have left no room for the fourth.
+    expect(sent.map((update) => [update.state, update.attempts])).toEqual(Array(4).fill(['retrying', 1]));
+    const [budget] = await m.db.sql<{ calls: string[] }>('SELECT calls FROM platform_call_budgets WHERE scope LIKE $1', [`${PLATFORM}:credentials:${integration.integrationId}:%`]);
+    expect(budget.calls).toHaveLength(4);
+
+    const fifth = await sut.push({ platform: wireCode, providerOrderId: orders[4].platformOrderId, action: 'VERIFY' } as never);
+    const parked = await attemptOf(fifth.statusUpdateId);
+    expect(parked).toMatchObject({ state: 'queued', attempts: 0, sendingUntil: null, holdReason: 'PLATFORM_CALL_BUDGET' });
+    expect(parked.notBefore.getTime()).toBe(Number(budget.calls[0]) + 600_000);
   });
 });
