@@ -129,50 +129,6 @@ describe('OutboxRelay: lease, one claim and one mark per batch, no transaction h
     }
   });
 
-  const rowsOf = async (on: DataSource) => [...(await rowsById(on)).values()];
-
-  it('sends 1 statement per batch from its loop: a batch is marked published by the next claim, and the rest on stop', async () => {
-    const statements: string[] = [];
-    const logger: TypeOrmLogger = {
-      logQuery: (query) => void statements.push(query.replace(/\s+/g, ' ').trim()),
-      logQueryError: () => undefined,
-      logQuerySlow: () => undefined,
-      logSchemaBuild: () => undefined,
-      logMigration: () => undefined,
-      log: () => undefined,
-    };
-    const counted = await new DataSource({ ...appDataSourceOptions({ schema: 'msgtest', url: db.url, entities: MESSAGING_ENTITIES, migrations: [], poolSize: 2 }), logger }).initialize();
-    try {
-      const broker = new InProcessBroker();
-      const consumer = await recordingConsumer(broker);
-      const relay = new OutboxRelay(counted, new InProcessTransport([queue], broker), silentLogger, { pollMs: 60_000 });
-      statements.length = 0;
-      relay.start();
-      const ids: string[] = [];
-      for (let batch = 0; batch < 3; batch += 1) {
-        ids.push(...(await insertRows(dataSource, [{}, {}])));
-        relay.nudge();
-        await waitFor(`batch ${batch + 1} published`, async () => consumer.seen.length === ids.length || undefined);
-      }
-      await waitFor('every batch marked published', async () => (await rowsOf(dataSource)).every((row) => row.published) || undefined);
-
-      // Besides the hourly purge, every statement is a claim (the marks ride on them).
-      const relaying = statements.filter((statement) => !statement.startsWith('DELETE FROM'));
-      expect(relaying.length).toBeGreaterThanOrEqual(4);
-      expect(relaying.every((statement) => /^WITH claimed AS \( UPDATE outbox_messages SET claimed_until/.test(statement))).toBe(true);
-      expect((await rowsOf(dataSource)).map((row) => [row.published, row.claimed, row.attempts])).toEqual(Array(6).fill([true, false, 1]));
-
-      // Published and not marked yet when the relay stops: marked by stop.
-      await insertRows(dataSource, [{}]);
-      relay.nudge();
-      await waitFor('the last row published', async () => consumer.seen.length === 7 || undefined);
-      await relay.stop();
-      expect((await rowsOf(dataSource)).every((row) => row.published && !row.claimed)).toBe(true);
-    } finally {
-      await counted.destroy();
-    }
-  });
-
   it('never lets a second relay publish rows the first one has leased and is still publishing', async () => {
     const broker = new InProcessBroker();
     const consumer = await recordingConsumer(broker);

@@ -29,19 +29,12 @@ interface OutboxRow {
 }
 
 /**
- * How long the loop waits for new work before marking published rows on their own: within it, a
- * nudge's claim marks them in the same statement (one round trip per batch under steady traffic).
- */
-export const OUTBOX_MARK_LINGER_MS = 50;
-
-/**
- * Publishes outbox rows with no open transaction, one autocommit statement per batch:
+ * Publishes outbox rows in two autocommit statements per batch and no open transaction:
  * 1. claim: one `UPDATE ... RETURNING` leases up to a batch of pending rows (`claimed_until`), picked
  *    in (created_at, id) order with FOR UPDATE SKIP LOCKED, so replicas relaying at once take
- *    different rows and skip leased ones; the same statement marks the previous batch published;
+ *    different rows and skip leased ones;
  * 2. publish with confirms, outside any transaction;
- * 3. the rows wait for their mark (published, lease cleared) in the next claim, which the loop makes
- *    at the next nudge or after OUTBOX_MARK_LINGER_MS, whichever comes first.
+ * 3. mark the rows published (and the lease cleared) in one `UPDATE`.
  * A failed publish releases the lease at once (the next batch, after the backoff, retries the rows).
  * A relay that dies between 1 and 3 leaves its rows leased: another relay publishes them once the
  * lease has run out. A publish that outlasts the lease may be repeated by another relay: delivery is
@@ -53,8 +46,6 @@ export class OutboxRelay {
   private readonly wakeup = new Wakeup();
   private failures = 0;
   private lastPurge = 0;
-  /** Rows this relay published and has not marked yet: the next claim marks them. */
-  private unmarked: string[] = [];
   readonly leaseMs: number;
 
   constructor(
@@ -76,8 +67,6 @@ export class OutboxRelay {
     this.running = false;
     this.wakeup.interrupt();
     await this.loop;
-    // Unmarked rows stay leased and would be published again once their lease ran out.
-    await this.markPublished().catch((error) => this.logger.warn({ err: error, rows: this.unmarked.length }, 'could not mark published outbox rows; they are published again when their lease ends'));
   }
 
   /** Called after a transaction that wrote outbox rows commits: publish now rather than at the next poll. */
@@ -91,33 +80,21 @@ export class OutboxRelay {
     return row.n;
   }
 
-  /** Publishes one batch and marks it; returns how many rows it sent. Exposed for tests and the drain on shutdown. */
+  /** Publishes one batch; returns how many rows it sent. Exposed for tests and the drain on shutdown. */
   async relayBatch(): Promise<number> {
-    const sent = await this.claimAndPublish();
-    await this.markPublished();
-    return sent;
-  }
-
-  /** Claims a batch (marking the rows published before it), publishes it, and leaves its rows to be marked; returns how many it sent. */
-  private async claimAndPublish(): Promise<number> {
-    const marking = this.unmarked;
     // RETURNING has no order (the IN becomes a hash join): the outer SELECT sorts, in SQL because
-    // created_at has microseconds and a JS Date only milliseconds. Rows being marked are not claimed
-    // again (even with their lease run out): one statement must not change a row twice.
+    // created_at has microseconds and a JS Date only milliseconds.
     const rows: OutboxRow[] = await this.dataSource.query(
       `WITH claimed AS (
          UPDATE outbox_messages SET claimed_until = now() + ($1::bigint * interval '1 millisecond')
           WHERE id IN (
             SELECT id FROM outbox_messages
-             WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now()) AND id <> ALL($3::uuid[])
+             WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
              ORDER BY created_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-          RETURNING id, routing_key, payload, headers, created_at, claimed_until::text AS lease),
-       marked AS (
-         UPDATE outbox_messages SET published_at = now(), claimed_until = NULL, attempts = attempts + 1 WHERE id = ANY($3::uuid[]))
+          RETURNING id, routing_key, payload, headers, created_at, claimed_until::text AS lease)
        SELECT * FROM claimed ORDER BY created_at, id`,
-      [this.leaseMs, this.options.batchSize ?? 200, marking],
+      [this.leaseMs, this.options.batchSize ?? 200],
     );
-    this.unmarked = this.unmarked.slice(marking.length);
     if (rows.length === 0) return 0;
     const ids = rows.map((row) => row.id);
     // The lease's end, as text to keep its microseconds: one value for the whole batch, and the
@@ -148,23 +125,15 @@ export class OutboxRelay {
     }
     const tookMs = Date.now() - started;
     if (tookMs > this.leaseMs) this.logger.warn({ tookMs, leaseMs: this.leaseMs, rows: ids.length }, 'outbox publish outlasted its lease; another relay may have published the rows too');
-    this.unmarked.push(...ids);
+    await this.dataSource.query('UPDATE outbox_messages SET published_at = now(), claimed_until = NULL, attempts = attempts + 1 WHERE id = ANY($1::uuid[])', [ids]);
     return rows.length;
-  }
-
-  /** Marks the rows published and not marked yet, on their own. */
-  private async markPublished(): Promise<void> {
-    const marking = this.unmarked;
-    if (marking.length === 0) return;
-    await this.dataSource.query('UPDATE outbox_messages SET published_at = now(), claimed_until = NULL, attempts = attempts + 1 WHERE id = ANY($1::uuid[])', [marking]);
-    this.unmarked = this.unmarked.slice(marking.length);
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       let sent = 0;
       try {
-        sent = await this.claimAndPublish();
+        sent = await this.relayBatch();
         this.failures = 0;
         await this.purgeIfDue();
       } catch (error) {
@@ -173,7 +142,7 @@ export class OutboxRelay {
       }
       if (sent >= (this.options.batchSize ?? 200)) continue;
       if (this.failures > 0) await this.wakeup.sleep(Math.min(250 * 2 ** Math.min(this.failures, 6), 10_000), { onNudge: false });
-      else await this.wakeup.sleep(this.unmarked.length > 0 ? Math.min(OUTBOX_MARK_LINGER_MS, this.options.pollMs) : this.options.pollMs);
+      else await this.wakeup.sleep(this.options.pollMs);
     }
   }
 
