@@ -19,7 +19,8 @@ describe('StatusPushService (medium)', () => {
   let wireCode: string;
 
   beforeAll(async () => {
-    m = await startDispatcherMedium();
+    // Room for four status calls per ten minutes per credentials (each test but the last has its own integration).
+    m = await startDispatcherMedium({ PLATFORM_CALL_BUDGETS: `${PLATFORM}:credentials=4/600000` });
     sut = m.ctx.get(StatusPushService);
     updates = m.ctx.get(StatusUpdateRepository);
     wireCode = m.ctx.get(PlatformRegistry).wireCodeOf(PLATFORM);
@@ -122,23 +123,6 @@ describe('StatusPushService (medium)', () => {
     expect(refusal!.getStatus()).toBe(409);
     expect(refusal!.code).toBe('ORDER_CANCELED');
   });
-});
-
-describe('StatusPushService (medium): the call budget', () => {
-  let m: DispatcherMedium;
-  let sut: StatusPushService;
-  let updates: StatusUpdateRepository;
-  const PLATFORM = 'PLATFORM_D';
-  let wireCode: string;
-
-  beforeAll(async () => {
-    // Room for four status calls per ten minutes per credentials.
-    m = await startDispatcherMedium({ PLATFORM_CALL_BUDGETS: `${PLATFORM}:credentials=4/600000` });
-    sut = m.ctx.get(StatusPushService);
-    updates = m.ctx.get(StatusUpdateRepository);
-    wireCode = m.ctx.get(PlatformRegistry).wireCodeOf(PLATFORM);
-  });
-  afterAll(() => m?.close());
 
   it('books each call once before it is made: four calls of the credentials are sent, the fifth waits for its slot', async () => {
     const integration = await storeIntegration(m.ctx, PLATFORM, { apiKey: 'medium-budget-key' }, { providerMerchantId: '511' });
