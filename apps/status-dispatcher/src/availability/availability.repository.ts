@@ -291,7 +291,7 @@ export class AvailabilityRepository {
   }
 
   /**
-   * Reads taken from one snapshot (a read-only REPEATABLE READ transaction): a view that shows a
+   * Reads taken from one snapshot (a REPEATABLE READ transaction that only reads): a view that shows a
    * command ended shows what its end wrote too.
    */
   inOneSnapshot<T>(reads: (db: Queryable) => Promise<T>): Promise<T> {
