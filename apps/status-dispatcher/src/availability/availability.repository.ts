@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { scheduledTaskInsert } from '@courier/messaging';
 import type { StoreAvailabilityState } from '@courier/contracts';
 import type { StoredAnswer } from '../status-updates/status-update.model';
 import { STORE_TARGET } from './availability.model';
@@ -111,26 +112,27 @@ export class AvailabilityRepository {
     const id = randomUUID();
     // One CTE: a superseded command never lacks its successor, nor a queued command its task.
     const [row] = await db.query(
-      `WITH superseded AS (
-         UPDATE availability_commands SET state = 'superseded', ended_at = $11, updated_at = now()
-          WHERE integration_id = $3 AND kind = $6 AND target = $7 AND state IN ('queued', 'retrying')
-            AND (sending_until IS NULL OR sending_until <= $11)
-         RETURNING id, budget_slot_at),
+      `WITH c AS (
+         SELECT * FROM jsonb_to_record($1::jsonb) AS c(id uuid, "changeId" uuid, "integrationId" text, "restaurantId" text, platform text, kind text, target text,
+                                                       request jsonb, params jsonb, "requestedBy" text, "acceptedAt" timestamptz, "productCode" text)),
+       superseded AS (
+         UPDATE availability_commands a SET state = 'superseded', ended_at = c."acceptedAt", updated_at = now()
+           FROM c
+          WHERE a.integration_id = c."integrationId" AND a.kind = c.kind AND a.target = c.target AND a.state IN ('queued', 'retrying')
+            AND (a.sending_until IS NULL OR a.sending_until <= c."acceptedAt")
+         RETURNING a.id, a.budget_slot_at),
        dropped AS (
-         DELETE FROM scheduled_tasks WHERE dedupe_key IN (SELECT 'availability-command:' || id FROM superseded)),
+         DELETE FROM scheduled_tasks WHERE dedupe_key IN (SELECT $3::text || id FROM superseded)),
        slot AS (SELECT min(budget_slot_at) AS at FROM superseded),
        inserted AS (
          INSERT INTO availability_commands (id, change_id, integration_id, restaurant_id, platform, kind, target, request, params, requested_by, state, not_before, accepted_at, budget_slot_at, product_code)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', greatest($11, slot.at), $11, slot.at, $15 FROM slot RETURNING id, not_before),
-       task AS (
-         INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
-         SELECT $12, $13, $14, json_build_object('commandId', inserted.id), inserted.not_before, '{}' FROM inserted)
+         SELECT c.id, c."changeId", c."integrationId", c."restaurantId", c.platform, c.kind, c.target, c.request, c.params, c."requestedBy", 'queued',
+                greatest(c."acceptedAt", slot.at), c."acceptedAt", slot.at, c."productCode"
+           FROM c, slot
+         RETURNING id, not_before),
+       task AS (${scheduledTaskInsert({ from: 'inserted', kind: '$2::text', dedupeKey: '$3::text || inserted.id', payload: "jsonb_build_object('commandId', inserted.id)", dueAt: 'inserted.not_before' })})
        SELECT (SELECT coalesce(json_agg(id), '[]') FROM superseded) AS superseded`,
-      [
-        id, command.changeId, command.integrationId, command.restaurantId, command.platform, command.kind, command.target,
-        JSON.stringify(command.request), JSON.stringify(command.params), command.requestedBy, command.acceptedAt,
-        randomUUID(), AVAILABILITY_COMMAND_TASK, availabilityCommandTaskKey(id), command.productCode ?? null,
-      ],
+      [JSON.stringify({ ...command, id, productCode: command.productCode ?? null }), AVAILABILITY_COMMAND_TASK, availabilityCommandTaskKey('')],
     );
     return { id, superseded: row.superseded };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { scheduledTaskInsert } from '@courier/messaging';
 import type { MenuProduct } from '@courier/platforms';
 import type { StoredAnswer } from '../status-updates/status-update.model';
 import type { AutoLink, DriftChange } from './catalog.decisions';
@@ -15,6 +16,9 @@ export const CATALOG_IMPORT_TASK = 'catalog.import';
 export const CATALOG_IMPORT_PLANNER_TASK = 'catalog.import-planner';
 
 export const importTaskKey = (importId: string) => `catalog-import:${importId}`;
+/** The task of each import in `inserted` (its `id` and `requested_at`), its kind in the parameter `kind`. */
+const importTaskInsert = (kind: string) =>
+  scheduledTaskInsert({ from: 'inserted', kind: `${kind}::text`, dedupeKey: `'catalog-import:' || inserted.id`, payload: `jsonb_build_object('importId', inserted.id)`, dueAt: 'inserted.requested_at' });
 
 export * from './catalog.model';
 
@@ -51,11 +55,9 @@ export class CatalogRepository {
          VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7)
          ON CONFLICT (integration_id) WHERE ${PENDING} DO NOTHING
          RETURNING id, state, requested_at),
-       task AS (
-         INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
-         SELECT $8, $9, 'catalog-import:' || id, json_build_object('importId', id), requested_at, '{}' FROM inserted)
+       task AS (${importTaskInsert('$8')})
        SELECT id, state, requested_at AS "requestedAt", true AS created FROM inserted`,
-      [randomUUID(), integration.integrationId, integration.restaurantId, integration.platform, by, at, randomUUID(), randomUUID(), CATALOG_IMPORT_TASK],
+      [randomUUID(), integration.integrationId, integration.restaurantId, integration.platform, by, at, randomUUID(), CATALOG_IMPORT_TASK],
     );
     if (row) return row;
     // Another import holds the slot: read it in a statement of its own (one that committed during ours is invisible to ours).
@@ -84,9 +86,7 @@ export class CatalogRepository {
          SELECT gen_random_uuid(), integration_id, restaurant_id, platform, 'schedule', 'queued', $3, gen_random_uuid() FROM due
          ON CONFLICT (integration_id) WHERE ${PENDING} DO NOTHING
          RETURNING id, requested_at),
-       task AS (
-         INSERT INTO scheduled_tasks (id, kind, dedupe_key, payload, due_at, headers)
-         SELECT gen_random_uuid(), $5, 'catalog-import:' || id, json_build_object('importId', id), requested_at, '{}' FROM inserted)
+       task AS (${importTaskInsert('$5')})
        SELECT count(*)::int AS queued FROM inserted`,
       [platforms, olderThan, at, limit, CATALOG_IMPORT_TASK],
     );

@@ -26,9 +26,9 @@ export class PlatformCallBudgetRepository {
       const logged = new Map(rows.map((row) => [row.scope, row.calls.map(Number)]));
       const { calls, result } = plan(keys.map((key) => logged.get(key) ?? []));
       await manager.query(
-        `UPDATE platform_call_budgets b SET calls = ARRAY(SELECT json_array_elements_text(v.value)::bigint), updated_at = now()
-           FROM json_each($1::json) v WHERE b.scope = v.key`,
-        [JSON.stringify(Object.fromEntries(keys.map((key, index) => [key, calls[index]])))],
+        `UPDATE platform_call_budgets b SET calls = v.calls, updated_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS v(scope text, calls bigint[]) WHERE b.scope = v.scope`,
+        [JSON.stringify(keys.map((scope, index) => ({ scope, calls: calls[index] })))],
       );
       return result;
     });
