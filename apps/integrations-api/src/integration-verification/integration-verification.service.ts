@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { IntegrationVerificationState } from '@courier/contracts';
 import { SecretBox, secretBinding, SecretDecryptionError } from '@courier/crypto';
-import { UnitOfWork } from '@courier/messaging';
+import { Lane, UnitOfWork } from '@courier/messaging';
 import { CredentialCheck, CredentialCheckResult, IntegrationCredentials, PlatformAdapters, PlatformRegistry, THIRD_PARTY_CODE } from '@courier/platforms';
 import { IntegrationsConfig } from '../app/integrations-api.config';
 import { IntegrationEntity } from '../integrations/integration.entity';
@@ -11,6 +11,10 @@ import { IntegrationFingerprints } from './integration-fingerprints';
 
 /** The periodic retry's name in the SchedulerRegistry. */
 export const VERIFICATION_RETRY = 'integration-verification-retry';
+
+/** Background checks at once, and waiting for a slot, at most (past them the periodic retry catches up). */
+const CHECKS_AT_ONCE = 8;
+const CHECKS_IN_LINE = 1_000;
 
 /** A check's verdict as a verification state; 'unverified' means no verdict (unreachable, a setting missing): the state stays as it was, retried while unverified. */
 export function verificationStateOf(result: CredentialCheckResult | 'not_applicable'): IntegrationVerificationState {
@@ -73,8 +77,19 @@ export function resetVerification(integration: IntegrationEntity, now: Date, det
 @Injectable()
 export class IntegrationVerificationService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('IntegrationVerification');
-  private readonly running = new Set<Promise<unknown>>();
-  private stopping = false;
+  /**
+   * The work started after a commit and by the periodic retry, run in the background: its durable
+   * path is the stored state itself (unverified, or owed a POS announcement), which the periodic
+   * retry reads, so work the lane cannot take is simply left to it.
+   */
+  private readonly background = new Lane<() => Promise<unknown>>({
+    concurrency: CHECKS_AT_ONCE,
+    lineLimit: CHECKS_IN_LINE,
+    run: (work) => work().then(
+      () => undefined,
+      (error: unknown) => this.logger.error({ reason: (error as Error).message }, 'integration verification failed'),
+    ),
+  });
 
   constructor(
     private readonly integrations: IntegrationsRepository,
@@ -88,25 +103,24 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
   ) {}
 
   onModuleInit(): void {
-    const interval = setInterval(() => this.track(this.retryDue()), this.config.INTEGRATION_VERIFICATION_RETRY_MS);
+    const interval = setInterval(() => this.background.offer(() => this.retryDue()), this.config.INTEGRATION_VERIFICATION_RETRY_MS);
     interval.unref();
     this.scheduler.addInterval(VERIFICATION_RETRY, interval);
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
     if (this.scheduler.doesExist('interval', VERIFICATION_RETRY)) this.scheduler.deleteInterval(VERIFICATION_RETRY);
-    await Promise.allSettled([...this.running]);
+    await this.background.drain();
   }
 
   /** After a commit: verify the integration in the background (a failure is logged; the periodic retry catches up). */
   verifySoon(integrationId: string): void {
-    if (!this.stopping) this.track(this.verify(integrationId));
+    this.background.offer(() => this.verify(integrationId));
   }
 
   /** After an activation: tell the platform the integration is ready, if it is verified and the platform wants to hear it. */
   announceSoon(integrationId: string): void {
-    if (!this.stopping) this.track(this.announcePosReady(integrationId));
+    this.background.offer(() => this.announcePosReady(integrationId));
   }
 
   /** Checks the integration's stored credentials with its platform and stores the verdict. */
@@ -138,11 +152,11 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
 
   /** The periodic work: unverified integrations not tried for a period, and POS announcements still owed. */
   async retryDue(): Promise<void> {
-    if (this.stopping) return;
+    if (this.background.draining) return;
     const batch = this.config.INTEGRATION_VERIFICATION_BATCH;
     const due = await this.integrations.claimUnverified(batch, this.config.INTEGRATION_VERIFICATION_RETRY_MS);
     for (const id of due) {
-      if (this.stopping) return;
+      if (this.background.draining) return;
       await this.verify(id).catch((error: unknown) => this.logger.error({ integrationId: id, reason: (error as Error).message }, 'integration verification failed'));
     }
     const announcing = this.registry
@@ -150,7 +164,7 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
       .map((platform) => platform.code)
       .filter((code) => this.adapters.get(code)?.announcePosReady !== undefined);
     for (const id of await this.integrations.awaitingPosReady(announcing, batch)) {
-      if (this.stopping) return;
+      if (this.background.draining) return;
       await this.announcePosReady(id);
     }
   }
@@ -213,11 +227,5 @@ export class IntegrationVerificationService implements OnModuleInit, OnModuleDes
       if (error instanceof SecretDecryptionError) return undefined;
       throw error;
     }
-  }
-
-  private track(work: Promise<unknown>): void {
-    const guarded = work.catch((error: unknown) => this.logger.error({ reason: (error as Error).message }, 'integration verification failed'));
-    this.running.add(guarded);
-    void guarded.finally(() => this.running.delete(guarded));
   }
 }
