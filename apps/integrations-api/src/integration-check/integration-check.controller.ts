@@ -28,7 +28,7 @@ export class IntegrationCheckController {
   @ApiOperation({
     summary: 'Check an integration\'s stored credentials against its platform.',
     description:
-      'Logs in to the platform with the stored credentials (PLATFORM_A, PLATFORM_B), or makes a harmless authenticated read (PLATFORM_C, PLATFORM_D). ' +
+      'Logs in to the platform with the stored credentials where its API has a login, else makes a harmless authenticated read (docs/platforms.md says which, per platform). ' +
       'Always 200 when the integration exists: `result` says what the platform answered. The verdict is the integration\'s verification: ok verifies it ' +
       '(its withheld platform orders are then handed over), wrong_restaurant or rejected fails it, no verdict changes nothing. No credential is changed. ' +
       'Each check is a real platform call: at most INTEGRATION_CHECK_LIMIT_PER_MINUTE (3) a minute per integration and INTEGRATION_CHECK_ACCOUNT_LIMIT_PER_HOUR (30) an hour per account, ' +

@@ -65,7 +65,7 @@ export type PricePlan =
 
 /**
  * A price call's result. `pending`: the platform took the request and works on it asynchronously
- * (Trendyol's batch requests); `followUp` is stored with the command and given to `checkPrice`
+ * (a platform whose price changes are batch requests answered later); `followUp` is stored with the command and given to `checkPrice`
  * after `checkAfterMs`, until it answers done, failed or retry.
  */
 export type PriceCallOutcome =

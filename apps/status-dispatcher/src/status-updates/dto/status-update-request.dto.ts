@@ -9,7 +9,7 @@ const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /** Body of POST /internal/orders/status (interface.md, "Status update request"). */
 export class StatusUpdateRequestDto {
-  @ApiProperty({ example: '5f4d3c2b1a09f8e7d6c5b4a3', maxLength: 128, description: 'The order\'s id on the platform (Getir foodOrderId, the middleware\'s order token, the Trendyol package id, ...).' })
+  @ApiProperty({ example: '5f4d3c2b1a09f8e7d6c5b4a3', maxLength: 128, description: 'The order\'s id on its platform: docs/api.md, POST /internal/orders/status, names it for each platform.' })
   @IsString()
   @Length(1, 128)
   @Matches(NO_CONTROL_CHARACTERS, { message: 'must not contain control characters' })
