@@ -7,7 +7,8 @@ import { ProblemException } from './problem.exception';
 
 export const API_KEY_HEADER = 'x-api-key';
 export const API_SECRET_HEADER = 'x-api-secret';
-const MAX_CREDENTIAL_LENGTH = 512;
+/** Longer than any key or secret the suite issues by far; anything longer is refused without hashing. */
+export const MAX_CREDENTIAL_LENGTH = 512;
 /** Compared against when no account has the key, so a wrong key costs what a wrong secret does. */
 const ABSENT_SECRET_HASH = hashCredential('no account has this key');
 

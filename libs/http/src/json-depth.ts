@@ -11,8 +11,8 @@ const CLOSE_BRACE = 0x7d;
 /**
  * Whether the raw JSON text in `bytes` opens objects or arrays deeper than `limit`, counted outside
  * strings (a backslash escapes the byte after it). One pass, no allocation: it runs before
- * JSON.parse, which spends 100 ms and more of event loop on a 256 KiB body of nested arrays, and
- * before anything walks the parsed value. UTF-8 is safe to scan byte by byte: the bytes counted here
+ * JSON.parse, which blocks the event loop for long on a body of deeply nested arrays, and before
+ * anything walks the parsed value. UTF-8 is safe to scan byte by byte: the bytes counted here
  * are ASCII and never occur inside a multi-byte character. It does not validate: JSON.parse does.
  */
 export function jsonNestsDeeperThan(bytes: Uint8Array, limit: number): boolean {

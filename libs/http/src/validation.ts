@@ -34,8 +34,8 @@ export const STRICT_VALIDATION: ValidationPipeOptions = {
 /**
  * The fields of `value` that `dto` does not declare, as field errors, when there are more than a
  * 422 lists (otherwise undefined: the DTO's own validation reports them). Checked before
- * class-transformer, which copies every field before class-validator refuses the unknown ones:
- * some 0.3 s of blocked event loop for a 200 KiB body of 20,000 of them. Their names alone fill the
+ * class-transformer, which copies every field before class-validator refuses the unknown ones and
+ * blocks the event loop for long on a body of thousands of them. Their names alone fill the
  * capped list, so the DTO's other errors could not be shown anyway. `nested` names array fields
  * whose elements are DTOs too (class-transformer's @Type is not readable here): intake's items.
  */

@@ -1,8 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-
-export const API_KEY_HEADER = 'x-api-key';
-/** Longer than any key the suite issues by far; anything longer is refused without hashing. */
-export const MAX_CREDENTIAL_LENGTH = 512;
+import { API_KEY_HEADER, MAX_CREDENTIAL_LENGTH } from '@courier/http';
 
 export interface IntakeCredentials {
   apiKey: string;
