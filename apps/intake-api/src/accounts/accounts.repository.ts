@@ -1,17 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { AccountSnapshot, AccountStatus } from '@courier/contracts';
+import type { AccountSnapshot } from '@courier/contracts';
+import type { AccountRow } from './accounts.model';
 import { IntakeAccount } from './intake-account';
-
-/** An `accounts` row as SQL returns it; mapped to IntakeAccount at the repository's edge. */
-export interface AccountRow {
-  restaurant_id: string;
-  status: AccountStatus;
-  api_secret_hash: string;
-  third_party_integration_id: string | null;
-  third_party_provider_restaurant_id: string | null;
-  third_party_active: boolean | null;
-}
 
 const ACCOUNT_COLUMNS = 'restaurant_id, status, api_secret_hash, third_party_integration_id, third_party_provider_restaurant_id, third_party_active';
 

@@ -10,7 +10,8 @@ import { IntakeOrder } from './intake-order';
 import { senderCoordinates } from './order-details';
 import { afterProcessingError, failure, LocatedCoordinates, OrderFacts, processingDecision, success } from './order-processing.decisions';
 import { OrderReceivedEvent } from './order-received.event';
-import { AcceptedOrder, eventHeaders, LocalClaim, OrdersRepository, OrderToProcess } from './orders.repository';
+import type { AcceptedOrder, LocalClaim, OrderToProcess } from './orders.model';
+import { eventHeaders, OrdersRepository } from './orders.repository';
 
 /** An order still ACCEPTED this long after acceptance (or its last re-publication) gets order.received again. */
 export const STUCK_ORDER_AFTER_MS = 10 * 60_000;

@@ -5,38 +5,11 @@ import { identityKey } from '@courier/domain';
 import { CORRELATION_HEADER } from '@courier/logging';
 import { outboxInsert, outboxSettle } from '@courier/messaging';
 import { WriteCoalescer } from '@courier/persistence';
-import { AccountRow, accountFromRow } from '../accounts/accounts.repository';
-import { IntakeAccount } from '../accounts/intake-account';
+import type { AccountRow } from '../accounts/accounts.model';
+import { accountFromRow } from '../accounts/accounts.repository';
 import { CoordinatesSource, IntakeOrder, IntakeOrderState } from './intake-order';
 import type { ProcessingOutcome } from './order-processing.decisions';
-
-/** An order about to be accepted (first time, or again after a failure). */
-export interface AcceptedOrder {
-  restaurantId: string;
-  orderId: string;
-  yemekKuryeOrderId: string;
-  payloadHash: string;
-  payload: Record<string, unknown>;
-  receivedAt: Date;
-  /** The request's correlation id, carried into the event's headers. */
-  correlationId?: string;
-  /** The request's trace context (traceparent, when tracing is on), carried into the event's headers. */
-  trace?: Record<string, string>;
-  /** Set when this replica processes the order itself (see LocalClaim). */
-  localClaim?: LocalClaim;
-}
-
-/** An order.received written claimed for `leaseMs` (the relay's lease), under the id `receivedEventId`. */
-export interface LocalClaim {
-  receivedEventId: string;
-  leaseMs: number;
-}
-
-/** An order to process, with its restaurant's account (null when intake does not know it). */
-export interface OrderToProcess {
-  order: IntakeOrder;
-  account: IntakeAccount | null;
-}
+import type { AcceptedOrder, OrderToProcess } from './orders.model';
 
 /** Statements at once per kind (the pool of DATABASE_POOL_SIZE also serves the relay) and rows each. */
 const INSERT_BATCHING = { maxBatch: 100, maxInFlight: 3 };

@@ -15,7 +15,8 @@ import { OrderStatusHistoryRepository } from './order-status-history.repository'
 import { requireOrderIdentity, validateOrder } from './order-validation';
 import { OrderProcessingService } from './order-processing.service';
 import { takenOrderIdDecision } from './orders.decisions';
-import { AcceptedOrder, OrdersRepository } from './orders.repository';
+import type { AcceptedOrder } from './orders.model';
+import { OrdersRepository } from './orders.repository';
 
 export interface AcceptResult {
   body: AcceptedOrderBody;

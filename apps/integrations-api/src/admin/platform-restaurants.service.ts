@@ -9,7 +9,8 @@ import { isUuid } from '../common/ids';
 import { IntegrationEntity } from '../integrations/integration.entity';
 import { IntegrationVerificationService, resetVerification } from '../integration-verification/integration-verification.service';
 import { IntegrationsRepository } from '../repositories/integrations.repository';
-import { PlatformRestaurantIntegration, PlatformRestaurantsRepository } from '../repositories/platform-restaurants.repository';
+import type { PlatformRestaurantIntegration } from '../repositories/platform-restaurants.model';
+import { PlatformRestaurantsRepository } from '../repositories/platform-restaurants.repository';
 import { PlatformRestaurantDto, PlatformRestaurantIntegrationDto, PlatformRestaurantQuery, TransferPlatformRestaurantDto, VerifyPlatformRestaurantDto } from './dto/platform-restaurant.dto';
 
 const HISTORY_LENGTH = 20;

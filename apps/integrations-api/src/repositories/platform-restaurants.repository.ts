@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AccountStatus } from '@courier/contracts';
 import { TransactionContext } from '@courier/messaging';
+import type { PlatformRestaurantIntegration } from './platform-restaurants.model';
 
 export type PlatformRestaurantAction = 'lookup' | 'verify' | 'transfer';
 
@@ -24,20 +25,6 @@ export interface PlatformRestaurantAuditRecord {
   operator: string | null;
   note: string | null;
   occurredAt: Date;
-}
-
-/** An integration bearing a platform restaurant, with its account's name and status. */
-export interface PlatformRestaurantIntegration {
-  integrationId: string;
-  restaurantId: string;
-  restaurantName: string;
-  accountStatus: AccountStatus;
-  isActive: boolean;
-  displacedAt: Date | null;
-  verifiedAt: Date | null;
-  verifiedBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 interface IntegrationRow {

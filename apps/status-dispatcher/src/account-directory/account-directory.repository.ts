@@ -3,36 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { AccountKeyLookup } from '@courier/http';
 import type { AccountSnapshot, IntegrationDeletedEvent, IntegrationUpsertedEvent } from '@courier/contracts';
-
-/** An integration of the account read model (table `integrations`), secrets still encrypted. */
-export interface DirectoryIntegration {
-  integrationId: string;
-  restaurantId: string;
-  platform: string;
-  providerRestaurantId: string;
-  isActive: boolean;
-  deleted: boolean;
-  /** The account is not disabled (an unknown account counts as active: the read model may lag). */
-  accountActive: boolean;
-  settings: Record<string, string>;
-  /** SecretBox ciphertexts by field name. */
-  secrets: Record<string, string>;
-  /** The platform verified the credentials for this restaurant: only then are its platform orders handed to the account. */
-  verified: boolean;
-}
+import type { DirectoryAccount, DirectoryIntegration } from './account-directory.model';
 
 const COLUMNS = `i.integration_id AS "integrationId", i.restaurant_id AS "restaurantId", i.platform, i.provider_restaurant_id AS "providerRestaurantId",
   i.is_active AS "isActive", (i.deleted_at IS NOT NULL) AS deleted, coalesce(a.status <> 'disabled', true) AS "accountActive", i.settings, i.secrets,
   (i.verification = 'verified') AS verified`;
 
 /** The dispatcher's read model of restaurant accounts and integrations (tables `restaurant_accounts`, `integrations`). */
-/** An account as the key pair check reads it. */
-export interface DirectoryAccount {
-  restaurantId: string;
-  status: string;
-  apiSecretHash: string;
-}
-
 @Injectable()
 export class AccountDirectoryRepository implements AccountKeyLookup<DirectoryAccount> {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -3,7 +3,7 @@ import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity
 import { ErrorCode } from '@courier/contracts';
 import { ApiCredentialsGuard, CurrentAccount, ProblemException } from '@courier/http';
 import { ApiProblems } from '../common/api-problems';
-import type { DirectoryAccount } from '../account-directory/account-directory.repository';
+import type { DirectoryAccount } from '../account-directory/account-directory.model';
 import { AvailabilityService } from './availability.service';
 import { ProductAvailabilityRequestDto, StoreAvailabilityRequestDto } from './dto/availability-request.dto';
 import { AvailabilityViewDto, ProductChangeAcceptedDto, ProductsAvailabilityDto, StoreChangeAcceptedDto } from './dto/availability-response.dto';

@@ -1,6 +1,5 @@
 import type { StoreAvailabilityState } from '@courier/contracts';
-import type { StoredAnswer } from '../status-updates/status-update.model';
-import type { UpdateIntegration } from '../status-updates/status-update.repository';
+import type { StoredAnswer, UpdateIntegration } from '../status-updates/status-update.model';
 
 export type AskedBy = 'restaurant' | 'courier_core' | 'timer';
 /** `checking`: sent, and an asynchronous platform works on it (a price batch); its task asks for the result. */

@@ -4,7 +4,8 @@ import { ErrorCode, RestaurantAvailabilityChangedEvent, RoutingKey, StoreAvailab
 import { ProblemException } from '@courier/http';
 import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters, PlatformAvailability, PricePlan, ProductPriceChange, StoreAvailabilityPlan, StoreAvailabilityRequest } from '@courier/platforms';
-import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
+import { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 import { decidePlatformReport, productRequestProblem, RequestProblem, storeRequestProblem } from './availability.decisions';
 import { AvailabilityMetrics } from './availability.metrics';
 import {

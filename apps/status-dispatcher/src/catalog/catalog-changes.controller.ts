@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
-import type { DirectoryAccount } from '../account-directory/account-directory.repository';
+import type { DirectoryAccount } from '../account-directory/account-directory.model';
 import { ApiProblems } from '../common/api-problems';
 import { CatalogChangesService } from './catalog-changes.service';
 import { CatalogAvailabilityRequestDto, CatalogPriceRequestDto } from './dto/catalog-change-request.dto';

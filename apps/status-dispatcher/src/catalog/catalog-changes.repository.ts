@@ -2,26 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MenuProduct } from '@courier/platforms';
+import type { ChangeResult, CodeLinkRow } from './catalog-changes.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
-
-/** A link of the restaurant's code to one integration's platform product, with that product as last imported (null: not on the menu now). */
-export interface CodeLinkRow {
-  integrationId: string;
-  platformProductId: string;
-  product: MenuProduct | null;
-}
-
-/** What one integration answered to a change at once (stored with the change). */
-export interface ChangeResult {
-  integrationId: string;
-  platform: string;
-  platformProductId: string | null;
-  state: 'queued' | 'refused' | 'unsupported' | 'not_linked';
-  code?: string;
-  message?: string;
-  commandId?: string;
-}
 
 export interface CatalogChangeRow {
   id: string;

@@ -4,13 +4,15 @@ import { ErrorCode } from '@courier/contracts';
 import { ProblemException } from '@courier/http';
 import { UnitOfWork } from '@courier/messaging';
 import { PlatformAdapters, PricePlan } from '@courier/platforms';
-import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
+import { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 import { productRequestProblem, RequestProblem } from '../availability/availability.decisions';
 import { AvailabilityCommandRow, AvailabilityRepository } from '../availability/availability.repository';
 import { AvailabilityService } from '../availability/availability.service';
 import { isUuid } from '../common/ids';
 import { changeTargets, ChangeTarget, priceProblem, productCodeProblem } from './catalog-changes.decisions';
-import { CatalogChangesRepository, ChangeResult, CodeLinkRow } from './catalog-changes.repository';
+import type { ChangeResult, CodeLinkRow } from './catalog-changes.model';
+import { CatalogChangesRepository } from './catalog-changes.repository';
 import { CatalogAvailabilityRequestDto, CatalogPriceRequestDto } from './dto/catalog-change-request.dto';
 import { CatalogChangeAcceptedDto, CatalogChangeIntegrationDto, CatalogChangeViewDto } from './dto/catalog-change-response.dto';
 

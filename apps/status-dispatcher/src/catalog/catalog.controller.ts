@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
-import type { DirectoryAccount } from '../account-directory/account-directory.repository';
+import type { DirectoryAccount } from '../account-directory/account-directory.model';
 import { ApiProblems } from '../common/api-problems';
 import { CatalogService } from './catalog.service';
 import { DriftQueryDto, SetProductLinksRequestDto } from './dto/catalog-request.dto';

@@ -42,3 +42,8 @@ export interface OrderStatusChange {
   cancelReasonId: string | null;
   canceledBy: string | null;
 }
+
+export interface OrderAcceptance {
+  acceptBy: Date | null;
+  answered: boolean;
+}

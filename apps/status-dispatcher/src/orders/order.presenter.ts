@@ -1,7 +1,6 @@
 import { OrderDto, OrderStatusChangeDto } from './dto/order.dto';
 import { isFinalOrderStatus } from '@courier/domain';
-import { Order, OrderStatusChange } from './order.model';
-import type { OrderAcceptance } from './order.repository';
+import type { Order, OrderAcceptance, OrderStatusChange } from './order.model';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 

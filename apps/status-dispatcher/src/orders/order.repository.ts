@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OutboxEvent, outboxEventsParam, outboxInsertEvents } from '@courier/messaging';
-import { Order, OrderStatusChange } from './order.model';
+import type { Order, OrderAcceptance, OrderStatusChange } from './order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -16,11 +16,6 @@ export const ANSWERED_ON_PLATFORM = `EXISTS (SELECT 1 FROM status_updates u WHER
 const CHANGE_COLUMNS = `sequence, status, previous_status AS "previousStatus", trigger, occurred_at AS "occurredAt", reason,
   cancel_reason_id AS "cancelReasonId", canceled_by AS "canceledBy"`;
 
-export interface OrderAcceptance {
-  acceptBy: Date | null;
-  answered: boolean;
-}
-
 /** A decided move: the change, its event, and the order's state it was decided on. */
 export interface MoveWrite {
   change: OrderStatusChange;
@@ -33,8 +28,8 @@ export interface MoveWrite {
 /**
  * The orders tables (`orders`, `order_status_changes`, `restaurant_order_counters`) as the lifecycle
  * of THIRD_PARTY orders uses them. Plain SQL rather than TypeORM's query builder: the transition is
- * the hot path (a few hundred a second), and building and hydrating through the ORM cost more CPU
- * than the queries themselves. Methods that take `db` run in the caller's transaction.
+ * the hot path, and building and hydrating through the ORM cost more CPU than the queries
+ * themselves. Methods that take `db` run in the caller's transaction.
  */
 @Injectable()
 export class OrderRepository {

@@ -4,7 +4,8 @@ import { isFinalOrderStatus } from '@courier/domain';
 import { OnTask, ScheduledTask, TaskOutcome, TransactionContext, UnitOfWork } from '@courier/messaging';
 import { acceptanceWarningAt, PlatformAdapters, PlatformOrder } from '@courier/platforms';
 import { PlatformAcceptanceMetrics } from './platform-acceptance.metrics';
-import { AcceptanceState, PlatformOrderRepository } from './platform-order.repository';
+import type { AcceptanceState } from './platform-order.model';
+import { PlatformOrderRepository } from './platform-order.repository';
 
 export const ACCEPTANCE_DUE_TASK = 'order.acceptance-due';
 

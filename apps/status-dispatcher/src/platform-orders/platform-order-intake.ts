@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { BudgetedCall, CancellationResult, InboundIntegration, IntegrationCredentials, PlatformOrder, PlatformOrderIntake, ReceivedOrder, VendorClosure } from '@courier/platforms';
 import { AvailabilityService } from '../availability/availability.service';
-import { DirectoryIntegration, IntegrationDirectory } from '../platform-sessions/integration-directory';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
+import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { PlatformOrdersService } from './platform-orders.service';
 import { PlatformPluginRecordsService } from './platform-plugin-records.service';

@@ -13,3 +13,11 @@ export interface PlatformOrderRow extends Order {
    */
   withheld?: boolean;
 }
+
+/** What the acceptance warning of an order decides on (order.acceptance_due). */
+export interface AcceptanceState extends PlatformOrderRow {
+  acceptBy: Date | null;
+  acceptanceWarnedAt: Date | null;
+  /** A VERIFY, REJECT or CANCEL of it reached the platform. */
+  answered: boolean;
+}

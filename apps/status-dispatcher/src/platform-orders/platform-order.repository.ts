@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { PlatformOrderDetails } from '@courier/contracts';
 import type { OrderStatusChange } from '../orders/order.model';
 import { ANSWERED_ON_PLATFORM, ORDER_COLUMNS } from '../orders/order.repository';
-import { PlatformOrderRow } from './platform-order.model';
+import type { AcceptanceState, PlatformOrderRow } from './platform-order.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
@@ -29,14 +29,6 @@ export interface NewPlatformOrder {
   details: PlatformOrderDetails;
   /** Answer the order before this, or the platform gives up on it (its adapter's accept-by rule); null: nothing to answer. */
   acceptBy?: Date | null;
-}
-
-/** What the acceptance warning of an order decides on (order.acceptance_due). */
-export interface AcceptanceState extends PlatformOrderRow {
-  acceptBy: Date | null;
-  acceptanceWarnedAt: Date | null;
-  /** A VERIFY, REJECT or CANCEL of it reached the platform. */
-  answered: boolean;
 }
 
 /** An order holding a platform order id: of which integration, platform store and restaurant. */

@@ -6,7 +6,7 @@ import { TransactionContext, UnitOfWork } from '@courier/messaging';
 import { CancellationResult, PlatformOrder, PlatformOrderOfAnotherIntegration, ReceivedOrder } from '@courier/platforms';
 import { CatalogOrderItemsService } from '../catalog/catalog-order-items.service';
 import type { Order } from '../orders/order.model';
-import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
 import { OrderAcceptanceScheduler } from './order-acceptance.scheduler';
 import { planMoves } from './platform-order-moves';
 import { PlatformOrderMetrics } from './platform-order.metrics';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { PlatformOrder, VendorClosure } from '@courier/platforms';
-import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '@courier/messaging';
 import type { PlatformOrder, VendorClosure } from '@courier/platforms';
-import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
 import { PlatformPluginRecordsRepository } from './platform-plugin-records.repository';
 
 /**

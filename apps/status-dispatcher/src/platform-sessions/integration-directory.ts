@@ -4,9 +4,8 @@ import { ErrorCode } from '@courier/contracts';
 import { SecretBox, secretBinding } from '@courier/crypto';
 import { ProblemException } from '@courier/http';
 import type { IntegrationCredentials } from '@courier/platforms';
-import { AccountDirectoryRepository, DirectoryIntegration } from '../account-directory/account-directory.repository';
-
-export type { DirectoryIntegration } from '../account-directory/account-directory.repository';
+import type { DirectoryIntegration } from '../account-directory/account-directory.model';
+import { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 
 /** What a refused ambiguous request tells the platform: the read model settles within seconds. */
 const AMBIGUOUS_RETRY_AFTER_SECONDS = 30;

@@ -1,6 +1,7 @@
 import { ImmediateSends } from './immediate-sends';
 import { StatusDispatchWorker } from './status-dispatch.worker';
-import { ClaimedUpdate, StatusUpdateRepository } from './status-update.repository';
+import type { ClaimedUpdate } from './status-update.model';
+import { StatusUpdateRepository } from './status-update.repository';
 
 /** The immediate send of an update a push stored already claimed (ImmediateSends, then the worker), against fakes of its collaborators. */
 describe('the immediate send of an update claimed at its push', () => {

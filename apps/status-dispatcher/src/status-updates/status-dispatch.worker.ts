@@ -7,7 +7,8 @@ import { DispatcherConfig } from '../app/status-dispatcher.config';
 import { IntegrationDirectory } from '../platform-sessions/integration-directory';
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { DispatchMetrics, platformCallLabel } from './dispatch-metrics';
-import { ClaimedUpdate, STATUS_UPDATE_TASK, StatusUpdateRepository, StatusUpdateTaskPayload, StoredAnswer } from './status-update.repository';
+import type { ClaimedUpdate, StatusUpdateTaskPayload, StoredAnswer } from './status-update.model';
+import { STATUS_UPDATE_TASK, StatusUpdateRepository } from './status-update.repository';
 import { AnswerDecision, bookedSlotUsable, budgetWait, decideAfterAnswer, decideClaim, RECHECK_MS, RetryPolicy, sendingUntil } from './status-dispatch.decisions';
 import { StepSpacing } from './step-spacing';
 

@@ -16,7 +16,8 @@ import { DispatchMetrics } from './dispatch-metrics';
 import { ImmediateSends } from './immediate-sends';
 import { isPending, lastSpacedStepSent, pushSendPlan } from './status-dispatch.decisions';
 import { StepSpacing } from './step-spacing';
-import { ClaimedUpdate, NewStatusUpdate, StatusUpdateRepository } from './status-update.repository';
+import type { ClaimedUpdate, NewStatusUpdate } from './status-update.model';
+import { StatusUpdateRepository } from './status-update.repository';
 
 const REFUSALS: Record<string, string> = {
   DELIVER_BEFORE_PREPARE: 'DELIVER is accepted only after PREPARE or HANDOVER.',

@@ -5,7 +5,8 @@ import { TestApp } from '../../test/harness';
 import type { OrderStatusChange } from '../orders/order.model';
 import { PlatformOrdersService } from '../platform-orders/platform-orders.service';
 import { platformAOrder, Platforms, startPlatformApp, startPlatforms, upsertIntegration } from '../../test/platforms';
-import { PushWrite, PushState, StatusUpdateRepository } from './status-update.repository';
+import type { PushWrite, PushState } from './status-update.model';
+import { StatusUpdateRepository } from './status-update.repository';
 
 jest.setTimeout(60_000);
 

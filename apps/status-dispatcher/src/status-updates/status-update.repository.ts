@@ -1,27 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { StatusPushAction } from '@courier/domain';
-import { OutboxEvent, outboxEventsParam, outboxInsertEvents, scheduledTaskInsert } from '@courier/messaging';
+import { outboxEventsParam, outboxInsertEvents, scheduledTaskInsert } from '@courier/messaging';
 import { isUniqueViolation } from '@courier/persistence';
-import type { OrderStatusChange } from '../orders/order.model';
-import type { DirectoryIntegration } from '../platform-sessions/integration-directory';
 import { PLATFORM_COLUMNS } from '../platform-orders/platform-order.repository';
 import type { PlatformOrderRow } from '../platform-orders/platform-order.model';
 import { PENDING_UPDATE_STATES } from './status-dispatch.decisions';
-import type { StatusUpdateRow, StoredAnswer } from './status-update.model';
-
-// The row types live in the model (shared with the decisions: no import cycle); importers of the repository still find them here.
-export type { StatusUpdateRow, StoredAnswer } from './status-update.model';
+import type { AcceptedUpdate, ClaimedUpdate, PushState, PushWrite, StatusUpdateRow, StoredAnswer, UpdateIntegration } from './status-update.model';
 
 type Queryable = Pick<EntityManager, 'query'>;
 
 /** The durable wake-up of a status update (a `scheduled_tasks` row run by the task runner). */
 export const STATUS_UPDATE_TASK = 'status-update.dispatch';
-
-export interface StatusUpdateTaskPayload {
-  statusUpdateId: string;
-}
 
 /** The dedupe key of the task a push stores with its update: at most one per update, found again by it. */
 export function statusUpdateTaskKey(statusUpdateId: string): string {
@@ -36,60 +26,6 @@ const UPDATE_COLUMNS = `id, order_id AS "orderId", seq, platform, provider_order
 /** The order's integration as the read model has it, for the platform call (null: gone); `i` joined on the order's integration_id. */
 const INTEGRATION_JSON = `CASE WHEN i.integration_id IS NULL OR i.deleted_at IS NOT NULL THEN NULL ELSE json_build_object(
   'integrationId', i.integration_id, 'providerRestaurantId', i.provider_restaurant_id, 'settings', i.settings, 'secrets', i.secrets) END`;
-
-/** The order's integration as a claimed update carries it (INTEGRATION_JSON). */
-export type UpdateIntegration = Pick<DirectoryIntegration, 'integrationId' | 'providerRestaurantId' | 'settings' | 'secrets'>;
-
-/** An accepted update as the guards see it. */
-export type AcceptedUpdate = Pick<StatusUpdateRow, 'id' | 'action' | 'acceptedAt' | 'state' | 'notBefore' | 'sentAt'>;
-
-/** What an accepted push writes: its update (with its task) and the order's moves with their events. */
-export interface PushWrite {
-  update: NewStatusUpdate;
-  /** The update's place among the order's updates: the `lastSeq` read + 1. */
-  seq: number;
-  taskDueAt: Date;
-  taskHeaders: Record<string, string>;
-  /** Set: the update is stored already claimed for its immediate send (attempt 1 from `at`, being sent until `until`). */
-  claim?: { at: Date; until: Date };
-  /** The order's `sequence` as read: the write happens only if it is unchanged. */
-  expectedSequence: number;
-  /** The order after the moves (status, sequence, statusChangedAt; unchanged without moves). */
-  moved: { status: string; sequence: number; statusChangedAt: Date };
-  changes: OrderStatusChange[];
-  events: OutboxEvent[];
-}
-
-export interface NewStatusUpdate {
-  id: string;
-  orderId: string;
-  platform: string;
-  providerOrderId: string;
-  action: StatusPushAction;
-  previousStatus: string | null;
-  reason: string | null;
-  state: 'queued' | 'held';
-  holdReason: string | null;
-  notBefore: Date;
-  acceptedAt: Date;
-  correlationId: string | null;
-}
-
-/** A platform order as a push decides on it: with its accepted updates, the highest `seq` of its updates, and its integration. */
-export interface PushState {
-  order: PlatformOrderRow;
-  accepted: AcceptedUpdate[];
-  lastSeq: number;
-  integration: UpdateIntegration | null;
-}
-
-/** A status update claimed for its platform call, with what the call needs of its order. */
-export type ClaimedUpdate = StatusUpdateRow & {
-  integrationId: string | null;
-  platformData: Record<string, unknown>;
-  /** The order's integration as the read model has it (null: gone). */
-  integration: UpdateIntegration | null;
-};
 
 /** What the claim reads besides the update (the facts of decideClaim). */
 export type UpdateToClaim = ClaimedUpdate & { blockerNotBefore: Date | null; lastStepSentAt: Date | null };

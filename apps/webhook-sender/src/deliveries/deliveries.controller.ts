@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiCredentialsGuard, CurrentAccount } from '@courier/http';
-import { WebhookAccount } from '../repositories/webhook-accounts.repository';
+import type { WebhookAccount } from '../repositories/webhook-accounts.model';
 import { ApiProblems } from '../common/api-problems';
 import { DeliveriesService } from './deliveries.service';
 import { RedeliverRateLimitGuard } from './redeliver-rate-limit.guard';

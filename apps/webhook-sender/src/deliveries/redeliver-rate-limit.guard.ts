@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { RATE_LIMIT_WINDOW_MS, RateLimiter, rateLimitExceeded, secondsLeftInWindow } from '@courier/rate-limit';
 import { WebhookSenderConfig } from '../app/webhook-sender.config';
-import { WebhookAccount } from '../repositories/webhook-accounts.repository';
+import type { WebhookAccount } from '../repositories/webhook-accounts.model';
 
 /**
  * A redelivery makes an outbound request at once: WEBHOOK_REDELIVER_LIMIT_PER_MINUTE per account,
