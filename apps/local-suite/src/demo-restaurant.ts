@@ -18,7 +18,8 @@ export interface DemoCredentials {
   platforms?: Partial<Record<PlatformCode, DemoPlatform>>;
 }
 
-export type PlatformCode = 'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D';
+/** A registered platform's code (PLATFORM_A, ...): the suite demos every platform that has a simulator. */
+export type PlatformCode = string;
 
 export interface DemoPlatform {
   /** The simulator of the platform's API (its `/_simulator/...` routes drive it). */

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from '
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { generateEncryptionKeyEntry } from '@courier/crypto';
+import { PLATFORMS } from '@courier/platforms';
 import { generateLocalPlatformSecrets, isLocalPlatformSecrets, LocalPlatformSecrets } from '@courier/platforms/simulators';
 
 /** Keys the one-machine mode generates once and keeps in `<LOCAL_DATA_DIR>/local-secrets.json`. */
@@ -10,11 +11,21 @@ export interface LocalSecrets {
   adminToken: string;
   internalApiKey: string;
   secretsEncryptionKeys: string;
-  /** Keys the four platform simulators share with the suite and the demo integrations' credentials. */
+  /** Keys the platform simulators share with the suite and the demo integrations' credentials. */
   platforms: LocalPlatformSecrets;
 }
 
-export type LocalPlatformPorts = Record<'PLATFORM_A' | 'PLATFORM_B' | 'PLATFORM_C' | 'PLATFORM_D', number>;
+/** Ports of the platform simulators by platform code. */
+export type LocalPlatformPorts = Record<string, number>;
+
+/** The first simulator's default port; the others follow in the registry's order (PLATFORM_A 4501 .. PLATFORM_D 4504). */
+const FIRST_SIMULATOR_PORT = 4501;
+
+/** Every registered platform with a simulator: `LOCAL_<code>_PORT`, by default the registry's order from FIRST_SIMULATOR_PORT. */
+function platformPorts(env: NodeJS.ProcessEnv): LocalPlatformPorts {
+  const codes = PLATFORMS.filter((platform) => 'simulator' in platform && platform.simulator).map((platform) => platform.definition.code);
+  return Object.fromEntries(codes.map((code, index) => [code, port(env, `LOCAL_${code}_PORT`, FIRST_SIMULATOR_PORT + index, true)]));
+}
 
 export interface LocalSettings {
   dataDir: string;
@@ -88,12 +99,7 @@ export function loadLocalSettings(env: NodeJS.ProcessEnv = process.env): LocalSe
     posPort: port(env, 'POS_PORT', 3001),
     receiverPort: port(env, 'PORT', 4444),
     embeddedPostgresPort: port(env, 'LOCAL_PG_PORT', 54329),
-    platformPorts: {
-      PLATFORM_A: port(env, 'LOCAL_PLATFORM_A_PORT', 4501, true),
-      PLATFORM_B: port(env, 'LOCAL_PLATFORM_B_PORT', 4502, true),
-      PLATFORM_C: port(env, 'LOCAL_PLATFORM_C_PORT', 4503, true),
-      PLATFORM_D: port(env, 'LOCAL_PLATFORM_D_PORT', 4504, true),
-    },
+    platformPorts: platformPorts(env),
     secrets: loadSecrets(dataDir, env),
   };
 }

@@ -43,6 +43,8 @@ export interface LocalPlatforms {
   env: Record<string, string>;
   /** Create bodies of POST /api/v1/my/integrations whose credentials the simulators accept, by platform code. */
   integrationBodies: Record<string, Record<string, string>>;
+  /** How to make a new order on each simulator (its start screen line), by platform code. */
+  newOrders: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startLocalPlatforms(options: LocalPlatformsOptions): Promi
     simulators: Object.fromEntries(started.map(({ code, simulator }) => [code, simulator])),
     env: Object.assign({}, ...started.map(({ env }) => env)),
     integrationBodies: Object.fromEntries(started.map(({ code, integrationBody }) => [code, integrationBody])),
+    newOrders: Object.fromEntries(started.map(({ code, newOrder }) => [code, newOrder])),
     stop: async () => {
       await Promise.all(started.map(({ simulator }) => simulator.stop()));
     },

@@ -21,6 +21,8 @@ export interface StartedLocalSimulator {
   env: Record<string, string>;
   /** The create body of POST /api/v1/my/integrations whose credentials it accepts (its demo restaurant). */
   integrationBody: Record<string, string>;
+  /** How a user makes a new order on it, for the suite's start screen (one line: what, and the curl command). */
+  newOrder: string;
 }
 
 /**

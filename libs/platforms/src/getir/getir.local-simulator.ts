@@ -21,6 +21,7 @@ export const GETIR_LOCAL_SIMULATOR: LocalSimulatorEntry = {
       simulator,
       env: { PLATFORM_A_BASE_URL: simulator.baseUrl, PLATFORM_A_APP_SECRET_KEY: secrets.platformAAppSecretKey, PLATFORM_A_WEBHOOK_API_KEY: secrets.platformAWebhookApiKey },
       integrationBody,
+      newOrder: `new order:  curl -X POST ${simulator.baseUrl}/_simulator/orders`,
     };
   },
 };

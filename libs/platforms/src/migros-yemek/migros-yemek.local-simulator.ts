@@ -17,6 +17,11 @@ export const MIGROS_YEMEK_LOCAL_SIMULATOR: LocalSimulatorEntry = {
       deliveryStatusWebhookUrl: `${callbackBaseUrl}/platforms/platform-d/orders/delivery-status`,
     });
     await simulator.start(port);
-    return { simulator, env: { PLATFORM_D_BASE_URL: simulator.baseUrl }, integrationBody };
+    return {
+      simulator,
+      env: { PLATFORM_D_BASE_URL: simulator.baseUrl },
+      integrationBody,
+      newOrder: `new order:  curl -X POST ${simulator.baseUrl}/_simulator/orders   (Migros cancels it: POST .../_simulator/orders/{id}/cancel)`,
+    };
   },
 };

@@ -15,6 +15,12 @@ export const TRENDYOL_GO_LOCAL_SIMULATOR: LocalSimulatorEntry = {
       catalog: { batchProcessingMs: 2_000 },
     });
     await simulator.start(port);
-    return { simulator, env: { PLATFORM_C_BASE_URL: simulator.baseUrl, PLATFORM_C_INTEGRATOR_NAME: 'CourierIntegrationSuiteDemo' }, integrationBody };
+    const pollSeconds = Math.round(Number(process.env.PLATFORM_C_POLL_INTERVAL_MS || 30_000) / 1000);
+    return {
+      simulator,
+      env: { PLATFORM_C_BASE_URL: simulator.baseUrl, PLATFORM_C_INTEGRATOR_NAME: 'CourierIntegrationSuiteDemo' },
+      integrationBody,
+      newOrder: `new package (polled every ${pollSeconds} s):  curl -X POST ${simulator.baseUrl}/_simulator/packages`,
+    };
   },
 };

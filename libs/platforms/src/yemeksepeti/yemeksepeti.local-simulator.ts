@@ -14,6 +14,11 @@ export const YEMEKSEPETI_LOCAL_SIMULATOR: LocalSimulatorEntry = {
       pluginSecret: secrets.platformBPluginSecret,
     });
     await simulator.start(port);
-    return { simulator, env: { PLATFORM_B_BASE_URL: simulator.baseUrl, PLATFORM_B_PLUGIN_SECRET: secrets.platformBPluginSecret }, integrationBody };
+    return {
+      simulator,
+      env: { PLATFORM_B_BASE_URL: simulator.baseUrl, PLATFORM_B_PLUGIN_SECRET: secrets.platformBPluginSecret },
+      integrationBody,
+      newOrder: `new order:  curl -X POST ${simulator.baseUrl}/_simulator/orders -H 'Content-Type: application/json' -d '{"remoteId":"${integrationBody.providerRestaurantId}"}'`,
+    };
   },
 };
