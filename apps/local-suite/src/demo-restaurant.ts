@@ -18,7 +18,7 @@ export interface DemoCredentials {
   platforms?: Partial<Record<PlatformCode, DemoPlatform>>;
 }
 
-/** A registered platform's code (PLATFORM_A, ...): the suite demos every platform that has a simulator. */
+/** A registered platform's code: the suite demos every platform that has a simulator. */
 export type PlatformCode = string;
 
 export interface DemoPlatform {

@@ -18,7 +18,7 @@ export interface LocalSecrets {
 /** Ports of the platform simulators by platform code. */
 export type LocalPlatformPorts = Record<string, number>;
 
-/** The first simulator's default port; the others follow in the registry's order (PLATFORM_A 4501 .. PLATFORM_D 4504). */
+/** The first simulator's default port; the others follow in the registry's order. */
 const FIRST_SIMULATOR_PORT = 4501;
 
 /** Every registered platform with a simulator: `LOCAL_<code>_PORT`, by default the registry's order from FIRST_SIMULATOR_PORT. */
