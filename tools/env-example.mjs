@@ -84,8 +84,9 @@ const FORMATS = {
 function otherSections() {
   const settings = readFileSync(source('apps/local-suite/src/local-settings.ts'), 'utf8');
   const localPorts = new Map([...settings.matchAll(/port\(env, '([A-Z0-9_]+)', (\d+)/g)].map((match) => [match[1], match[2]]));
-  const portMeaning = (name) =>
-    name === 'LOCAL_PG_PORT' ? 'Port of the embedded PostgreSQL.' : `Port of the ${name.slice(6, 16)} simulator on 127.0.0.1 (0: a free one, printed at start).`;
+  // The simulators' ports follow the registry (every platform with a simulator, LOCAL_<code>_PORT).
+  const { platformPorts } = require(source('apps/local-suite/src/local-settings.ts'));
+  const simulatorPorts = Object.entries(platformPorts({})).map(([code, value]) => ({ name: `LOCAL_${code}_PORT`, value: String(value), meaning: `Port of the ${code} simulator on 127.0.0.1 (0: a free one, printed at start).` }));
   const { PLATFORM_DEFINITIONS } = require(source('libs/platforms/src/platforms.ts'));
   return [
     {
@@ -93,7 +94,8 @@ function otherSections() {
       usedBy: ['local-suite'],
       variables: [
         { name: 'LISTEN_HOST', value: '127.0.0.1', meaning: 'Where the suite listens; 0.0.0.0: every interface (reachable from the network).' },
-        ...[...localPorts].filter(([name]) => name.startsWith('LOCAL_')).map(([name, value]) => ({ name, value, meaning: portMeaning(name) })),
+        ...[...localPorts].filter(([name]) => name.startsWith('LOCAL_')).map(([name, value]) => ({ name, value, meaning: name === 'LOCAL_PG_PORT' ? 'Port of the embedded PostgreSQL.' : `Port of ${name}.` })),
+        ...simulatorPorts,
       ],
     },
     {

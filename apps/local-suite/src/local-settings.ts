@@ -22,7 +22,7 @@ export type LocalPlatformPorts = Record<string, number>;
 const FIRST_SIMULATOR_PORT = 4501;
 
 /** Every registered platform with a simulator: `LOCAL_<code>_PORT`, by default the registry's order from FIRST_SIMULATOR_PORT. */
-function platformPorts(env: NodeJS.ProcessEnv): LocalPlatformPorts {
+export function platformPorts(env: NodeJS.ProcessEnv): LocalPlatformPorts {
   const codes = PLATFORMS.filter((platform) => 'simulator' in platform && platform.simulator).map((platform) => platform.definition.code);
   return Object.fromEntries(codes.map((code, index) => [code, port(env, `LOCAL_${code}_PORT`, FIRST_SIMULATOR_PORT + index, true)]));
 }
