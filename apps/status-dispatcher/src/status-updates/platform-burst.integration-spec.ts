@@ -17,10 +17,14 @@ import { CREDENTIALS, fullestWindow, platformAOrder, PlatformCode, Platforms, pu
  * to PLATFORM_CALL_BUDGET_LATE_MS, as in production: a booked call reaches the platform up to that
  * (and its way there) after its slot.
  */
-const WINDOW_MS = 6_000;
+const WINDOW_MS = 8_000;
 const LATE_MS = 500;
-/** How much later than its booked slot a call may reach the platform: LATE_MS and 300 ms of its way there. */
-const ARRIVAL_SLACK_MS = LATE_MS + 300;
+/**
+ * How much later than its booked slot a call may reach the platform: LATE_MS and its way there,
+ * which on a 2-core CI machine running the suite in parallel (this test's simulators share the
+ * app's event loop) has taken more than 300 ms.
+ */
+const ARRIVAL_SLACK_MS = LATE_MS + 1_000;
 /** The platform's own limit above our budget by the production margin (limit × documented / ours, window × documented / ours). */
 const platformLimitOver = (limit: number, documented: { limit: number; windowMs: number }, ours: { limit: number; windowMs: number }) => ({
   limit: Math.floor((limit * documented.limit) / ours.limit),
