@@ -154,6 +154,8 @@ describe('status push: the immediate send cut off by a crash (SIGKILL of the bui
       expect(response.status).toBe(200);
 
       crashed = first.child;
+      // Connections the process made before the push (another read of the platform's, stalled too) are not the send's.
+      const before = stalled.connections();
       const pushed = await fetch(`${first.url}/internal/orders/status`, {
         method: 'POST',
         headers: { ...internal(), 'Content-Type': 'application/json' },
@@ -161,10 +163,10 @@ describe('status push: the immediate send cut off by a crash (SIGKILL of the bui
       });
       expect(pushed.status).toBe(202);
       const id = ((await pushed.json()) as any).statusUpdateId as string;
-      await waitFor('the immediate send to reach the (stalled) platform', async () => stalled.connections() > 0, 30_000, 10);
+      await waitFor('the immediate send to reach the (stalled) platform', async () => stalled.connections() > before, 30_000, 10);
       await exited(first.child);
       expect(first.child.signalCode).toBe('SIGKILL');
-      expect(stalled.connections()).toBe(1);
+      expect(stalled.connections() - before).toBe(1);
 
       // What the crash left: the update claimed by the dead process (being sent, attempt 1), its
       // fallback task due after that claim runs out, and nothing at the platform.
