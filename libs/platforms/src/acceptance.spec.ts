@@ -28,45 +28,45 @@ describe('accept-by deadlines', () => {
     const order = orderOf(parsePlatformAOrder(newOrder));
     const checkout = new Date(newOrder.checkoutDate);
     const receivedAt = new Date(checkout.getTime() + 5_000);
-    const acceptBy = adapter('PLATFORM_A').acceptBy(order, receivedAt)!;
+    const acceptBy = adapter('PLATFORM_A').orders.acceptBy(order, receivedAt)!;
     expect(acceptBy.toISOString()).toBe(new Date(checkout.getTime() + 5 * MIN).toISOString());
-    expect(acceptanceWarningAt(acceptBy, receivedAt, adapter('PLATFORM_A').acceptanceWarningMs).getTime()).toBe(checkout.getTime() + 30_000);
-    expect(adapter('PLATFORM_A').acceptBy(orderOf(parsePlatformAOrder(cancelledOrder, { restaurantRequired: false })), receivedAt)).toBeNull();
+    expect(acceptanceWarningAt(acceptBy, receivedAt, adapter('PLATFORM_A').orders.acceptanceWarningMs).getTime()).toBe(checkout.getTime() + 30_000);
+    expect(adapter('PLATFORM_A').orders.acceptBy(orderOf(parsePlatformAOrder(cancelledOrder, { restaurantRequired: false })), receivedAt)).toBeNull();
   });
 
   it('PLATFORM_A: a checkoutDate after our receipt (clock skew) counts from the receipt; no checkoutDate, from the receipt', () => {
     const receivedAt = new Date('2026-11-26T10:00:00.000Z');
     const skewed = orderOf(parsePlatformAOrder({ ...newOrder, checkoutDate: '2026-11-26T10:02:00.000Z' }));
-    expect(adapter('PLATFORM_A').acceptBy(skewed, receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
+    expect(adapter('PLATFORM_A').orders.acceptBy(skewed, receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
     const { checkoutDate: _dropped, ...without } = newOrder;
-    expect(adapter('PLATFORM_A').acceptBy(orderOf(parsePlatformAOrder(without)), receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
+    expect(adapter('PLATFORM_A').orders.acceptBy(orderOf(parsePlatformAOrder(without)), receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
   });
 
   it('PLATFORM_B (DH): the dispatch\'s expiryDate; without one, the assumed 5 minutes; warned 3 minutes before', () => {
     const body = readExample('yemeksepeti/examples/dispatch-vendor-delivery-item-discounts.json').body;
     const receivedAt = new Date('2016-03-14T17:00:00.000Z');
     const order = orderOf(parsePlatformBOrder('vendor-1', body));
-    expect(adapter('PLATFORM_B').acceptBy(order, receivedAt)).toEqual(new Date(body.expiryDate));
+    expect(adapter('PLATFORM_B').orders.acceptBy(order, receivedAt)).toEqual(new Date(body.expiryDate));
     const { expiryDate: _dropped, ...without } = body;
-    expect(adapter('PLATFORM_B').acceptBy(orderOf(parsePlatformBOrder('vendor-1', without)), receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
-    expect(adapter('PLATFORM_B').acceptanceWarningMs).toBe(3 * MIN);
+    expect(adapter('PLATFORM_B').orders.acceptBy(orderOf(parsePlatformBOrder('vendor-1', without)), receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
+    expect(adapter('PLATFORM_B').orders.acceptanceWarningMs).toBe(3 * MIN);
   });
 
   it('PLATFORM_C (Trendyol Go): a Created package, 5 minutes (assumed) from its modification date; an accepted or cancelled one has none', () => {
     const pkg = readExample('trendyol-go/examples/packages-page-created-store.json').body.content[0];
     const receivedAt = new Date(pkg.packageModificationDate + 20_000);
-    expect(adapter('PLATFORM_C').acceptBy(orderOf(parsePlatformCPackage(pkg)), receivedAt)).toEqual(new Date(pkg.packageModificationDate + 5 * MIN));
-    expect(adapter('PLATFORM_C').acceptBy(orderOf(parsePlatformCPackage({ ...pkg, packageStatus: 'Picking' })), receivedAt)).toBeNull();
-    expect(adapter('PLATFORM_C').acceptBy(orderOf(parsePlatformCPackage({ ...pkg, packageStatus: 'Cancelled' })), receivedAt)).toBeNull();
-    expect(adapter('PLATFORM_C').acceptanceWarningMs).toBe(150_000);
+    expect(adapter('PLATFORM_C').orders.acceptBy(orderOf(parsePlatformCPackage(pkg)), receivedAt)).toEqual(new Date(pkg.packageModificationDate + 5 * MIN));
+    expect(adapter('PLATFORM_C').orders.acceptBy(orderOf(parsePlatformCPackage({ ...pkg, packageStatus: 'Picking' })), receivedAt)).toBeNull();
+    expect(adapter('PLATFORM_C').orders.acceptBy(orderOf(parsePlatformCPackage({ ...pkg, packageStatus: 'Cancelled' })), receivedAt)).toBeNull();
+    expect(adapter('PLATFORM_C').orders.acceptanceWarningMs).toBe(150_000);
   });
 
   it('PLATFORM_D (Migros): 5 minutes (assumed) from receipt, warned half-way', () => {
     const parsed = parsePlatformDWebhook(readExample('migros-yemek/examples/order-created.json'));
     if (!parsed.ok || parsed.kind !== 'order') throw new Error('not an order');
     const receivedAt = new Date('2026-11-26T10:00:00.000Z');
-    expect(adapter('PLATFORM_D').acceptBy(parsed.order, receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
-    expect(adapter('PLATFORM_D').acceptanceWarningMs).toBe(150_000);
+    expect(adapter('PLATFORM_D').orders.acceptBy(parsed.order, receivedAt)).toEqual(new Date(receivedAt.getTime() + 5 * MIN));
+    expect(adapter('PLATFORM_D').orders.acceptanceWarningMs).toBe(150_000);
   });
 
   it('takes each window and warning from the configuration', () => {
@@ -74,9 +74,9 @@ describe('accept-by deadlines', () => {
     const receivedAt = new Date('2026-11-26T10:00:00.000Z');
     const parsed = parsePlatformDWebhook(readExample('migros-yemek/examples/order-created.json'));
     if (!parsed.ok || parsed.kind !== 'order') throw new Error('not an order');
-    expect(tiny.get('PLATFORM_D')!.acceptBy(parsed.order, receivedAt)).toEqual(new Date(receivedAt.getTime() + 800));
-    expect(tiny.get('PLATFORM_D')!.acceptanceWarningMs).toBe(300);
-    expect(tiny.get('PLATFORM_A')!.acceptBy({ ...orderOf(parsePlatformAOrder(newOrder)), platformData: {} }, receivedAt)).toEqual(new Date(receivedAt.getTime() + 900));
+    expect(tiny.get('PLATFORM_D')!.orders.acceptBy(parsed.order, receivedAt)).toEqual(new Date(receivedAt.getTime() + 800));
+    expect(tiny.get('PLATFORM_D')!.orders.acceptanceWarningMs).toBe(300);
+    expect(tiny.get('PLATFORM_A')!.orders.acceptBy({ ...orderOf(parsePlatformAOrder(newOrder)), platformData: {} }, receivedAt)).toEqual(new Date(receivedAt.getTime() + 900));
     expect(() => PlatformAdapters.fromEnv({ PLATFORM_C_ACCEPT_WINDOW_MS: '0' }, { platforms: PLATFORMS })).toThrow(/PLATFORM_C_ACCEPT_WINDOW_MS/);
   });
 

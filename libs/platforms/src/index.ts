@@ -1,5 +1,7 @@
 // The registry (platforms.ts), what every platform shares (common/) and each platform's folder.
 export * from './common/platform-adapter';
+export * from './common/platform-orders';
+export * from './common/platform-status';
 export * from './common/platform-availability';
 export * from './common/platform-catalog';
 export * from './common/platform-client.config';

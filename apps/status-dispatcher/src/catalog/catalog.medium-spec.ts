@@ -67,20 +67,15 @@ class MenuDouble implements PlatformCatalog {
 }
 
 class DoubleAdapter implements PlatformAdapter {
-  readonly acceptanceWarningMs = 60_000;
+  readonly orders = { acceptBy: () => null, acceptanceWarningMs: 60_000 };
+  readonly status = { send: async (): Promise<PlatformCallOutcome> => ({ kind: 'skipped', reason: 'not used' }) };
   constructor(
     readonly code: string,
     readonly catalog: PlatformCatalog,
     readonly callBudget?: PlatformAdapter['callBudget'],
   ) {}
-  async sendStatus(): Promise<PlatformCallOutcome> {
-    return { kind: 'skipped', reason: 'not used' };
-  }
   async checkCredentials(): Promise<CredentialCheck> {
     return { result: 'ok', detail: 'double' };
-  }
-  acceptBy(): Date | null {
-    return null;
   }
 }
 

@@ -42,12 +42,12 @@ export class OrderAcceptanceScheduler {
 
   /** The platform's accept-by time of an order received now (null: nothing to answer, or no adapter). */
   acceptBy(platform: string, order: PlatformOrder, receivedAt: Date): Date | null {
-    return this.adapters.get(platform)?.acceptBy(order, receivedAt) ?? null;
+    return this.adapters.get(platform)?.orders.acceptBy(order, receivedAt) ?? null;
   }
 
   /** In the receiving transaction, so that an order is never stored without its warning. */
   async schedule(tx: TransactionContext, platform: string, yemekKuryeOrderId: string, acceptBy: Date, receivedAt: Date): Promise<void> {
-    const warningMs = this.adapters.get(platform)?.acceptanceWarningMs ?? 0;
+    const warningMs = this.adapters.get(platform)?.orders.acceptanceWarningMs ?? 0;
     await tx.schedule({
       kind: ACCEPTANCE_DUE_TASK,
       dueAt: acceptanceWarningAt(acceptBy, receivedAt, warningMs),

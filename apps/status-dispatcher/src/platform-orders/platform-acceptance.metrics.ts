@@ -23,7 +23,7 @@ export class PlatformAcceptanceMetrics {
       labelNames: ['platform'] as const,
       registers: [registry],
     });
-    const warningMs = Object.fromEntries(adapters.codes().map((code) => [code, adapters.get(code)!.acceptanceWarningMs]));
+    const warningMs = Object.fromEntries(adapters.codes().map((code) => [code, adapters.get(code)!.orders.acceptanceWarningMs]));
     const sample = new CachedSample(() => orders.countExpiring(warningMs), { maxAgeMs: 5_000, timeoutMs: 1_500 });
     new Gauge({
       name: 'platform_orders_expiring',

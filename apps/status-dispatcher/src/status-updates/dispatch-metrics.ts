@@ -98,7 +98,7 @@ export class DispatchMetrics {
     });
   }
 
-  /** Records one call of `sendStatus`; `durationMs` undefined when no call was made (no credentials). */
+  /** Records one status call (`adapter.status.send`); `durationMs` undefined when no call was made (no credentials). */
   recordCall(platform: string, action: string, outcome: PlatformCallLabel, durationMs?: number): void {
     this.calls.inc({ platform, action, outcome });
     if (durationMs !== undefined && outcome !== 'skipped') this.duration.observe({ platform, action }, durationMs / 1000);

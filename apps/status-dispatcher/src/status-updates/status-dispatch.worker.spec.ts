@@ -15,7 +15,7 @@ describe('the immediate send of an update claimed at its push', () => {
       { registerTask: jest.fn(), tasks: { nudge: jest.fn() } } as never,
       {} as never,
       new StatusUpdateRepository({ query } as never),
-      { codes: () => ['PLATFORM_D'], get: () => ({ sendStatus }), config: { PLATFORM_HTTP_TIMEOUT_MS: 1_000 } } as never,
+      { codes: () => ['PLATFORM_D'], get: () => ({ status: { send: sendStatus } }), config: { PLATFORM_HTTP_TIMEOUT_MS: 1_000 } } as never,
       { credentials: () => ({ apiKey: 'k' }) } as never,
       config as never,
       { recordCall: jest.fn(), finished: { inc: jest.fn() }, budgetWaits: { inc: jest.fn() } } as never,

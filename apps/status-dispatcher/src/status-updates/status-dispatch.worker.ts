@@ -138,7 +138,7 @@ export class StatusDispatchWorker {
   private async call(update: ClaimedUpdate, credentials: IntegrationCredentials): Promise<PlatformCallOutcome> {
     const started = performance.now();
     try {
-      const outcome = await this.adapters.get(update.platform)!.sendStatus(credentials, this.orderRef(update), update.action, update.reason);
+      const outcome = await this.adapters.get(update.platform)!.status.send(credentials, this.orderRef(update), update.action, update.reason);
       this.metrics.recordCall(update.platform, update.action, platformCallLabel(outcome), performance.now() - started);
       return outcome;
     } catch (error) {

@@ -3,7 +3,7 @@ import { PlatformAdapters } from '@courier/platforms';
 import { stepKey } from './status-dispatch.decisions';
 
 /**
- * The steps the platforms space out (`PLATFORM:ACTION`, from each adapter's `stepSpacing`) and each
+ * The steps the platforms space out (`PLATFORM:ACTION`, from each adapter's `status.stepSpacing`) and each
  * platform's interval, read once for the push and the claim. The interval is also the PREPARE hold
  * of a platform whose rules hold it (guard 4).
  */
@@ -13,7 +13,7 @@ export class StepSpacing {
   private readonly intervals: Map<string, number>;
 
   constructor(adapters: PlatformAdapters) {
-    const spacings = adapters.codes().map((code) => ({ code, spacing: adapters.get(code)!.stepSpacing?.() }));
+    const spacings = adapters.codes().map((code) => ({ code, spacing: adapters.get(code)!.status.stepSpacing?.() }));
     this.keys = spacings.flatMap(({ code, spacing }) => (spacing?.actions ?? []).map((action) => stepKey(code, action)));
     this.intervals = new Map(spacings.flatMap(({ code, spacing }) => (spacing ? [[code, spacing.ms] as const] : [])));
   }

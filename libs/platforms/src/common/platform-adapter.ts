@@ -1,8 +1,9 @@
 import type { FieldError, PlatformOrderDetails, PlatformOrderItemPayload } from '@courier/contracts';
-import type { StatusPushAction } from '@courier/domain';
 import type { CallBudget } from './call-budget';
 import type { PlatformAvailability } from './platform-availability';
 import type { PlatformCatalog } from './platform-catalog';
+import type { PlatformOrders } from './platform-orders';
+import type { PlatformStatus } from './platform-status';
 
 /** An integration's credentials as an adapter needs them: secrets already decrypted (never log them). */
 export interface IntegrationCredentials {
@@ -104,36 +105,25 @@ export type PollResult =
   | { kind: 'retry'; answer: PlatformAnswer; retryAfterMs?: number }
   | { kind: 'failed'; answer: PlatformAnswer; reason: string };
 
-/** One delivery platform's API, as the dispatcher and the credential check use it. */
+/**
+ * One delivery platform's API: its login and credential check, shared by one object per capability
+ * (orders in, status out, availability, catalog), each in its own file of the platform's folder.
+ */
 export interface PlatformAdapter {
   /** Neutral platform code (its definition's code). */
   readonly code: string;
-  sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome>;
   checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck>;
   /**
    * Platforms that open an integration closed (a POS status): tells the platform the
    * integration takes orders now. Called once it is verified, and again when it is activated.
    */
   announcePosReady?(credentials: IntegrationCredentials): Promise<PosReadyOutcome>;
-  /**
-   * The platform's minimum interval between consecutive steps of one order, for the actions it
-   * applies to (the definition's spacedSteps), or undefined. The same interval is the hold of a
-   * platform whose statusRules hold PREPARE after approval (its client config sets it).
-   */
-  stepSpacing?(): { actions: readonly StatusPushAction[]; ms: number } | undefined;
-  /** The platform's call budget per set of credentials: the dispatcher books room in it before each status call. */
+  /** The platform's call budget per set of credentials: the dispatcher books room in it before each call. */
   readonly callBudget?: CallBudget;
-  /**
-   * When the platform gives up on this order if nobody accepted or rejected it (cancels it, and may
-   * close the store), for an order that reached us at `receivedAt`; null when there is nothing to
-   * answer (the platform says it is already accepted or cancelled). The rule is the platform's own,
-   * in its `*.assumptions.ts`.
-   */
-  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null;
-  /** Warn (order.acceptance_due, platform_orders_expiring) this long before an unanswered order's acceptBy. */
-  readonly acceptanceWarningMs: number;
-  /** Polled platforms only: orders modified between the cursor and `untilMs`. */
-  pollOrders?(credentials: IntegrationCredentials, sinceMs: number, untilMs: number): Promise<PollResult>;
+  /** Orders in: how long the restaurant has to answer an order. */
+  readonly orders: PlatformOrders;
+  /** Status out: the calls for an order's steps. */
+  readonly status: PlatformStatus;
   /** The store's open / closed / busy state and products' sold-out switch (absent: the platform has none). */
   readonly availability?: PlatformAvailability;
   /** The menu: read it, change a product's price (absent: the platform has no catalog calls here). */

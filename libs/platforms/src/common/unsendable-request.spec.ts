@@ -69,7 +69,7 @@ describe('a request with a header value a header cannot carry', () => {
 
     it('a status call ends failed (not thrown, not retried), naming XApiKey, never the value; nothing is sent', async () => {
       for (const action of ['VERIFY', 'CANCEL'] as const) {
-        const outcome = await adapter().sendStatus(credentials(), order, action);
+        const outcome = await adapter().status.send(credentials(), order, action);
         expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('XApiKey') });
         expect(JSON.stringify(outcome)).not.toContain(UNSAFE);
       }

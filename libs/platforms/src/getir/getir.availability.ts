@@ -1,4 +1,5 @@
 import type { IntegrationCredentials, PlatformCallOutcome } from '../common/platform-adapter';
+import type { PlatformACall } from './getir.adapter';
 import type {
   ProductAvailabilityChange,
   ProductAvailabilityPlan,
@@ -22,14 +23,6 @@ import {
   PLATFORM_A_RATE_LIMIT_BLOCK_MS,
   PLATFORM_A_RESTAURANT_STATUS,
 } from './getir.assumptions';
-
-/** A call with the restaurant's session (the adapter's: login, `token` header, a 401 logs in again). */
-export type PlatformACall = (
-  credentials: IntegrationCredentials,
-  method: 'GET' | 'PUT',
-  path: string,
-  json?: unknown,
-) => Promise<PlatformResponse>;
 
 type StoreAction = 'open' | 'close' | 'busy';
 const MINUTE_MS = 60_000;

@@ -20,14 +20,7 @@ import {
   PLATFORM_A_PRICE_BOUNDS,
   PLATFORM_A_PRODUCT_STATUS,
 } from './getir.assumptions';
-
-/** A call with the restaurant's session (the adapter's: login, `token` header, a 401 logs in again). */
-export type PlatformACatalogCall = (
-  credentials: IntegrationCredentials,
-  method: 'GET' | 'POST',
-  path: string,
-  json?: unknown,
-) => Promise<PlatformResponse>;
+import type { PlatformACall } from './getir.adapter';
 
 /** What a Getir product's later price call needs, stored with the imported product (platformData). */
 export interface PlatformAProductData {
@@ -49,7 +42,7 @@ export interface PlatformAProductData {
  * so a product of no chain menu is refused PRICE_UNSUPPORTED before anything is queued.
  */
 export class PlatformACatalog implements PlatformCatalog {
-  constructor(private readonly call: PlatformACatalogCall) {}
+  constructor(private readonly call: PlatformACall) {}
 
   async readMenu(credentials: IntegrationCredentials): Promise<MenuReadOutcome> {
     let menu: PlatformResponse;

@@ -21,7 +21,7 @@ describe('GetirClientConfig', () => {
 
   it('gives the adapter\'s step spacing (and so the PREPARE hold) from PLATFORM_A_PREPARE_HOLD_MS', () => {
     const adapters = PlatformAdapters.fromEnv({ PLATFORM_A_PREPARE_HOLD_MS: '1500' }, { platforms: PLATFORMS });
-    expect(adapters.get('PLATFORM_A')!.stepSpacing!()).toEqual({ actions: expect.arrayContaining(['PREPARE']), ms: 1500 });
-    expect(adapters.codes().filter((code) => adapters.get(code)!.stepSpacing)).toEqual(['PLATFORM_A']);
+    expect(adapters.get('PLATFORM_A')!.status.stepSpacing!()).toEqual({ actions: expect.arrayContaining(['PREPARE']), ms: 1500 });
+    expect(adapters.codes().filter((code) => adapters.get(code)!.status.stepSpacing)).toEqual(['PLATFORM_A']);
   });
 });

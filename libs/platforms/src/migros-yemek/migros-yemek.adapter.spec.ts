@@ -107,7 +107,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     const ref = order();
     const expected = { VERIFY: 'Approved', PREPARE: 'Prepared', HANDOVER: 'Delivery', DELIVER: 'Completed' } as const;
     for (const [action, orderStatus] of Object.entries(expected)) {
-      expect(await adapter.sendStatus(credentials, ref, action as keyof typeof expected)).toMatchObject({ kind: 'done', answer: { httpStatus: 200, body: { success: true } } });
+      expect(await adapter.status.send(credentials, ref, action as keyof typeof expected)).toMatchObject({ kind: 'done', answer: { httpStatus: 200, body: { success: true } } });
       expect(status(ref)).toBe(orderStatus);
       const call = sim.callsTo('POST', '/Order/v2/UpdateOrderStatus').at(-1)!;
       expect(call.headers.xapikey).toBe(STORE.apiKey);
@@ -119,31 +119,31 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
 
   it('skips HANDOVER and DELIVER when Migros\' courier delivers the order', async () => {
     const ref = order('MIGROS');
-    for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.sendStatus(credentials, ref, action)).toMatchObject({ kind: 'done' });
+    for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.status.send(credentials, ref, action)).toMatchObject({ kind: 'done' });
     const calls = sim.calls.length;
-    for (const action of ['HANDOVER', 'DELIVER'] as const) expect(await adapter.sendStatus(credentials, ref, action)).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/MIGROS/) });
+    for (const action of ['HANDOVER', 'DELIVER'] as const) expect(await adapter.status.send(credentials, ref, action)).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/MIGROS/) });
     expect(sim.calls).toHaveLength(calls);
     expect(status(ref)).toBe('Prepared');
   });
 
   it('rejects a new order with UpdateOrderStatus Rejected and the cancelReasonId the push names (by id or text), else the first offered', async () => {
     const byText = order();
-    expect(await adapter.sendStatus(credentials, byText, 'REJECT', 'restoran çok YOĞUN')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, byText, 'REJECT', 'restoran çok YOĞUN')).toMatchObject({ kind: 'done' });
     expect(lastReceived().body).toEqual({ orderId: Number(byText.platformOrderId), storeId: 23000000101833, orderStatus: 'Rejected', cancelReasonId: 2 });
     expect(sim.orders.get(byText.platformOrderId)).toMatchObject({ status: 'Rejected', cancelReasonId: 2 });
     const byId = order();
-    expect(await adapter.sendStatus(credentials, byId, 'CANCEL', '3')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, byId, 'CANCEL', '3')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(byId.platformOrderId)).toMatchObject({ status: 'Rejected', cancelReasonId: 3 });
     const unnamed = order();
-    expect(await adapter.sendStatus(credentials, unnamed, 'REJECT', 'something else')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, unnamed, 'REJECT', 'something else')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(unnamed.platformOrderId)).toMatchObject({ status: 'Rejected', cancelReasonId: 1 });
     expect(sim.callsTo('GET', '/Mapping/v2/GetCancelReasons').length).toBeGreaterThanOrEqual(3);
   });
 
   it('cancels an approved order with CancelOrder carrying both storeId and userId (the customer); a prepared one is refused (final)', async () => {
     const ref = order();
-    await adapter.sendStatus(credentials, ref, 'VERIFY');
-    expect(await adapter.sendStatus(credentials, ref, 'CANCEL', '4')).toMatchObject({ kind: 'done' });
+    await adapter.status.send(credentials, ref, 'VERIFY');
+    expect(await adapter.status.send(credentials, ref, 'CANCEL', '4')).toMatchObject({ kind: 'done' });
     const userId = sim.orders.get(ref.platformOrderId)!.userId;
     expect(lastReceived()).toEqual({ path: '/Order/v2/CancelOrder', body: { orderId: Number(ref.platformOrderId), storeId: 23000000101833, userId, notifyUser: true, cancelReasonId: 4 }, at: expect.any(Number) });
     expect(status(ref)).toBe('Cancelled');
@@ -151,15 +151,15 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
 
     // An order kept without a customer id: userId 0 (M-hp), storeId names the store.
     const anonymous = order();
-    await adapter.sendStatus(credentials, anonymous, 'VERIFY');
-    expect(await adapter.sendStatus(credentials, { ...anonymous, platformData: { storeId: STORE.storeId } }, 'CANCEL')).toMatchObject({ kind: 'done' });
+    await adapter.status.send(credentials, anonymous, 'VERIFY');
+    expect(await adapter.status.send(credentials, { ...anonymous, platformData: { storeId: STORE.storeId } }, 'CANCEL')).toMatchObject({ kind: 'done' });
     expect(lastReceived().body).toMatchObject({ storeId: 23000000101833, userId: 0 });
     expect(status(anonymous)).toBe('Cancelled');
 
     const prepared = order();
-    await adapter.sendStatus(credentials, prepared, 'VERIFY');
-    await adapter.sendStatus(credentials, prepared, 'PREPARE');
-    expect(await adapter.sendStatus(credentials, prepared, 'CANCEL')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400, body: { success: false, errorMessage: { errorCode: 'ORDER_CANNOT_BE_CANCELLED' } } }, reason: expect.stringMatching(/ORDER_CANNOT_BE_CANCELLED/) });
+    await adapter.status.send(credentials, prepared, 'VERIFY');
+    await adapter.status.send(credentials, prepared, 'PREPARE');
+    expect(await adapter.status.send(credentials, prepared, 'CANCEL')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400, body: { success: false, errorMessage: { errorCode: 'ORDER_CANNOT_BE_CANCELLED' } } }, reason: expect.stringMatching(/ORDER_CANNOT_BE_CANCELLED/) });
     expect(status(prepared)).toBe('Prepared');
   });
 
@@ -210,16 +210,16 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
       const ref = () => ({ platformOrderId: String(cbc.createOrder(STORE.storeId).id), yemekKuryeOrderId: 'x', platformData: {} });
       const byDefault = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: cbc.baseUrl }));
       const refused = ref();
-      expect(await byDefault.sendStatus(credentials, refused, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
+      expect(await byDefault.status.send(credentials, refused, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
       expect(cbc.orders.get(refused.platformOrderId)!.status).toBe('NEW_PENDING');
       const perIntegration = ref();
-      expect(await byDefault.sendStatus({ ...credentials, settings: { ...credentials.settings, encryptionMode: 'CBC' } }, perIntegration, 'VERIFY')).toMatchObject({ kind: 'done' });
+      expect(await byDefault.status.send({ ...credentials, settings: { ...credentials.settings, encryptionMode: 'CBC' } }, perIntegration, 'VERIFY')).toMatchObject({ kind: 'done' });
       expect(cbc.orders.get(perIntegration.platformOrderId)!.status).toBe('Approved');
       const perDeployment = ref();
       const cbcDeployment = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: cbc.baseUrl, PLATFORM_D_ENCRYPTION_MODE: 'CBC' }));
-      expect(await cbcDeployment.sendStatus(credentials, perDeployment, 'VERIFY')).toMatchObject({ kind: 'done' });
+      expect(await cbcDeployment.status.send(credentials, perDeployment, 'VERIFY')).toMatchObject({ kind: 'done' });
       // The integration's own setting wins over the deployment's.
-      expect(await cbcDeployment.sendStatus({ ...credentials, settings: { encryptionMode: 'ECB' } }, ref(), 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
+      expect(await cbcDeployment.status.send({ ...credentials, settings: { encryptionMode: 'ECB' } }, ref(), 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
       // Answers encrypted in CBC are read by an ECB adapter too.
       cbc.options.encryptAnswers = true;
       expect(await byDefault.checkCredentials(credentials)).toMatchObject({ result: 'ok' });
@@ -230,44 +230,44 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
 
   it('treats success:false as final (also in an HTTP 200), the simulator\'s impossible moves included', async () => {
     const ref = order();
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 }, reason: expect.stringMatching(/ORDER_STATUS_NOT_ALLOWED: the order is NEW_PENDING/) });
+    expect(await adapter.status.send(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 }, reason: expect.stringMatching(/ORDER_STATUS_NOT_ALLOWED: the order is NEW_PENDING/) });
     sim.failNext({ status: 200, body: { data: null, success: false, errorMessage: { errorCode: 'E1001', errorTitle: 'Hata', errorDetail: 'Sipariş bulunamadı' } } });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 200 }, reason: 'PLATFORM_D refused the call (E1001: Sipariş bulunamadı)' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 200 }, reason: 'PLATFORM_D refused the call (E1001: Sipariş bulunamadı)' });
     expect(status(ref)).toBe('NEW_PENDING');
-    expect(await adapter.sendStatus({ ...credentials, providerRestaurantId: OTHER_STORE.storeId }, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/STORE_MISMATCH/) });
+    expect(await adapter.status.send({ ...credentials, providerRestaurantId: OTHER_STORE.storeId }, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/STORE_MISMATCH/) });
   });
 
   it('retries on 429 (with Retry-After), 5xx and network errors; fails on a refused key', async () => {
     const ref = order();
     sim.failNext({ status: 429, headers: { 'Retry-After': '7' } });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429 }, retryAfterMs: 7000 });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429 }, retryAfterMs: 7000 });
     sim.failNext({ status: 503 });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
     sim.failNext({ status: 502, match: (request) => request.path === '/Mapping/v2/GetCancelReasons' });
-    expect(await adapter.sendStatus(credentials, ref, 'REJECT')).toMatchObject({ kind: 'retry', answer: { httpStatus: 502 } });
+    expect(await adapter.status.send(credentials, ref, 'REJECT')).toMatchObject({ kind: 'retry', answer: { httpStatus: 502 } });
     sim.setDown(true);
     try {
-      expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
+      expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
     } finally {
       sim.setDown(false);
     }
-    expect(await adapter.sendStatus({ ...credentials, secrets: { apiKey: 'wrong-key' } }, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 401 }, reason: expect.stringMatching(/refused the API key \(UNAUTHORIZED/) });
+    expect(await adapter.status.send({ ...credentials, secrets: { apiKey: 'wrong-key' } }, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 401 }, reason: expect.stringMatching(/refused the API key \(UNAUTHORIZED/) });
     expect(status(ref)).toBe('NEW_PENDING');
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
   });
 
   it('fails a cancellation when Migros offers no reason', async () => {
     sim.failNext({ status: 200, body: { data: [], success: true }, match: (request) => request.path === '/Mapping/v2/GetCancelReasons' });
-    expect(await adapter.sendStatus(credentials, order(), 'CANCEL')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/no cancel reason/) });
+    expect(await adapter.status.send(credentials, order(), 'CANCEL')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/no cancel reason/) });
   });
 
   it('reads answers that come back encrypted as { value }', async () => {
     sim.options.encryptAnswers = true;
     const ref = order();
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done', answer: { body: { success: true } } });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'DELIVER')).toMatchObject({ kind: 'failed', answer: { body: { errorMessage: { errorCode: 'ORDER_STATUS_NOT_ALLOWED' } } } });
-    expect(await adapter.sendStatus(credentials, ref, 'CANCEL', '2')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done', answer: { body: { success: true } } });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'DELIVER')).toMatchObject({ kind: 'failed', answer: { body: { errorMessage: { errorCode: 'ORDER_STATUS_NOT_ALLOWED' } } } });
+    expect(await adapter.status.send(credentials, ref, 'CANCEL', '2')).toMatchObject({ kind: 'done' });
     expect(status(ref)).toBe('Cancelled');
   });
 
@@ -278,8 +278,8 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
       const ref = { platformOrderId: String(secret.createOrder(STORE.storeId).id), yemekKuryeOrderId: 'x', platformData: {} };
       const withKey = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: secret.baseUrl, PLATFORM_D_SECRET_KEY: 'integrator-wide-secret-key-32by' }));
       const withoutKey = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: secret.baseUrl }));
-      expect(await withoutKey.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
-      expect(await withKey.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+      expect(await withoutKey.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/DECRYPTION_FAILED/) });
+      expect(await withKey.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
       expect(secret.orders.get(ref.platformOrderId)!.status).toBe('Approved');
     } finally {
       await secret.stop();
@@ -296,7 +296,7 @@ describe('PLATFORM_D adapter against the Migros simulator', () => {
     try {
       const raw = new PlatformDAdapter(platformClientConfig({ PLATFORM_D_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
       expect(await raw.checkCredentials(credentials)).toMatchObject({ result: 'ok' });
-      await raw.sendStatus(credentials, order(), 'VERIFY');
+      await raw.status.send(credentials, order(), 'VERIFY');
       expect(seen).toHaveLength(2);
       for (const headers of seen) {
         expect(headers[headers.indexOf('XApiKey') + 1]).toBe(STORE.apiKey);

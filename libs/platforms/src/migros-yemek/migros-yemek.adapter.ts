@@ -1,38 +1,24 @@
-import type { StatusPushAction } from '@courier/domain';
-import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformAnswer, PlatformCallOutcome, PlatformOrder, PlatformOrderRef } from '../common/platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, PlatformAdapter, PlatformOrder } from '../common/platform-adapter';
+import type { PlatformOrders } from '../common/platform-orders';
 import type { MigrosYemekClientSettings } from './migros-yemek.client.config';
-import { checkOfError, isRetryableStatus, networkAnswer, outcomeOfError } from '../common/outcomes';
+import { checkOfError, isRetryableStatus } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
-import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
+import { PlatformNetworkError, platformRequest, platformUrl } from '../common/platform-http';
 import {
   isPlatformDCancelledStatus,
   PLATFORM_D_ACCEPT_WARNING_MS,
   PLATFORM_D_API_KEY_HEADER,
-  PLATFORM_D_NEW_ORDER_STATUS,
-  PLATFORM_D_NOTIFY_USER,
-  PLATFORM_D_ORDER_STATUS,
   PLATFORM_D_PATHS,
-  PLATFORM_D_RESTAURANT_DELIVERY,
-  PLATFORM_D_STEP_STATUS,
-  PLATFORM_D_UNKNOWN_USER_ID,
   platformDAcceptBy,
   PlatformDCipherMode,
-  platformDId,
 } from './migros-yemek.assumptions';
-import { encryptPlatformDBody, isPlatformDEnvelope, openPlatformDValue, platformDCipherMode } from './migros-yemek.crypto';
+import { encryptPlatformDBody, platformDCipherMode } from './migros-yemek.crypto';
 import { PLATFORM_D } from './migros-yemek.platform';
-import { parsePlatformDOrder, PlatformDOrderData } from './migros-yemek.orders';
+import { parsePlatformDOrder } from './migros-yemek.orders';
+import { PlatformDAnswerRead, PlatformDCalls, readAnswer, succeeded } from './migros-yemek.answers';
+import { PlatformDStatus } from './migros-yemek.status';
 import { PlatformDAvailability } from './migros-yemek.availability';
 import { PlatformDCatalog } from './migros-yemek.catalog';
-
-/** A Migros answer read: HTTP status, the body (decrypted when it came as `{ value }`), and its envelope. */
-interface MigrosAnswer {
-  response: PlatformResponse;
-  body: unknown;
-  success?: boolean;
-  errorCode?: string;
-  errorDetail?: string;
-}
 
 /**
  * What Migros says of an order, read with the store's own key (GetOrderDetail): the truth an
@@ -55,33 +41,21 @@ export type PlatformDOrderReadBack =
 export class PlatformDAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_D';
   readonly callBudget = PLATFORM_D.callBudget;
-  readonly availability = new PlatformDAvailability({ get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) });
-  readonly catalog = new PlatformDCatalog({ get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) });
+  readonly orders: PlatformOrders;
+  readonly status: PlatformDStatus;
+  readonly availability: PlatformDAvailability;
+  readonly catalog: PlatformDCatalog;
 
-  /** The platform's accept-by rule (migros-yemek.assumptions.ts) with this deployment's window. */
-  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
-    return platformDAcceptBy(order, receivedAt, this.config.PLATFORM_D_ACCEPT_WINDOW_MS);
-  }
-
-  get acceptanceWarningMs(): number {
-    return this.config.PLATFORM_D_ACCEPT_WARNING_MS ?? PLATFORM_D_ACCEPT_WARNING_MS;
-  }
-
-  constructor(private readonly config: MigrosYemekClientSettings) {}
-
-  async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
-    const data = order.platformData as Partial<PlatformDOrderData>;
-    const ids = { orderId: platformDId(order.platformOrderId), storeId: platformDId(credentials.providerRestaurantId) };
-    try {
-      if (action === 'CANCEL' || action === 'REJECT') return await this.cancel(credentials, order, ids, reason);
-      if ((action === 'HANDOVER' || action === 'DELIVER') && data.deliveryProvider && data.deliveryProvider !== PLATFORM_D_RESTAURANT_DELIVERY) {
-        return { kind: 'skipped', reason: `Migros' own courier delivers this order (deliveryProvider ${data.deliveryProvider}): Delivery and Completed are the restaurant courier's steps` };
-      }
-      return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_STEP_STATUS[action] }));
-    } catch (error) {
-      if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      return outcomeOfError(error);
-    }
+  constructor(private readonly config: MigrosYemekClientSettings) {
+    const calls: PlatformDCalls = { get: (credentials, path) => this.call(credentials, 'GET', path), post: (credentials, path, body) => this.post(credentials, path, body) };
+    // The platform's accept-by rule (migros-yemek.assumptions.ts) with this deployment's window.
+    this.orders = {
+      acceptBy: (order, receivedAt) => platformDAcceptBy(order, receivedAt, config.PLATFORM_D_ACCEPT_WINDOW_MS),
+      acceptanceWarningMs: config.PLATFORM_D_ACCEPT_WARNING_MS ?? PLATFORM_D_ACCEPT_WARNING_MS,
+    };
+    this.status = new PlatformDStatus(calls);
+    this.availability = new PlatformDAvailability(calls);
+    this.catalog = new PlatformDCatalog(calls);
   }
 
   /** GetStoreDetail with the key: the store it names must be the integration's (M-go reads it for warehouseId). */
@@ -113,7 +87,7 @@ export class PlatformDAdapter implements PlatformAdapter {
   /** GetOrderDetail of one order of the integration's store, read with the store's own key (no budget booking: one call per webhook). */
   async readOrder(credentials: IntegrationCredentials, platformOrderId: string): Promise<PlatformDOrderReadBack> {
     const query = `?orderId=${encodeURIComponent(platformOrderId)}&storeId=${encodeURIComponent(credentials.providerRestaurantId)}`;
-    let answer: MigrosAnswer;
+    let answer: PlatformDAnswerRead;
     try {
       answer = await this.call(credentials, 'GET', `${PLATFORM_D_PATHS.orderDetail}${query}`);
     } catch (error) {
@@ -133,34 +107,11 @@ export class PlatformDAdapter implements PlatformAdapter {
     return { kind: 'found', order: parsed.order, status, cancelled: isPlatformDCancelledStatus(status) || (isRecord(data) && data.isCancelled === true), httpStatus };
   }
 
-  /**
-   * A cancellation: the reason id from GetCancelReasons, then Rejected while Migros still has the
-   * order NEW_PENDING (GetOrderDetail), else CancelOrder (meant for approved orders).
-   */
-  private async cancel(credentials: IntegrationCredentials, order: PlatformOrderRef, ids: { orderId: number | string; storeId: number | string }, reason?: string | null): Promise<PlatformCallOutcome> {
-    const reasons = await this.call(credentials, 'GET', PLATFORM_D_PATHS.cancelReasons);
-    if (!succeeded(reasons)) return outcomeOf(reasons);
-    const cancelReasonId = chooseCancelReason(reasons.body, reason);
-    if (cancelReasonId === undefined) return { kind: 'failed', answer: answerOf(reasons), reason: 'PLATFORM_D offered no cancel reason (GetCancelReasons)' };
-    const query = `?orderId=${encodeURIComponent(order.platformOrderId)}&storeId=${encodeURIComponent(credentials.providerRestaurantId)}`;
-    const detail = await this.call(credentials, 'GET', `${PLATFORM_D_PATHS.orderDetail}${query}`);
-    if (!succeeded(detail)) return outcomeOf(detail);
-    const status = isRecord(detail.body) && isRecord(detail.body.data) ? detail.body.data.status : undefined;
-    if (status === PLATFORM_D_NEW_ORDER_STATUS) {
-      return outcomeOf(await this.post(credentials, PLATFORM_D_PATHS.updateOrderStatus, { ...ids, orderStatus: PLATFORM_D_ORDER_STATUS.REJECTED, cancelReasonId }));
-    }
-    // Both ids: M-go sends storeId, AJ userId (the customer's id), M-hp both (migros-yemek.assumptions.ts).
-    const userId = (order.platformData as Partial<PlatformDOrderData>).userId;
-    return outcomeOf(
-      await this.post(credentials, PLATFORM_D_PATHS.cancelOrder, { ...ids, userId: userId ? platformDId(userId) : PLATFORM_D_UNKNOWN_USER_ID, notifyUser: PLATFORM_D_NOTIFY_USER, cancelReasonId }),
-    );
-  }
-
-  private post(credentials: IntegrationCredentials, path: string, body: Record<string, unknown>): Promise<MigrosAnswer> {
+  private post(credentials: IntegrationCredentials, path: string, body: Record<string, unknown>): Promise<PlatformDAnswerRead> {
     return this.call(credentials, 'POST', path, encryptPlatformDBody(body, this.encryptionKey(credentials), this.cipherMode(credentials)));
   }
 
-  private async call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<MigrosAnswer> {
+  private async call(credentials: IntegrationCredentials, method: 'GET' | 'POST', path: string, json?: unknown): Promise<PlatformDAnswerRead> {
     const response = await platformRequest({
       method,
       url: platformUrl(this.config.PLATFORM_D_BASE_URL, path),
@@ -183,49 +134,3 @@ export class PlatformDAdapter implements PlatformAdapter {
   }
 }
 
-/** The answer with an encrypted `{ value }` body opened in either mode (M-py, AJ decrypt such answers); unreadable ones stay as they came. */
-function readAnswer(response: PlatformResponse, key: string, mode: PlatformDCipherMode): MigrosAnswer {
-  let body = response.body;
-  if (isPlatformDEnvelope(body)) body = openPlatformDValue(body.value, key, mode)?.json ?? body;
-  const envelope = isRecord(body) ? body : {};
-  const error = isRecord(envelope.errorMessage) ? envelope.errorMessage : {};
-  return {
-    response,
-    body,
-    success: typeof envelope.success === 'boolean' ? envelope.success : undefined,
-    errorCode: error.errorCode === undefined || error.errorCode === null ? undefined : String(error.errorCode),
-    errorDetail: typeof error.errorDetail === 'string' ? error.errorDetail : typeof error.errorTitle === 'string' ? error.errorTitle : undefined,
-  };
-}
-
-function answerOf(answer: MigrosAnswer): PlatformAnswer {
-  return { httpStatus: answer.response.status, body: answer.body };
-}
-
-function succeeded(answer: MigrosAnswer): boolean {
-  return answer.response.status >= 200 && answer.response.status < 300 && answer.success !== false;
-}
-
-/**
- * Done on 2xx unless the envelope says `success: false`; retry on 408, 429 and 5xx; anything else
- * final, `success: false` included (M documents no transient errorCode).
- */
-function outcomeOf(answer: MigrosAnswer): PlatformCallOutcome {
-  const status = answer.response.status;
-  if (succeeded(answer)) return { kind: 'done', answer: answerOf(answer) };
-  if (isRetryableStatus(status)) return { kind: 'retry', answer: answerOf(answer), retryAfterMs: retryAfterMs(answer.response.headers) };
-  const why = answer.errorCode ? `${answer.errorCode}${answer.errorDetail ? `: ${answer.errorDetail}` : ''}` : `HTTP ${status}`;
-  if (status === 401 || status === 403) return { kind: 'failed', answer: answerOf(answer), reason: `PLATFORM_D refused the API key (${why})` };
-  return { kind: 'failed', answer: answerOf(answer), reason: `PLATFORM_D refused the call (${why})` };
-}
-
-/** The reason the push named (by reasonId or description), else the first offered. */
-function chooseCancelReason(body: unknown, reason?: string | null): number | string | undefined {
-  const list = isRecord(body) && Array.isArray(body.data) ? body.data : Array.isArray(body) ? body : [];
-  const reasons = list.filter(isRecord).filter((entry) => typeof entry.reasonId === 'number' || typeof entry.reasonId === 'string');
-  const wanted = reason?.trim().toLowerCase();
-  const match = wanted
-    ? reasons.find((entry) => String(entry.reasonId) === wanted) ?? reasons.find((entry) => typeof entry.description === 'string' && entry.description.toLowerCase().includes(wanted))
-    : undefined;
-  return (match ?? reasons[0])?.reasonId as number | string | undefined;
-}

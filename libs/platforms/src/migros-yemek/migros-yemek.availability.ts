@@ -7,25 +7,10 @@ import type {
   StoreAvailabilityRequest,
   StoreReadOutcome,
 } from '../common/platform-availability';
-import { isRetryableStatus, outcomeOfError, pollResultOfError } from '../common/outcomes';
+import { outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
-import { PlatformResponse, retryAfterMs } from '../common/platform-http';
+import { answerOf, outcomeOf, PlatformDCalls, succeeded } from './migros-yemek.answers';
 import { PLATFORM_D_AVAILABILITY_PATHS, PLATFORM_D_NEXT_SHIFT_OPTION, PLATFORM_D_OFF_DATE_OPTIONS, PLATFORM_D_PATHS, platformDId } from './migros-yemek.assumptions';
-
-/** A Migros answer as the adapter reads it: the response, its body (opened when it came encrypted), its envelope. */
-export interface PlatformDAnswerRead {
-  response: PlatformResponse;
-  body: unknown;
-  success?: boolean;
-  errorCode?: string;
-  errorDetail?: string;
-}
-
-/** The adapter's own calls (XApiKey, encrypted POST bodies, the envelope), lent to this class. */
-export interface PlatformDAvailabilityDeps {
-  get: (credentials: IntegrationCredentials, path: string) => Promise<PlatformDAnswerRead>;
-  post: (credentials: IntegrationCredentials, path: string, body: Record<string, unknown>) => Promise<PlatformDAnswerRead>;
-}
 
 /** The code of `instead` for a timed close: Migros closes for one hour, four hours or until the next shift. */
 export const PLATFORM_D_OFF_DATE_INSTEAD = 'PLATFORM_D_OFF_DATE_OPTION';
@@ -36,7 +21,7 @@ export const PLATFORM_D_OFF_DATE_INSTEAD = 'PLATFORM_D_OFF_DATE_OPTION';
  * GetStoreViewStatus. No busy mode. Every POST goes encrypted through the adapter's own call.
  */
 export class PlatformDAvailability implements PlatformAvailability {
-  constructor(private readonly deps: PlatformDAvailabilityDeps) {}
+  constructor(private readonly deps: PlatformDCalls) {}
 
   planStore(request: StoreAvailabilityRequest, now: Date): StoreAvailabilityPlan {
     if (request.state === 'BUSY') return { kind: 'unsupported', code: 'BUSY_MODE_UNSUPPORTED', message: 'Migros Yemek has no busy mode or preparation-time call for a store.' };
@@ -143,23 +128,6 @@ export class PlatformDAvailability implements PlatformAvailability {
     if (store.warehouseId === undefined || store.warehouseId === null) return { outcome: { kind: 'failed', answer: answerOf(answer), reason: 'PLATFORM_D named no warehouseId for the store (GetStoreDetail)' } };
     return { warehouseId: store.warehouseId, active: typeof store.active === 'boolean' ? store.active : undefined, answer: answerOf(answer) };
   }
-}
-
-export function answerOf(answer: PlatformDAnswerRead): PlatformAnswer {
-  return { httpStatus: answer.response.status, body: answer.body };
-}
-
-export function succeeded(answer: PlatformDAnswerRead): boolean {
-  return answer.response.status >= 200 && answer.response.status < 300 && answer.success !== false;
-}
-
-/** The adapter's reading of a Migros answer: done on 2xx without `success: false`; 408/429/5xx retry; anything else final. */
-export function outcomeOf(answer: PlatformDAnswerRead): PlatformCallOutcome {
-  const status = answer.response.status;
-  if (succeeded(answer)) return { kind: 'done', answer: answerOf(answer) };
-  if (isRetryableStatus(status)) return { kind: 'retry', answer: answerOf(answer), retryAfterMs: retryAfterMs(answer.response.headers) };
-  const why = answer.errorCode ? `${answer.errorCode}${answer.errorDetail ? `: ${answer.errorDetail}` : ''}` : `HTTP ${status}`;
-  return { kind: 'failed', answer: answerOf(answer), reason: status === 401 || status === 403 ? `PLATFORM_D refused the API key (${why})` : `PLATFORM_D refused the call (${why})` };
 }
 
 /** GetStoreViewStatus' openingTime, a "unix timestamp": seconds, or milliseconds when that large. */

@@ -3,7 +3,7 @@ import type { MenuProduct, MenuReadOutcome, PlatformCatalog, PriceCallOutcome, P
 import { outcomeOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
 import { PLATFORM_D_CATALOG_PATHS, PLATFORM_D_PATHS, PLATFORM_D_PRICE_DECIMALS, platformDId } from './migros-yemek.assumptions';
-import { answerOf, outcomeOf, PlatformDAvailabilityDeps, PlatformDAnswerRead } from './migros-yemek.availability';
+import { answerOf, outcomeOf, PlatformDAnswerRead, PlatformDCalls } from './migros-yemek.answers';
 
 /** What a Migros menu product keeps for its price call (migros-yemek.assumptions.ts, Catalog). */
 export interface PlatformDMenuProductData {
@@ -22,7 +22,7 @@ type Failure = Extract<PlatformCallOutcome, { kind: 'retry' } | { kind: 'failed'
  * product's price by UpdateBatchPrice (synchronous). Both go encrypted through the adapter's own call.
  */
 export class PlatformDCatalog implements PlatformCatalog {
-  constructor(private readonly deps: PlatformDAvailabilityDeps) {}
+  constructor(private readonly deps: PlatformDCalls) {}
 
   async readMenu(credentials: IntegrationCredentials): Promise<MenuReadOutcome> {
     try {

@@ -44,7 +44,7 @@ describe('PLATFORM_C adapter against its simulator', () => {
 
   it('takes a STORE package through picked (Picking), invoiced, manual-shipped and manual-delivered', async () => {
     const ref = order({ deliveryType: 'STORE', preparationTime: 35 });
-    for (const action of ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'] as const) expect(await adapter.sendStatus(credentials, ref, action)).toMatchObject({ kind: 'done', answer: { httpStatus: 200 } });
+    for (const action of ['VERIFY', 'PREPARE', 'HANDOVER', 'DELIVER'] as const) expect(await adapter.status.send(credentials, ref, action)).toMatchObject({ kind: 'done', answer: { httpStatus: 200 } });
     expect(sim.packages.get(ref.platformOrderId)).toMatchObject({ packageStatus: 'Delivered', preparationTime: 35 });
     const calls = callsOf(ref.platformOrderId);
     expect(calls.map((call) => call.path.replace(/^.*\/packages/, ''))).toEqual(['/picked', '/invoiced', `/${ref.platformOrderId}/manual-shipped`, `/${ref.platformOrderId}/manual-delivered`]);
@@ -54,8 +54,8 @@ describe('PLATFORM_C adapter against its simulator', () => {
 
   it('sends Basic auth, the User-Agent, x-agentname and x-executor-user on every call', async () => {
     const ref = order({ deliveryType: 'STORE' });
-    await adapter.sendStatus(credentials, ref, 'VERIFY');
-    await adapter.sendStatus(credentials, ref, 'CANCEL', '622');
+    await adapter.status.send(credentials, ref, 'VERIFY');
+    await adapter.status.send(credentials, ref, 'CANCEL', '622');
     await adapter.pollOrders!(credentials, Date.now() - 1000, Date.now());
     await adapter.checkCredentials(credentials);
     const calls = [...callsOf(ref.platformOrderId), ...sim.callsTo('GET', /\/packages$/).slice(-2)];
@@ -67,17 +67,17 @@ describe('PLATFORM_C adapter against its simulator', () => {
 
   it('accepts with the documented default preparation time when the package carries none', async () => {
     const ref = order();
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
     expect(callsOf(ref.platformOrderId)[0].body).toEqual({ packageId: ref.platformOrderId, preparationTime: 20 });
     expect(sim.packages.get(ref.platformOrderId)!.packageStatus).toBe('Picking');
   });
 
   it('skips HANDOVER and DELIVER of a GO package (the platform\'s courier) without calling', async () => {
     const ref = order({ deliveryType: 'GO' });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'skipped', reason: expect.stringContaining('GO') });
-    expect(await adapter.sendStatus(credentials, ref, 'DELIVER')).toMatchObject({ kind: 'skipped' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'skipped', reason: expect.stringContaining('GO') });
+    expect(await adapter.status.send(credentials, ref, 'DELIVER')).toMatchObject({ kind: 'skipped' });
     expect(callsOf(ref.platformOrderId).map((call) => call.path.split('/').pop())).toEqual(['picked', 'invoiced']);
     expect(sim.packages.get(ref.platformOrderId)!.packageStatus).toBe('Invoiced');
   });
@@ -85,15 +85,15 @@ describe('PLATFORM_C adapter against its simulator', () => {
   it('skips HANDOVER and DELIVER of a store pickup (storePickupSelected): nobody ships it', async () => {
     const ref = order({ deliveryType: 'STORE', storePickupSelected: true });
     expect(ref.platformData).toMatchObject({ storePickup: true });
-    for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.sendStatus(credentials, ref, action)).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toEqual({ kind: 'skipped', reason: expect.stringMatching(/customer collects this package.*storePickupSelected.*manual-shipped/) });
-    expect(await adapter.sendStatus(credentials, ref, 'DELIVER')).toEqual({ kind: 'skipped', reason: expect.stringMatching(/customer collects.*manual-delivered/) });
+    for (const action of ['VERIFY', 'PREPARE'] as const) expect(await adapter.status.send(credentials, ref, action)).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'HANDOVER')).toEqual({ kind: 'skipped', reason: expect.stringMatching(/customer collects this package.*storePickupSelected.*manual-shipped/) });
+    expect(await adapter.status.send(credentials, ref, 'DELIVER')).toEqual({ kind: 'skipped', reason: expect.stringMatching(/customer collects.*manual-delivered/) });
     expect(callsOf(ref.platformOrderId).map((call) => call.path.split('/').pop())).toEqual(['picked', 'invoiced']);
   });
 
   it('cancels with every packageItemId of the package and the push\'s documented reason, else 621', async () => {
     const ref = order({ lines: [{ name: 'Mantı', price: 95, quantity: 2 }, { name: 'Ayran', price: 20, quantity: 1 }] });
-    expect(await adapter.sendStatus(credentials, ref, 'CANCEL', '627')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'CANCEL', '627')).toMatchObject({ kind: 'done' });
     const pkg = sim.packages.get(ref.platformOrderId)!;
     const itemIds = pkg.lines.flatMap((line) => line.items.map((item) => item.packageItemId));
     expect(itemIds).toHaveLength(3);
@@ -101,7 +101,7 @@ describe('PLATFORM_C adapter against its simulator', () => {
     expect(pkg).toMatchObject({ packageStatus: 'UnSupplied', unsuppliedReason: 627 });
 
     const other = order();
-    expect(await adapter.sendStatus(credentials, other, 'REJECT', 'kitchen closed')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, other, 'REJECT', 'kitchen closed')).toMatchObject({ kind: 'done' });
     expect(sim.packages.get(other.platformOrderId)!.unsuppliedReason).toBe(621);
   });
 
@@ -112,43 +112,43 @@ describe('PLATFORM_C adapter against its simulator', () => {
     if (polled.kind !== 'ok' || !polled.orders[0].ok) throw new Error(`poll: ${JSON.stringify(polled)}`);
     const parsed = polled.orders[0].order;
     sim.failNext({ status: 200, match: (request) => request.path.endsWith('/unsupplied') });
-    expect(await adapter.sendStatus(credentials, { platformOrderId: parsed.platformOrderId, yemekKuryeOrderId: 'x', platformData: parsed.platformData }, 'CANCEL', '622')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, { platformOrderId: parsed.platformOrderId, yemekKuryeOrderId: 'x', platformData: parsed.platformData }, 'CANCEL', '622')).toMatchObject({ kind: 'done' });
     expect(sim.callsTo('PUT', /\/packages\/unsupplied$/).pop()!.body).toEqual(example('unsupplied-request.json').body);
   });
 
   it('fails a cancel of an order without packageItemIds without calling the platform', async () => {
     const before = sim.calls.length;
-    expect(await adapter.sendStatus(credentials, { platformOrderId: 'p'.repeat(64), yemekKuryeOrderId: 'x', platformData: { deliveryType: 'GO' } }, 'CANCEL')).toMatchObject({ kind: 'failed', reason: expect.stringContaining('packageItemId') });
+    expect(await adapter.status.send(credentials, { platformOrderId: 'p'.repeat(64), yemekKuryeOrderId: 'x', platformData: { deliveryType: 'GO' } }, 'CANCEL')).toMatchObject({ kind: 'failed', reason: expect.stringContaining('packageItemId') });
     expect(sim.calls.length).toBe(before);
   });
 
   it('maps every answer: 400, 401, 403, 404, 409 (out of order) final; 429 (Retry-After, else the 10 s window) and 5xx retry; the platform down retry', async () => {
     const ref = order();
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 }, reason: expect.stringMatching(/PREPARE as out of order \(HTTP 409\)/) });
+    expect(await adapter.status.send(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 }, reason: expect.stringMatching(/PREPARE as out of order \(HTTP 409\)/) });
     sim.failNext({ status: 400, body: { timestamp: 1, status: 400, exception: 'ClientApiException', errors: [{ message: 'bad' }] } });
-    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
-    expect(await adapter.sendStatus({ ...credentials, secrets: { apiKey: 'ty-api-key', secretKey: 'wrong' } }, ref, 'VERIFY')).toMatchObject({
+    expect(await adapter.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
+    expect(await adapter.status.send({ ...credentials, secrets: { apiKey: 'ty-api-key', secretKey: 'wrong' } }, ref, 'VERIFY')).toMatchObject({
       kind: 'failed',
       answer: { httpStatus: 401, body: { exception: 'ClientApiAuthenticationException' } },
     });
     const nameless = new PlatformCAdapter({ ...platformClientConfig({ PLATFORM_C_BASE_URL: sim.baseUrl }), PLATFORM_C_INTEGRATOR_NAME: '' });
-    expect(await nameless.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 403 } });
-    expect(await adapter.sendStatus(credentials, { ...ref, platformOrderId: 'f'.repeat(64) }, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
+    expect(await nameless.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 403 } });
+    expect(await adapter.status.send(credentials, { ...ref, platformOrderId: 'f'.repeat(64) }, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
     sim.failNext({ status: 429, headers: { 'Retry-After': '7' } });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429 }, retryAfterMs: 7000 });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429 }, retryAfterMs: 7000 });
     sim.options.rateLimit = { limit: 1, windowMs: 60_000 };
     try {
-      await adapter.sendStatus(credentials, order(), 'VERIFY');
-      expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429, body: { status: 429, message: 'too.many.requests' } }, retryAfterMs: 10_000 });
+      await adapter.status.send(credentials, order(), 'VERIFY');
+      expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 429, body: { status: 429, message: 'too.many.requests' } }, retryAfterMs: 10_000 });
     } finally {
       sim.options.rateLimit = undefined;
     }
     sim.failNext({ status: 503 });
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 503 } });
     sim.setDown(true);
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
     sim.setDown(false);
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
   });
 
   it('polls the store\'s packages of a window in pages of 50, with the documented query', async () => {
@@ -212,7 +212,7 @@ describe('PLATFORM_C adapter against its simulator', () => {
     const before = sim.calls.length;
     for (const supplierId of ['İstanbul', '104523\n', '']) {
       const bad = { ...credentials, settings: { ...credentials.settings, supplierId } };
-      expect(await adapter.sendStatus(bad, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringContaining('supplierId') });
+      expect(await adapter.status.send(bad, ref, 'VERIFY')).toMatchObject({ kind: 'failed', reason: expect.stringContaining('supplierId') });
       expect(await adapter.pollOrders!(bad, Date.now() - 1000, Date.now())).toMatchObject({ kind: 'failed', reason: expect.stringContaining('supplierId') });
       expect(await adapter.checkCredentials(bad)).toMatchObject({ result: 'rejected', detail: expect.stringContaining('supplierId') });
     }

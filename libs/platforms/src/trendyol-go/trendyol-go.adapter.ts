@@ -1,70 +1,49 @@
-import type { StatusPushAction } from '@courier/domain';
-import type { PlatformOrder } from '../common/platform-adapter';
-import { PLATFORM_C_ACCEPT_WARNING_MS, platformCAcceptBy } from './trendyol-go.assumptions';
-import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PlatformCallOutcome, PlatformOrderRef, PollResult } from '../common/platform-adapter';
+import type { CredentialCheck, IntegrationCredentials, ParsedPlatformOrder, PlatformAdapter, PollResult } from '../common/platform-adapter';
+import type { PlatformOrders } from '../common/platform-orders';
 import type { TrendyolGoClientSettings } from './trendyol-go.client.config';
-import { answerOf, checkOfError, classifyResponse, isRetryableStatus, networkAnswer, outcomeOfError, pollResultOfError } from '../common/outcomes';
+import { answerOf, checkOfError, isRetryableStatus, networkAnswer, pollResultOfError } from '../common/outcomes';
 import { PlatformNetworkError, platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
 import { isRecord } from '../common/payload-reader';
 import {
-  PLATFORM_C_CANCEL_REASONS,
-  PLATFORM_C_DEFAULT_CANCEL_REASON,
-  PLATFORM_C_DEFAULT_PREPARATION_MINUTES,
+  PLATFORM_C_ACCEPT_WARNING_MS,
   PLATFORM_C_MAX_PAGES,
-  PLATFORM_C_OUT_OF_ORDER_STATUS,
   PLATFORM_C_PAGE_SIZE,
   PLATFORM_C_RATE_LIMIT_WINDOW_MS,
   PLATFORM_C_SUPPLIER_ID,
-  STORE_DELIVERY,
+  platformCAcceptBy,
+  platformCPackagesPath,
 } from './trendyol-go.assumptions';
 import { PLATFORM_C } from './trendyol-go.platform';
 import { parsePlatformCPackage, PlatformCOrderData } from './trendyol-go.orders';
-import { PlatformCAvailability } from './trendyol-go.availability';
+import { PlatformCStatus } from './trendyol-go.status';
+import { PlatformCAvailability, PlatformCCalls } from './trendyol-go.availability';
 import { PlatformCCatalog } from './trendyol-go.catalog';
-
-type Operation = { path: string; body: Record<string, unknown> } | { skip: string } | { refuse: string };
 
 /**
  * PLATFORM_C: Trendyol Go Yemek's integrator API. No session: HTTP Basic with apiKey:secretKey on
  * every call, the supplier in the path, the mandatory `User-Agent: {supplierId} - {integratorName}`,
  * and `x-agentname` / `x-executor-user` as every meal client sends them. Orders are polled
- * (packages modified in a time window, pages of 50).
+ * (packages modified in a time window, pages of 50). Its capabilities (trendyol-go.status.ts,
+ * trendyol-go.availability.ts, trendyol-go.catalog.ts) make their calls through it.
  */
 export class PlatformCAdapter implements PlatformAdapter {
   readonly code = 'PLATFORM_C';
   readonly callBudget = PLATFORM_C.callBudget;
-  readonly availability = new PlatformCAvailability({ call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem });
-  readonly catalog = new PlatformCCatalog({ call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem });
+  readonly orders: PlatformOrders;
+  readonly status: PlatformCStatus;
+  readonly availability: PlatformCAvailability;
+  readonly catalog: PlatformCCatalog;
 
-  /** The platform's accept-by rule (trendyol-go.assumptions.ts) with this deployment's window. */
-  acceptBy(order: PlatformOrder, receivedAt: Date): Date | null {
-    return platformCAcceptBy(order, receivedAt, this.config.PLATFORM_C_ACCEPT_WINDOW_MS);
-  }
-
-  get acceptanceWarningMs(): number {
-    return this.config.PLATFORM_C_ACCEPT_WARNING_MS ?? PLATFORM_C_ACCEPT_WARNING_MS;
-  }
-
-  constructor(private readonly config: TrendyolGoClientSettings) {}
-
-  async sendStatus(credentials: IntegrationCredentials, order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Promise<PlatformCallOutcome> {
-    const problem = credentialProblem(credentials);
-    if (problem) return { kind: 'failed', answer: { httpStatus: null, body: null, error: problem }, reason: problem };
-    const operation = this.operationFor(order, action, reason);
-    if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
-    if ('refuse' in operation) return { kind: 'failed', answer: { httpStatus: null, body: null, error: operation.refuse }, reason: operation.refuse };
-    try {
-      const response = await this.call(credentials, 'PUT', `${this.packagesPath(credentials)}${operation.path}`, operation.body);
-      const outcome = classifyResponse(response);
-      if (outcome.kind === 'retry' && response.status === 429) return { ...outcome, retryAfterMs: outcome.retryAfterMs ?? PLATFORM_C_RATE_LIMIT_WINDOW_MS };
-      if (outcome.kind === 'failed' && response.status === PLATFORM_C_OUT_OF_ORDER_STATUS) {
-        return { ...outcome, reason: `PLATFORM_C refused ${action} as out of order (HTTP 409): the package is not in the status this step follows on the platform` };
-      }
-      return outcome;
-    } catch (error) {
-      if (error instanceof PlatformNetworkError) return { kind: 'retry', answer: networkAnswer(error) };
-      return outcomeOfError(error);
-    }
+  constructor(private readonly config: TrendyolGoClientSettings) {
+    const calls: PlatformCCalls = { call: (credentials, method, path, json) => this.call(credentials, method, path, json), credentialProblem };
+    // The platform's accept-by rule (trendyol-go.assumptions.ts) with this deployment's window.
+    this.orders = {
+      acceptBy: (order, receivedAt) => platformCAcceptBy(order, receivedAt, config.PLATFORM_C_ACCEPT_WINDOW_MS),
+      acceptanceWarningMs: config.PLATFORM_C_ACCEPT_WARNING_MS ?? PLATFORM_C_ACCEPT_WARNING_MS,
+    };
+    this.status = new PlatformCStatus(calls);
+    this.availability = new PlatformCAvailability(calls);
+    this.catalog = new PlatformCCatalog(calls);
   }
 
   async checkCredentials(credentials: IntegrationCredentials): Promise<CredentialCheck> {
@@ -126,37 +105,6 @@ export class PlatformCAdapter implements PlatformAdapter {
     }
   }
 
-  private operationFor(order: PlatformOrderRef, action: StatusPushAction, reason?: string | null): Operation {
-    const data = order.platformData as Partial<PlatformCOrderData>;
-    const packageId = order.platformOrderId;
-    const ownCourier = data.deliveryType === STORE_DELIVERY;
-    // Nobody ships a package the customer collects: its courier steps have no call.
-    const pickup = data.storePickup === true ? `the customer collects this package at the store (storePickupSelected): PLATFORM_C has no ${action === 'HANDOVER' ? 'manual-shipped' : 'manual-delivered'} for it` : undefined;
-    switch (action) {
-      case 'VERIFY':
-        return { path: '/picked', body: { packageId, preparationTime: data.preparationTime || PLATFORM_C_DEFAULT_PREPARATION_MINUTES } };
-      case 'PREPARE':
-        return { path: '/invoiced', body: { packageId } };
-      case 'HANDOVER':
-        if (pickup) return { skip: pickup };
-        return ownCourier ? { path: `/${encodeURIComponent(packageId)}/manual-shipped`, body: {} } : { skip: 'the platform\'s courier carries this package (deliveryType GO): manual-shipped is for STORE delivery only' };
-      case 'DELIVER':
-        if (pickup) return { skip: pickup };
-        return ownCourier ? { path: `/${encodeURIComponent(packageId)}/manual-delivered`, body: {} } : { skip: 'the platform\'s courier delivers this package (deliveryType GO) and reports it' };
-      case 'CANCEL':
-      case 'REJECT': {
-        const itemIdList = Array.isArray(data.packageItemIds) ? data.packageItemIds.filter((id): id is string => typeof id === 'string') : [];
-        // The platform cancels the items listed: without them there is nothing it could cancel.
-        if (itemIdList.length === 0) return { refuse: 'the order holds no packageItemId to cancel (unsupplied needs the package\'s item ids)' };
-        return { path: '/unsupplied', body: { packageId, itemIdList, reasonId: cancelReason(reason) } };
-      }
-    }
-  }
-
-  private packagesPath(credentials: IntegrationCredentials): string {
-    return `/integrator/order/meal/suppliers/${encodeURIComponent(credentials.settings.supplierId)}/packages`;
-  }
-
   private listPage(credentials: IntegrationCredentials, sinceMs: number, untilMs: number, page: number, size: number): Promise<PlatformResponse> {
     const query = new URLSearchParams({
       storeId: credentials.settings.storeId,
@@ -165,7 +113,7 @@ export class PlatformCAdapter implements PlatformAdapter {
       page: String(page),
       size: String(size),
     });
-    return this.call(credentials, 'GET', `${this.packagesPath(credentials)}?${query.toString()}`);
+    return this.call(credentials, 'GET', `${platformCPackagesPath(credentials.settings.supplierId)}?${query.toString()}`);
   }
 
   private call(credentials: IntegrationCredentials, method: 'GET' | 'PUT' | 'POST', path: string, json?: unknown): Promise<PlatformResponse> {
@@ -196,8 +144,3 @@ function credentialProblem(credentials: IntegrationCredentials): string | undefi
   return undefined;
 }
 
-/** The push's reason when it is one of the documented codes, else the default. */
-function cancelReason(reason?: string | null): number {
-  const code = Number(reason?.trim());
-  return (PLATFORM_C_CANCEL_REASONS as readonly number[]).includes(code) ? code : PLATFORM_C_DEFAULT_CANCEL_REASON;
-}

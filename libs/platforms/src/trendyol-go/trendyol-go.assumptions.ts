@@ -103,6 +103,9 @@ export const PLATFORM_C_DEFAULT_PREPARATION_MINUTES = 20;
 export const PLATFORM_C_CANCEL_REASONS = [621, 622, 623, 627] as const;
 export const PLATFORM_C_DEFAULT_CANCEL_REASON = 621;
 
+/** The supplier's packages (orders): status calls go below it, the poll lists it (platforms.md). */
+export const platformCPackagesPath = (supplierId: string) => `/integrator/order/meal/suppliers/${encodeURIComponent(supplierId)}/packages`;
+
 /** Packages per page (platforms.md: size <= 50). Assumed: 40 pages (2000 packages) per poll window is enough; the rest waits for the next poll. */
 export const PLATFORM_C_PAGE_SIZE = 50;
 export const PLATFORM_C_MAX_PAGES = 40;

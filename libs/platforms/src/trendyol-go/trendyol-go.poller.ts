@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { OnTask, ScheduledTask, TaskOutcome, UnitOfWork } from '@courier/messaging';
 import { IntegrationPoller } from '../common/integration-poller';
 import { PlatformAdapters } from '../common/platform-adapters';
+import type { PlatformCAdapter } from './trendyol-go.adapter';
 import { InboundIntegration, PlatformOrderIntake, PlatformOrderOfAnotherIntegration } from '../common/platform-order-intake';
 import { TrendyolGoInboundConfig } from './trendyol-go.inbound.config';
 
@@ -51,7 +52,7 @@ export class PlatformCPoller extends IntegrationPoller {
 
   async poll(integration: InboundIntegration): Promise<TaskOutcome> {
     const integrationId = integration.integrationId;
-    const adapter = this.adapters.get(PLATFORM)!;
+    const adapter = this.adapters.get(PLATFORM) as PlatformCAdapter;
     const untilMs = Date.now();
     const cursor = await this.orders.pollCursor(integrationId);
     const sinceMs = cursor !== undefined ? cursor - POLL_OVERLAP_MS : untilMs - this.config.PLATFORM_C_POLL_LOOKBACK_MS;
@@ -61,7 +62,7 @@ export class PlatformCPoller extends IntegrationPoller {
       await this.orders.savePollCursor(integrationId, cursor ?? sinceMs, 'the integration\'s secrets cannot be decrypted');
       return { rescheduleAt: this.nextPollAt({ kind: 'failed' }, untilMs), note: 'secrets cannot be decrypted' };
     }
-    const result = await adapter.pollOrders!(credentials, sinceMs, untilMs);
+    const result = await adapter.pollOrders(credentials, sinceMs, untilMs);
     if (result.kind !== 'ok') {
       const error = result.kind === 'failed' ? result.reason : `the platform answered ${result.answer.httpStatus ?? result.answer.error}`;
       await this.orders.savePollCursor(integrationId, cursor ?? sinceMs, error);

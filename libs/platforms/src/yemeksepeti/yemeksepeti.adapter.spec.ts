@@ -4,7 +4,8 @@ import { PlatformBSimulator } from './yemeksepeti.simulator';
 import { SessionCache } from '../common/session-cache';
 import { platformClientConfig } from '../platforms';
 import type { IntegrationCredentials, PlatformOrderRef } from '../common/platform-adapter';
-import { jwtExpiry, PLATFORM_B_409_PACING_RULE, PlatformBAdapter, platformBRejectReason } from './yemeksepeti.adapter';
+import { jwtExpiry, PlatformBAdapter } from './yemeksepeti.adapter';
+import { PLATFORM_B_409_PACING_RULE, platformBRejectReason } from './yemeksepeti.status';
 import { PLATFORM_B_AFTER_ACCEPTANCE_REASONS, PLATFORM_B_REJECT_REASONS } from './yemeksepeti.assumptions';
 import { parsePlatformBOrder, PlatformBOrderData } from './yemeksepeti.orders';
 
@@ -41,10 +42,10 @@ describe('PLATFORM_B adapter against its simulator', () => {
   it('accepts a vendor-delivery order (acceptanceTime at least 2 min ahead, remoteOrderId) and reports its pickup, both on the order\'s callback URLs; PREPARE and DELIVER have no call', async () => {
     const ref = order('vendor');
     const before = sim.logins;
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done', answer: { httpStatus: 200 } });
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'skipped' });
-    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'DELIVER')).toMatchObject({ kind: 'skipped' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done', answer: { httpStatus: 200 } });
+    expect(await adapter.status.send(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'skipped' });
+    expect(await adapter.status.send(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'DELIVER')).toMatchObject({ kind: 'skipped' });
     const simulated = sim.orders.get(ref.platformOrderId)!;
     expect(simulated).toMatchObject({ state: 'PICKED_UP', remoteOrderId: REMOTE_ORDER_ID });
     expect(simulated.callbacks).toEqual([`/v2/order/status/${ref.platformOrderId}`, `/v2/order/status/${ref.platformOrderId}`]);
@@ -57,18 +58,18 @@ describe('PLATFORM_B adapter against its simulator', () => {
 
   it('reports preparation-completed for platform riders and leaves the pickup to the rider', async () => {
     const ref = order('platform');
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(ref.platformOrderId)!.state).toBe('PREPARED');
     expect(sim.orders.get(ref.platformOrderId)!.callbacks.at(-1)).toBe(`/v2/orders/${ref.platformOrderId}/preparation-completed`);
-    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'skipped' });
+    expect(await adapter.status.send(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'skipped' });
   });
 
   it('reports the pickup of a pickup order', async () => {
     const ref = order('pickup');
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'skipped' });
-    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'PREPARE')).toMatchObject({ kind: 'skipped' });
+    expect(await adapter.status.send(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(ref.platformOrderId)!.state).toBe('PICKED_UP');
   });
 
@@ -81,7 +82,7 @@ describe('PLATFORM_B adapter against its simulator', () => {
       ['anything', order('vendor', { test: true }), 'TEST_ORDER'],
     ];
     for (const [reason, ref, expected] of cases) {
-      expect(await adapter.sendStatus(credentials, ref, 'REJECT', reason)).toMatchObject({ kind: 'done' });
+      expect(await adapter.status.send(credentials, ref, 'REJECT', reason)).toMatchObject({ kind: 'done' });
       expect(sim.orders.get(ref.platformOrderId)).toMatchObject({ state: 'REJECTED', rejectReason: expected });
     }
     expect(sim.callsTo('POST', `/v2/order/status/${cases[1][1].platformOrderId}`)[0].body).toEqual({ status: 'order_rejected', reason: 'NO_COURIER', message: 'No courier available' });
@@ -90,39 +91,39 @@ describe('PLATFORM_B adapter against its simulator', () => {
 
   it('a cancellation after acceptance with a before-acceptance reason is refused by the platform (final); an after-acceptance one goes through', async () => {
     const ref = order();
-    await adapter.sendStatus(credentials, ref, 'VERIFY');
-    expect(await adapter.sendStatus(credentials, ref, 'CANCEL', 'TOO_BUSY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
+    await adapter.status.send(credentials, ref, 'VERIFY');
+    expect(await adapter.status.send(credentials, ref, 'CANCEL', 'TOO_BUSY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
     expect(PLATFORM_B_AFTER_ACCEPTANCE_REASONS).toContain('LATE_DELIVERY');
-    expect(await adapter.sendStatus(credentials, ref, 'CANCEL', 'late delivery')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'CANCEL', 'late delivery')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(ref.platformOrderId)).toMatchObject({ state: 'REJECTED', rejectReason: 'LATE_DELIVERY' });
   });
 
   it.each(['WAITING_FOR_ACKNOWLEDGEMENT', 'ASSIGNED_TO_TRANSPORT'] as const)('paces the 409 with currentState %s, then succeeds once the order is ready', async (state) => {
     const ref = order('platform');
     sim.holdState(ref.platformOrderId, state, 60_000);
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({
       kind: 'retry',
       answer: { httpStatus: 409, body: { currentState: state } },
       pacing: { rule: PLATFORM_B_409_PACING_RULE, intervalMs: 50, windowMs: 1000 },
     });
     sim.orders.get(ref.platformOrderId)!.held = undefined;
-    expect(await adapter.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
   });
 
   it('reads the middleware\'s own 409 bodies: ASSIGNED_TO_TRANSPORT is retried, CANCELLED is final', async () => {
     const statusCall = (request: { path: string }) => request.path.startsWith('/v2/order/status/');
     sim.failNext({ status: 409, body: example('status-409-assigned-to-transport.json'), match: statusCall });
-    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'retry', pacing: { rule: PLATFORM_B_409_PACING_RULE } });
+    expect(await adapter.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'retry', pacing: { rule: PLATFORM_B_409_PACING_RULE } });
     sim.failNext({ status: 409, body: example('status-409-cancelled.json'), match: statusCall });
-    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 } });
+    expect(await adapter.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 } });
   });
 
   it('a 409 on a cancelled order, or a 409 without a not-yet state, is final', async () => {
     const canceled = order();
     sim.orders.get(canceled.platformOrderId)!.state = 'CANCELLED';
-    expect(await adapter.sendStatus(credentials, canceled, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409, body: { currentState: 'CANCELLED' } } });
+    expect(await adapter.status.send(credentials, canceled, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409, body: { currentState: 'CANCELLED' } } });
     sim.failNext({ status: 409, body: { code: 'CONFLICT', message: 'no state given' } });
-    expect(await adapter.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 } });
+    expect(await adapter.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 409 } });
   });
 
   it('never sends an acceptanceTime less than 2 minutes ahead (fake clock): a due time too close or past is lifted to now + 3 min; a later one is kept', async () => {
@@ -132,7 +133,7 @@ describe('PLATFORM_B adapter against its simulator', () => {
     const past = order('platform', {}, { expectedAt: new Date(now - 60_000).toISOString() });
     const later = order('vendor', {}, { expectedAt: new Date(now + 25 * 60_000).toISOString() });
     const none = order('pickup', {}, { expectedAt: undefined });
-    for (const ref of [soon, past, later, none]) expect(await clocked.sendStatus(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
+    for (const ref of [soon, past, later, none]) expect(await clocked.status.send(credentials, ref, 'VERIFY')).toMatchObject({ kind: 'done' });
     const sent = (ref: PlatformOrderRef) => Date.parse(sim.orders.get(ref.platformOrderId)!.acceptanceTime!);
     expect(sent(soon)).toBe(now + 3 * 60_000);
     expect(sent(past)).toBe(now + 3 * 60_000);
@@ -143,56 +144,56 @@ describe('PLATFORM_B adapter against its simulator', () => {
   it('the simulator refuses an acceptanceTime under 2 minutes ahead, a missing remoteOrderId and an unknown reason (400, final)', async () => {
     const ref = order();
     const bad = new PlatformBAdapter(config(), new SessionCache(60_000), () => Date.now() - 19 * 60_000); // now + 20 min by its clock: 1 min ahead by the platform's
-    expect(await bad.sendStatus(credentials, { ...ref, platformData: { ...ref.platformData, expectedAt: undefined } }, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
+    expect(await bad.status.send(credentials, { ...ref, platformData: { ...ref.platformData, expectedAt: undefined } }, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
     expect(sim.orders.get(ref.platformOrderId)!.state).toBe('RECEIVED');
   });
 
   it('follows the order\'s callbackUrls: a null URL means no such call; a URL on another host is not called with our token; no callbackUrls at all: the documented paths', async () => {
     const withoutAccept = order('vendor', {}, { callbackUrls: { orderAcceptedUrl: null, orderRejectedUrl: null, orderPickedUpUrl: null, orderPreparedUrl: null } });
-    expect(await adapter.sendStatus(credentials, withoutAccept, 'VERIFY')).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/orderAcceptedUrl/) });
-    expect(await adapter.sendStatus(credentials, withoutAccept, 'REJECT')).toMatchObject({ kind: 'skipped' });
+    expect(await adapter.status.send(credentials, withoutAccept, 'VERIFY')).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/orderAcceptedUrl/) });
+    expect(await adapter.status.send(credentials, withoutAccept, 'REJECT')).toMatchObject({ kind: 'skipped' });
     const foreign = order('vendor', {}, { callbackUrls: { orderAcceptedUrl: 'https://attacker.example/steal', orderRejectedUrl: null, orderPickedUpUrl: null, orderPreparedUrl: null } });
-    expect(await adapter.sendStatus(credentials, foreign, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, foreign, 'VERIFY')).toMatchObject({ kind: 'done' });
     expect(sim.orders.get(foreign.platformOrderId)!.callbacks).toEqual([`/v2/order/status/${foreign.platformOrderId}`]);
     const bare = order('platform', {}, { callbackUrls: undefined });
-    expect(await adapter.sendStatus(credentials, bare, 'VERIFY')).toMatchObject({ kind: 'done' });
-    expect(await adapter.sendStatus(credentials, bare, 'PREPARE')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, bare, 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, bare, 'PREPARE')).toMatchObject({ kind: 'done' });
   });
 
   it('logs in again when the token expires mid-stream (401) and repeats the call; retries 429, 5xx and a platform that is down; fails a 404 and a 400', async () => {
     const ref = order();
-    await adapter.sendStatus(credentials, ref, 'VERIFY');
+    await adapter.status.send(credentials, ref, 'VERIFY');
     const logins = sim.logins;
     sim.expireTokens();
-    expect(await adapter.sendStatus(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'done' });
+    expect(await adapter.status.send(credentials, ref, 'HANDOVER')).toMatchObject({ kind: 'done' });
     expect(sim.logins - logins).toBe(1);
     const next = order();
     sim.failNext({ status: 429, headers: { 'Retry-After': '3' } });
-    expect(await adapter.sendStatus(credentials, next, 'VERIFY')).toMatchObject({ kind: 'retry', retryAfterMs: 3000 });
+    expect(await adapter.status.send(credentials, next, 'VERIFY')).toMatchObject({ kind: 'retry', retryAfterMs: 3000 });
     sim.failNext({ status: 502 });
-    expect(await adapter.sendStatus(credentials, next, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 502 } });
+    expect(await adapter.status.send(credentials, next, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: 502 } });
     sim.setDown(true);
     try {
-      expect(await adapter.sendStatus(credentials, next, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
+      expect(await adapter.status.send(credentials, next, 'VERIFY')).toMatchObject({ kind: 'retry', answer: { httpStatus: null } });
     } finally {
       sim.setDown(false);
     }
     sim.failNext({ status: 400, body: { code: 'INVALID_REQUEST', message: 'bad' } });
-    expect(await adapter.sendStatus(credentials, next, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
+    expect(await adapter.status.send(credentials, next, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 400 } });
     const unknown = { ...order(), platformData: { token: 'missing', delivery: 'vendor' } };
-    expect(await adapter.sendStatus(credentials, unknown, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
+    expect(await adapter.status.send(credentials, unknown, 'VERIFY')).toMatchObject({ kind: 'failed', answer: { httpStatus: 404 } });
   });
 
   it('keeps the token for the login\'s expires_in and logs in again when it runs out (fake clock)', async () => {
     let now = Date.now();
     const clocked = new PlatformBAdapter(config(), new SessionCache(60_000, () => now), () => now);
     const logins = sim.logins;
-    expect(await clocked.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await clocked.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'done' });
     now += 30 * 60_000; // the simulator's tokens live 3600 s (expires_in); the cache renews 60 s early
-    expect(await clocked.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await clocked.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'done' });
     expect(sim.logins - logins).toBe(1);
     now += 30 * 60_000;
-    expect(await clocked.sendStatus(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'done' });
+    expect(await clocked.status.send(credentials, order(), 'VERIFY')).toMatchObject({ kind: 'done' });
     expect(sim.logins - logins).toBe(2);
     expect(sim.callsTo('POST', '/v2/login').at(-1)!.answer).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
   });
@@ -200,7 +201,7 @@ describe('PLATFORM_B adapter against its simulator', () => {
   it('shares one login between concurrent calls of an integration', async () => {
     const refs = Array.from({ length: 8 }, () => order());
     const logins = sim.logins;
-    const outcomes = await Promise.all(refs.map((ref) => adapter.sendStatus(credentials, ref, 'VERIFY')));
+    const outcomes = await Promise.all(refs.map((ref) => adapter.status.send(credentials, ref, 'VERIFY')));
     expect(outcomes.every((outcome) => outcome.kind === 'done')).toBe(true);
     expect(sim.logins - logins).toBe(1);
   });

@@ -22,7 +22,7 @@ describe('a platform added from its own folder', () => {
     const parsed = parseExampleOrder({ id: 'ex-1', storeId: 'store-1', number: 'E1', customer: 'Deniz', address: 'Moda', items: [{ name: 'Simit', quantity: 1, price: 15 }] });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
     const credentials = { integrationId: 'i-1', providerRestaurantId: 'store-1', settings: {}, secrets: { apiKey: 'ex-key-0000000001' } };
-    const outcome = await adapters.get('PLATFORM_EXAMPLE')!.sendStatus(credentials, { platformOrderId: parsed.order.platformOrderId, yemekKuryeOrderId: 'o-1', platformData: {} }, 'VERIFY');
+    const outcome = await adapters.get('PLATFORM_EXAMPLE')!.status.send(credentials, { platformOrderId: parsed.order.platformOrderId, yemekKuryeOrderId: 'o-1', platformData: {} }, 'VERIFY');
     expect(outcome.kind).toBe('done');
     expect(simulator.statuses.get('ex-1')).toEqual(['VERIFY']);
     expect((await adapters.get('PLATFORM_EXAMPLE')!.checkCredentials({ ...credentials, secrets: { apiKey: 'wrong' } })).result).toBe('rejected');
