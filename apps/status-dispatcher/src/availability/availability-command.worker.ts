@@ -7,7 +7,8 @@ import { IntegrationDirectory } from '../platform-sessions/integration-directory
 import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets';
 import { bookedSlotUsable, budgetWait, decideAfterAnswer, RECHECK_MS, RetryPolicy, sendingUntil } from '../status-updates/status-dispatch.decisions';
 import { AvailabilityMetrics } from './availability.metrics';
-import { AVAILABILITY_COMMAND_TASK, AVAILABILITY_PRODUCT_BACK_TASK, AVAILABILITY_REOPEN_TASK, AvailabilityRepository, ClaimedCommand } from './availability.repository';
+import { AVAILABILITY_COMMAND_TASK, AVAILABILITY_PRODUCT_BACK_TASK, AVAILABILITY_REOPEN_TASK, AvailabilityRepository } from './availability.repository';
+import { ClaimedCommand } from './availability.model';
 import { AvailabilityService, ProductBackTaskPayload, ReopenTaskPayload } from './availability.service';
 import { budgetedCallOf, decideAfterPriceAnswer, PriceAnswerDecision } from './price-command.decisions';
 

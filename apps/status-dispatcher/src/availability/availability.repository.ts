@@ -21,7 +21,6 @@ export const availabilityCommandTaskKey = (commandId: string) => `availability-c
 export const reopenTaskKey = (integrationId: string, requestSeq: number) => `availability-reopen:${integrationId}:${requestSeq}`;
 export const productBackTaskKey = (integrationId: string, platformProductId: string, requestSeq: number) => `availability-product-back:${integrationId}:${platformProductId}:${requestSeq}`;
 
-export * from './availability.model';
 
 const STORE_COLUMNS = `integration_id AS "integrationId", restaurant_id AS "restaurantId", platform, request_seq::int AS "requestSeq", asked_state AS "askedState",
   asked_until AS "askedUntil", asked_busy_minutes AS "askedBusyMinutes", asked_reason AS "askedReason", asked_by AS "askedBy", asked_at AS "askedAt", change_id AS "changeId",

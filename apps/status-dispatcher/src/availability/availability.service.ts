@@ -8,18 +8,8 @@ import type { DirectoryIntegration } from '../account-directory/account-director
 import { AccountDirectoryRepository } from '../account-directory/account-directory.repository';
 import { decidePlatformReport, productRequestProblem, RequestProblem, storeRequestProblem } from './availability.decisions';
 import { AvailabilityMetrics } from './availability.metrics';
-import {
-  AskedBy,
-  AVAILABILITY_PRODUCT_BACK_TASK,
-  AVAILABILITY_REOPEN_TASK,
-  AvailabilityCommandRow,
-  AvailabilityRepository,
-  productBackTaskKey,
-  reopenTaskKey,
-  ReportSource,
-  STORE_TARGET,
-  StoreAvailabilityRow,
-} from './availability.repository';
+import { AVAILABILITY_PRODUCT_BACK_TASK, AVAILABILITY_REOPEN_TASK, AvailabilityRepository, productBackTaskKey, reopenTaskKey } from './availability.repository';
+import { AskedBy, AvailabilityCommandRow, ReportSource, STORE_TARGET, StoreAvailabilityRow } from './availability.model';
 import { ProductAvailabilityRequestDto, StoreAvailabilityRequestDto } from './dto/availability-request.dto';
 import { AvailabilityCommandDto, AvailabilityViewDto, IntegrationChangeDto, ProductChangeAcceptedDto, ProductsAvailabilityDto, StoreChangeAcceptedDto } from './dto/availability-response.dto';
 

@@ -8,7 +8,8 @@ import { PlatformCallBudgets } from '../platform-sessions/platform-call-budgets'
 import { bookedSlotUsable, budgetWait } from '../status-updates/status-dispatch.decisions';
 import { decideImportAnswer } from './catalog.decisions';
 import { CatalogMetrics } from './catalog.metrics';
-import { CATALOG_IMPORT_PLANNER_TASK, CATALOG_IMPORT_TASK, CatalogRepository, ImportRow } from './catalog.repository';
+import { CATALOG_IMPORT_PLANNER_TASK, CATALOG_IMPORT_TASK, CatalogRepository } from './catalog.repository';
+import { ImportRow } from './catalog.model';
 import { CatalogService } from './catalog.service';
 
 export interface ImportTaskPayload {

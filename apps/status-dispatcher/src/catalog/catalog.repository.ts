@@ -20,7 +20,6 @@ export const importTaskKey = (importId: string) => `catalog-import:${importId}`;
 const importTaskInsert = (kind: string) =>
   scheduledTaskInsert({ from: 'inserted', kind: `${kind}::text`, dedupeKey: `'catalog-import:' || inserted.id`, payload: `jsonb_build_object('importId', inserted.id)`, dueAt: 'inserted.requested_at' });
 
-export * from './catalog.model';
 
 const IMPORT_COLUMNS = `id, integration_id AS "integrationId", restaurant_id AS "restaurantId", platform, requested_by AS "requestedBy", state,
   requested_at AS "requestedAt", started_at AS "startedAt", finished_at AS "finishedAt", attempts, counts, last_answer AS "lastAnswer",

@@ -9,7 +9,8 @@ import { AccountDirectoryRepository } from '../account-directory/account-directo
 import { isUuid } from '../common/ids';
 import { autoLinks, diffMenus, distinctProducts, linksRequestProblem, manualLinkKind, normaliseProductName, productCodeProblem, proposeCode, ProposalCandidate, storableProduct } from './catalog.decisions';
 import { CatalogMetrics } from './catalog.metrics';
-import { CatalogProblem, CatalogRepository, CodeRow, ImportCounts, ImportRow, LinkedProductRow } from './catalog.repository';
+import { CatalogRepository } from './catalog.repository';
+import { CatalogProblem, CodeRow, ImportCounts, ImportRow, LinkedProductRow } from './catalog.model';
 import { DEFAULT_DRIFT_LIMIT, DriftQueryDto, SetProductLinksRequestDto } from './dto/catalog-request.dto';
 import { CatalogProductDto, CatalogViewDto, DriftViewDto, ImportAcceptedDto, ImportViewDto, UnmappedViewDto } from './dto/catalog-response.dto';
 
