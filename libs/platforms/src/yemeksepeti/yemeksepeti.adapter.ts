@@ -11,6 +11,9 @@ import { PlatformBStatus } from './yemeksepeti.status';
 import { PlatformBAvailability } from './yemeksepeti.availability';
 import { PlatformBCatalog } from './yemeksepeti.catalog';
 
+/** A call with the chain's session (login, `Authorization: Bearer`, a 401 logs in again), lent to the capabilities. */
+export type PlatformBCall = (credentials: IntegrationCredentials, method: 'GET' | 'POST' | 'PUT', url: string, json?: unknown) => Promise<PlatformResponse>;
+
 /**
  * PLATFORM_B: the Delivery Hero POS middleware (Yemeksepeti in Turkey). Login per chain with user
  * name and password (client credentials, form-encoded); a JWT comes back for `Authorization: Bearer`.
@@ -21,7 +24,7 @@ export class PlatformBAdapter implements PlatformAdapter {
   readonly callBudget = PLATFORM_B.callBudget;
   readonly orders: PlatformOrders;
   readonly status: PlatformBStatus;
-  readonly availability = new PlatformBAvailability({ config: () => this.config, sessions: () => this.sessions, login: (credentials) => this.login(credentials) });
+  readonly availability: PlatformBAvailability;
   readonly catalog = new PlatformBCatalog();
 
   constructor(
@@ -34,15 +37,17 @@ export class PlatformBAdapter implements PlatformAdapter {
       acceptBy: (order, receivedAt) => platformBAcceptBy(order, receivedAt, config.PLATFORM_B_ACCEPT_WINDOW_MS),
       acceptanceWarningMs: config.PLATFORM_B_ACCEPT_WARNING_MS ?? PLATFORM_B_ACCEPT_WARNING_MS,
     };
-    this.status = new PlatformBStatus(config, (credentials, url, json) => this.post(credentials, url, json), now);
+    const call: PlatformBCall = (credentials, method, url, json) => this.call(credentials, method, url, json);
+    this.status = new PlatformBStatus(config, call, now);
+    this.availability = new PlatformBAvailability(call, config.PLATFORM_B_BASE_URL);
   }
 
-  /** A POST with the chain's session (`Authorization: Bearer`; a 401 logs in again). */
-  private post(credentials: IntegrationCredentials, url: string, json?: unknown): Promise<PlatformResponse> {
+  /** A call with the chain's session (`Authorization: Bearer`; a 401 logs in again). */
+  private call(credentials: IntegrationCredentials, method: 'GET' | 'POST' | 'PUT', url: string, json?: unknown): Promise<PlatformResponse> {
     return this.sessions.withSession(
       credentials,
       () => this.login(credentials),
-      (sessionToken) => platformRequest({ method: 'POST', url, headers: { Authorization: `Bearer ${sessionToken}` }, json, timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS }),
+      (sessionToken) => platformRequest({ method, url, headers: { Authorization: `Bearer ${sessionToken}` }, json, timeoutMs: this.config.PLATFORM_HTTP_TIMEOUT_MS }),
     );
   }
 

@@ -7,11 +7,10 @@ import type {
   StoreAvailabilityRequest,
   StoreReadOutcome,
 } from '../common/platform-availability';
-import type { YemeksepetiClientSettings } from './yemeksepeti.client.config';
+import type { PlatformBCall } from './yemeksepeti.adapter';
 import { answerOf, classifyResponse, outcomeOfError, pollResultOfError } from '../common/outcomes';
 import { isRecord } from '../common/payload-reader';
-import { platformRequest, PlatformResponse, platformUrl, retryAfterMs } from '../common/platform-http';
-import type { PlatformSession, SessionCache } from '../common/session-cache';
+import { platformUrl, retryAfterMs } from '../common/platform-http';
 import {
   PLATFORM_B_AVAILABILITY_PENDING_RETRY_MS,
   PLATFORM_B_CLOSED_REASONS_PREFERRED,
@@ -32,13 +31,6 @@ export interface PlatformBAvailabilityEntry {
   platformRestaurantId?: string | number;
 }
 
-/** What the adapter lends: read when called (the adapter's fields are set after this object is made). */
-export interface PlatformBAvailabilityDeps {
-  config: () => YemeksepetiClientSettings;
-  sessions: () => SessionCache;
-  login: (credentials: IntegrationCredentials) => Promise<PlatformSession>;
-}
-
 type Entries = { kind: 'entries'; entries: PlatformBAvailabilityEntry[]; answer: PlatformAnswer } | { kind: 'outcome'; outcome: Exclude<PlatformCallOutcome, { kind: 'done' } | { kind: 'skipped' }> };
 
 /** The code of `instead` for a timed close: DH closes for one of the vendor's own closingMinutes. */
@@ -50,7 +42,11 @@ export const PLATFORM_B_CLOSING_MINUTES_INSTEAD = 'PLATFORM_B_CLOSING_MINUTES';
  * (`PUT /remoteId/{remoteId}/availability`), read by the dispatcher, not here.
  */
 export class PlatformBAvailability implements PlatformAvailability {
-  constructor(private readonly deps: PlatformBAvailabilityDeps) {}
+  /** `call`: the adapter's call with the chain's session; `baseUrl`: the middleware's (PLATFORM_B_BASE_URL). */
+  constructor(
+    private readonly call: PlatformBCall,
+    private readonly baseUrl: string,
+  ) {}
 
   planStore(request: StoreAvailabilityRequest, now: Date): StoreAvailabilityPlan {
     if (request.state === 'BUSY') {
@@ -87,7 +83,7 @@ export class PlatformBAvailability implements PlatformAvailability {
           outcomes.push({ kind: 'failed', answer: read.answer, reason: body });
           continue;
         }
-        const response = await this.call(credentials, 'PUT', PLATFORM_B_VENDOR_AVAILABILITY_PATH(chainCodeOf(credentials), credentials.providerRestaurantId), body);
+        const response = await this.call(credentials, 'PUT', platformUrl(this.baseUrl, PLATFORM_B_VENDOR_AVAILABILITY_PATH(chainCodeOf(credentials), credentials.providerRestaurantId)), body);
         outcomes.push(classifyResponse(response));
       }
       return combined(outcomes);
@@ -132,7 +128,7 @@ export class PlatformBAvailability implements PlatformAvailability {
       if (globalEntityIds.length === 0) return { kind: 'failed', answer: read.answer, reason: 'Delivery Hero names no platform (platformKey) for this vendor, so there is no globalEntityId to switch the item on' };
       const outcomes: PlatformCallOutcome[] = [];
       for (const globalEntityId of globalEntityIds) {
-        const response = await this.call(credentials, 'PUT', PLATFORM_B_ITEM_AVAILABILITY_PATH(chainCodeOf(credentials), credentials.providerRestaurantId), {
+        const response = await this.call(credentials, 'PUT', platformUrl(this.baseUrl, PLATFORM_B_ITEM_AVAILABILITY_PATH(chainCodeOf(credentials), credentials.providerRestaurantId)), {
           globalEntityId,
           items: [change.platformProductId],
           type: 'ITEM',
@@ -153,7 +149,7 @@ export class PlatformBAvailability implements PlatformAvailability {
 
   /** The availability GET: its entries, or the outcome that ends the call (204 pending, refusal, retry). */
   private async entries(credentials: IntegrationCredentials): Promise<Entries> {
-    const response = await this.call(credentials, 'GET', PLATFORM_B_VENDOR_AVAILABILITY_PATH(chainCodeOf(credentials), credentials.providerRestaurantId));
+    const response = await this.call(credentials, 'GET', platformUrl(this.baseUrl, PLATFORM_B_VENDOR_AVAILABILITY_PATH(chainCodeOf(credentials), credentials.providerRestaurantId)));
     const answer = answerOf(response);
     if (response.status === 204) return { kind: 'outcome', outcome: { kind: 'retry', answer, retryAfterMs: retryAfterMs(response.headers) ?? PLATFORM_B_AVAILABILITY_PENDING_RETRY_MS } };
     if (response.status < 200 || response.status >= 300) {
@@ -165,15 +161,6 @@ export class PlatformBAvailability implements PlatformAvailability {
     const entries = list.filter(isRecord) as PlatformBAvailabilityEntry[];
     if (entries.length === 0) return { kind: 'outcome', outcome: { kind: 'failed', answer, reason: 'Delivery Hero lists no platform for this vendor (is the remoteId mapped on its side?)' } };
     return { kind: 'entries', entries, answer };
-  }
-
-  private call(credentials: IntegrationCredentials, method: 'GET' | 'PUT', path: string, json?: unknown): Promise<PlatformResponse> {
-    const config = this.deps.config();
-    return this.deps.sessions().withSession(
-      credentials,
-      () => this.deps.login(credentials),
-      (token) => platformRequest({ method, url: platformUrl(config.PLATFORM_B_BASE_URL, path), headers: { Authorization: `Bearer ${token}` }, json, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS }),
-    );
   }
 }
 

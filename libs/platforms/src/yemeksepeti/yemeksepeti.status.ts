@@ -17,9 +17,7 @@ import {
   PlatformBRejectReason,
 } from './yemeksepeti.assumptions';
 import type { PlatformBOrderData } from './yemeksepeti.orders';
-
-/** A POST with the chain's session (the adapter's: login, `Authorization: Bearer`, a 401 logs in again). */
-export type PlatformBPost = (credentials: IntegrationCredentials, url: string, json?: unknown) => Promise<PlatformResponse>;
+import type { PlatformBCall } from './yemeksepeti.adapter';
 
 type Operation = { url: string; body?: Record<string, unknown> } | { skip: string };
 
@@ -34,7 +32,7 @@ export const PLATFORM_B_409_PACING_RULE = 'PLATFORM_B_409_NOT_YET';
 export class PlatformBStatus implements PlatformStatus {
   constructor(
     private readonly config: YemeksepetiClientSettings,
-    private readonly post: PlatformBPost,
+    private readonly call: PlatformBCall,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -44,7 +42,7 @@ export class PlatformBStatus implements PlatformStatus {
     const operation = this.operationFor(data, token, order.yemekKuryeOrderId, action, reason);
     if ('skip' in operation) return { kind: 'skipped', reason: operation.skip };
     try {
-      return this.classify(await this.post(credentials, operation.url, operation.body));
+      return this.classify(await this.call(credentials, 'POST', operation.url, operation.body));
     } catch (error) {
       return outcomeOfError(error);
     }
